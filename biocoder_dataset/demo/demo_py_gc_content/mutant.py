@@ -1,0 +1,5 @@
+def gc_content(seq: str) -> float:
+    """Fraction of G and C characters in seq (case-insensitive); 0.0 for an empty sequence."""
+    if not seq:
+        return 0.0
+    return (seq.count("G") + seq.count("C")) / len(seq)

@@ -1,0 +1,210 @@
+"""``biocoder evaluate`` and ``biocoder check``: thin CLI adapters over the execution engine.
+
+``evaluate`` reads a samples JSONL file (docs/formats.md), judges every sample in a
+sandbox, and writes per-sample results plus ``summary.json`` to ``--out``; rerunning the
+same command resumes. ``check`` runs every golden through the same path and says, per
+task, ``pass`` or why not (the harness sanity check to run before blaming a model).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from biocoder_metric.cli import UsageError
+
+DEFAULT_KS = "1,5,10"
+
+
+def _add_engine_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", default="demo", help="dataset config (default: demo, embedded, no download)")
+    p.add_argument("--source-dir", default=None, help="local folder with the upstream files (no download)")
+    p.add_argument("--sandbox", default="auto", choices=("auto", "docker", "bwrap", "none"), help="execution backend (default: auto = safest available)")
+    p.add_argument("--allow-unsafe", action="store_true", help="permit --sandbox none: run generated code on this machine unisolated")
+    p.add_argument("--image", default=None, help="Docker image for --sandbox docker (default: the backend's)")
+    p.add_argument("--workers", type=int, default=2, help="parallel sandboxes (default: 2)")
+    p.add_argument("--fuzz-cases", type=int, default=10, help="fuzz cases per harness task (default: 10)")
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds per case (default: 10)")
+    p.add_argument("--memory-mb", type=int, default=2048, help="memory limit per case in MiB (default: 2048)")
+    p.add_argument("--seed", type=int, default=0, help="fuzz seed (default: 0)")
+    p.add_argument("--golden-cache", default=None, help="golden output cache dir (default: ~/.cache/biocoder/golden)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    ev = subparsers.add_parser(
+        "evaluate",
+        help="judge generated samples in a sandbox and compute pass@k",
+        description="Judge samples (JSONL lines {task_id, completion|solution}) and write results.jsonl + summary.json. "
+        "Rerunning the same command resumes where it stopped.",
+    )
+    ev.add_argument("--samples", required=True, help="samples JSONL file")
+    ev.add_argument("--out", required=True, help="output directory (results.jsonl, summary.json, resume log)")
+    ev.add_argument("--k", default=DEFAULT_KS, help=f"comma-separated k values for pass@k (default: {DEFAULT_KS})")
+    ev.add_argument("--overwrite", action="store_true", help="discard results in --out that came from different inputs/options")
+    _add_engine_flags(ev)
+    ev.set_defaults(func=cmd_evaluate)
+
+    ck = subparsers.add_parser(
+        "check",
+        help="run every golden solution through the harness and report pass or why not",
+        description="Run each task's golden solution as a candidate; print a table (or JSON) of pass / golden_fails / no_harness.",
+    )
+    ck.add_argument("--out", default=None, help="also write check.json to this directory")
+    ck.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    ck.add_argument("--strict", action="store_true", help="exit 1 unless every task passes")
+    _add_engine_flags(ck)
+    ck.set_defaults(func=cmd_check)
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def parse_ks(text: str) -> list[int]:
+    try:
+        ks = sorted({int(x) for x in text.split(",") if x.strip()})
+    except ValueError:
+        raise UsageError(f"--k must be comma-separated integers, got {text!r}") from None
+    if not ks or ks[0] < 1:
+        raise UsageError(f"--k values must be >= 1, got {text!r}")
+    return ks
+
+
+def read_samples(path: str | Path) -> list[dict[str, Any]]:
+    """Samples from a JSONL file; every problem is reported as ``file:line``."""
+    path = Path(path)
+    if not path.is_file():
+        raise UsageError(f"samples file {path} does not exist")
+    out = []
+    with open(path, encoding="utf-8") as fh:
+        for number, line in enumerate(fh, start=1):
+            where = f"{path}:{number}"
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise UsageError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+            if not isinstance(obj, dict):
+                raise UsageError(f"{where}: expected a JSON object, got {type(obj).__name__}")
+            if not isinstance(obj.get("task_id"), str):
+                raise UsageError(f"{where}: field 'task_id' missing or not a string")
+            text = obj.get("completion", obj.get("solution"))
+            if text is None:
+                raise UsageError(f"{where}: task {obj['task_id']}: needs a 'completion' or 'solution' field")
+            if not isinstance(text, str):
+                raise UsageError(f"{where}: task {obj['task_id']}: 'completion'/'solution' must be a string, got {type(text).__name__}")
+            out.append({"task_id": obj["task_id"], "completion": text, "prompt": obj.get("prompt"), "where": where})
+    if not out:
+        raise UsageError(f"{path}: no samples")
+    return out
+
+
+def _options(args: argparse.Namespace):
+    from biocoder_metric.execute import EvalOptions
+
+    try:
+        return EvalOptions(
+            sandbox=args.sandbox,
+            allow_unsafe=args.allow_unsafe,
+            image=args.image,
+            workers=args.workers,
+            fuzz_cases=args.fuzz_cases,
+            timeout_s=args.timeout,
+            memory_mb=args.memory_mb,
+            seed=args.seed,
+            golden_cache_dir=args.golden_cache,
+        )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _problems(args: argparse.Namespace) -> list[dict[str, Any]]:
+    from biocoder_dataset.configs import load_problems
+
+    try:
+        return load_problems(args.config, source_dir=args.source_dir)
+    except (ValueError, FileNotFoundError, KeyError) as exc:
+        raise UsageError(f"cannot load config {args.config!r}: {exc}") from None
+
+
+def _engine_errors():
+    from biocoder_metric.execute import EvalInputError
+    from biocoder_metric.harness import HarnessError
+    from biocoder_metric.results import ResultsMismatchError
+    from biocoder_metric.sandbox import SandboxError
+
+    return (EvalInputError, HarnessError, ResultsMismatchError, SandboxError)
+
+
+# ---------------------------------------------------------------------------- commands
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    from biocoder_metric.execute import run_evaluation, sha256
+    from biocoder_metric.report import build_summary, render_summary
+    from biocoder_metric.results import SUMMARY_NAME, write_json_atomic
+
+    ks = parse_ks(args.k)
+    samples = read_samples(args.samples)
+    problems = _problems(args)
+    options = _options(args)
+    out = Path(args.out)
+    started = time.monotonic()
+    try:
+        run = run_evaluation(
+            problems,
+            samples,
+            options,
+            out_dir=out,
+            progress=not args.no_progress,
+            overwrite=args.overwrite,
+            extra_fingerprint={"config": args.config},
+        )
+    except _engine_errors() as exc:
+        raise UsageError(str(exc)) from None
+    task_config = {r["task_id"]: r.get("config") or args.config for r in problems}
+    run_info = {
+        "config": args.config,
+        "sandbox": run.sandbox,
+        "environment_id": run.environment_id,
+        **options.fingerprint(),
+        "samples_file_sha256": sha256(Path(args.samples).read_text(encoding="utf-8")),
+    }
+    summary = build_summary(run.results, ks, {t: task_config[t] for t in {r.task_id for r in run.results}}, run_info)
+    write_json_atomic(out / SUMMARY_NAME, summary)
+    write_json_atomic(
+        out / "timing.json",
+        {"wall_s": round(time.monotonic() - started, 3), "samples_run": run.executed, "samples_resumed": len(run.results) - run.executed},
+    )
+    print(render_summary(summary))
+    print(f"\nresults: {out / 'results.jsonl'}\nsummary: {out / SUMMARY_NAME}", file=sys.stderr)
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from biocoder_metric.execute import check_goldens
+    from biocoder_metric.report import render_check_table
+    from biocoder_metric.results import write_json_atomic
+
+    problems = _problems(args)
+    options = _options(args)
+    try:
+        checks = check_goldens(problems, options, progress=not args.no_progress)
+    except _engine_errors() as exc:
+        raise UsageError(str(exc)) from None
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        write_json_atomic(out / "check.json", {"config": args.config, "tasks": checks})
+    if args.json:
+        print(json.dumps({"config": args.config, "tasks": checks}, indent=2, sort_keys=True))
+    else:
+        print(render_check_table(checks))
+    if args.strict and any(c["status"] != "pass" for c in checks):
+        return 1
+    return 0

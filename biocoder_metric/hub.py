@@ -1,0 +1,278 @@
+"""Publish one evaluation run to the Hugging Face Hub (``biocoder push``).
+
+A run directory (what ``biocoder run`` or ``biocoder generate`` + ``biocoder evaluate``
+leave) becomes a dataset repository:
+
+* ``README.md`` - a dataset card: YAML front matter declaring the ``results`` config
+  (``data/test-00000-of-00001.parquet``, split ``test``) plus the pass@k table, the model and
+  decoding settings, the excluded tasks, and the model-index block to paste into a model card;
+* ``data/test-00000-of-00001.parquet`` - the per-sample results, loadable with ``datasets``;
+* the run's own files, unchanged: ``summary.json``, ``results.jsonl``, ``run.json``,
+  ``samples.jsonl`` and ``samples.meta.json`` (model entry, decode mode, timings) when present;
+* ``model-index.yaml`` - the ``eval_results`` block (``huggingface_hub.EvalResult`` rendered
+  by ``ModelCardData``), also printed.
+
+The bundle is always built in a local folder first; ``--dry-run`` stops there, so what
+would be uploaded can be read file by file, and no network call is made. Only
+``huggingface_hub`` is used to talk to the Hub.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+#: The dataset repository the scores refer to (where ``biocoder data push`` publishes BioCoder).
+DEFAULT_DATASET_ID = "biocoder-eval/biocoder"
+PARQUET_PATH = "data/test-00000-of-00001.parquet"
+#: Run files copied verbatim when present (the first two are required).
+RUN_FILES = ("summary.json", "results.jsonl", "run.json", "timing.json", "samples.jsonl", "samples.meta.json")
+
+
+class PushError(ValueError):
+    """The run directory cannot be published as it is; the message says what is missing."""
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise PushError(f"{path}: cannot read JSON ({exc})") from exc
+
+
+def load_run(results_dir: str | Path) -> dict[str, Any]:
+    """Summary, results and (optional) generation metadata of a run directory."""
+    folder = Path(results_dir)
+    if not folder.is_dir():
+        raise PushError(f"results directory {folder} does not exist")
+    for name in ("summary.json", "results.jsonl"):
+        if not (folder / name).is_file():
+            raise PushError(f"{folder} has no {name}: run `biocoder evaluate --out {folder}` (or `biocoder run`) first")
+    from biocoder_metric.results import read_results
+
+    meta_path = folder / "samples.meta.json"
+    return {
+        "dir": folder,
+        "summary": _read_json(folder / "summary.json"),
+        "results": read_results(folder / "results.jsonl"),
+        "meta": _read_json(meta_path) if meta_path.is_file() else {},
+    }
+
+
+def _model_name(run: dict[str, Any], model_name: str | None) -> str:
+    """The model's Hub id when it was loaded from the Hub, else its registry name."""
+    model = run["meta"].get("model") or {}
+    path = model.get("path")
+    if model_name:
+        return model_name
+    if path and not Path(path).exists():
+        return path
+    return model.get("model") or path or "unknown-model"
+
+
+def eval_results(run: dict[str, Any], *, dataset_id: str, source_url: str | None) -> list[Any]:
+    """One ``huggingface_hub.EvalResult`` per pass@k value of the run (and per config when several)."""
+    from huggingface_hub import EvalResult
+
+    summary = run["summary"]
+    config = (summary.get("run") or {}).get("config") or run["meta"].get("config")
+    out = []
+    blocks: list[tuple[str | None, dict[str, Any]]] = [(config, {f"pass@{k}": summary.get(f"pass@{k}") for k in summary.get("k", [])})]
+    per_config = summary.get("per_config") or {}
+    if len(per_config) > 1:
+        blocks = [(name, b.get("pass@k", {})) for name, b in sorted(per_config.items())]
+    for cfg, scores in blocks:
+        for metric, value in scores.items():
+            if value is None:
+                continue  # not estimable (fewer samples than k): never publish a made-up number
+            out.append(
+                EvalResult(
+                    task_type="text-generation",
+                    task_name="Code generation",
+                    dataset_type=dataset_id,
+                    dataset_name=f"BioCoder ({cfg})" if cfg else "BioCoder",
+                    dataset_config=cfg,
+                    dataset_split="test",
+                    metric_type=metric,
+                    metric_name=metric,
+                    metric_value=round(100 * float(value), 2),
+                    source_name="biocoder-eval",
+                    source_url=source_url,
+                )
+            )
+    return out
+
+
+def model_index_yaml(run: dict[str, Any], *, dataset_id: str, source_url: str | None, model_name: str | None = None) -> str:
+    """The ``model-index:`` YAML block for the evaluated model's card."""
+    from huggingface_hub import ModelCardData
+
+    data = ModelCardData(model_name=_model_name(run, model_name), eval_results=eval_results(run, dataset_id=dataset_id, source_url=source_url))
+    return data.to_yaml() + "\n"
+
+
+def _results_table(summary: dict[str, Any]) -> str:
+    ks = summary.get("k", [])
+    head = "| subset | tasks scored | " + " | ".join(f"pass@{k}" for k in ks) + " |"
+    sep = "|---|---|" + "---|" * len(ks)
+
+    def fmt(v: Any) -> str:
+        return "n/a" if v is None else f"{100 * float(v):.2f}"
+
+    rows = [f"| all | {summary.get('tasks', {}).get('scored', '?')} | " + " | ".join(fmt(summary.get(f"pass@{k}")) for k in ks) + " |"]
+    for name, block in sorted((summary.get("per_config") or {}).items()):
+        rows.append(f"| {name} | {block.get('tasks', '?')} | " + " | ".join(fmt(block.get("pass@k", {}).get(f"pass@{k}")) for k in ks) + " |")
+    return "\n".join([head, sep, *rows])
+
+
+def render_card(run: dict[str, Any], *, repo_id: str, dataset_id: str, model_index: str, model_name: str | None) -> str:
+    """The dataset card (front matter + prose) of a results repository."""
+    import yaml
+
+    summary, meta = run["summary"], run["meta"]
+    front = {
+        "pretty_name": f"BioCoder results: {_model_name(run, model_name)}",
+        "tags": ["biocoder", "code-generation", "evaluation-results", "bioinformatics"],
+        "configs": [{"config_name": "results", "default": True, "data_files": [{"split": "test", "path": PARQUET_PATH}]}],
+    }
+    model = meta.get("model") or {}
+    settings = {k: model.get(k) for k in ("model", "version", "path", "processor", "decode_mode", "generation_config", "prompt_style", "n_samples") if k in model}
+    excluded = summary.get("excluded_tasks") or []
+    status_counts = ", ".join(f"{s}={n}" for s, n in (summary.get("status_counts") or {}).items() if n) or "none"
+    lines = [
+        "---",
+        yaml.safe_dump(front, sort_keys=False).rstrip(),
+        "---",
+        "",
+        f"# BioCoder evaluation results: {_model_name(run, model_name)}",
+        "",
+        f"Scores of `{_model_name(run, model_name)}` on [BioCoder](https://arxiv.org/abs/2308.16458) "
+        f"(dataset `{dataset_id}`), produced with biocoder-eval: every candidate ran in a sandbox and passed "
+        "only if it printed exactly what the golden solution prints on every fuzz case (Rosalind: the expected answer).",
+        "",
+        "## Scores (pass@k, %)",
+        "",
+        _results_table(summary),
+        "",
+        f"Per-sample statuses: {status_counts}.",
+        "",
+        "## Model and decoding",
+        "",
+        "```json",
+        json.dumps(settings or {"note": "no samples.meta.json in the run directory (generated elsewhere)"}, indent=2),
+        "```",
+        "",
+        "## Execution",
+        "",
+        "```json",
+        json.dumps(summary.get("run") or {}, indent=2, sort_keys=True),
+        "```",
+        "",
+        "## Tasks not scored",
+        "",
+    ]
+    if excluded:
+        lines += [f"- `{e['task_id']}`: {e['task_status']} ({e.get('reason')})" for e in excluded]
+    else:
+        lines.append("None: every task's golden solution passed its harness.")
+    lines += [
+        "",
+        "## Files",
+        "",
+        f"- `{PARQUET_PATH}`: one row per sample (`task_id`, `sample_index`, `status`, `completion`, cases passed, first failure).",
+        "- `summary.json`: pass@k overall, per config and per task; status counts; excluded tasks.",
+        "- `results.jsonl`, `run.json`: the run's own files; `samples.jsonl`, `samples.meta.json`: generations and their settings.",
+        "",
+        "```python",
+        "from datasets import load_dataset",
+        f'ds = load_dataset("{repo_id}", "results", split="test")',
+        "```",
+        "",
+        "## Model-index block for the model card",
+        "",
+        "```yaml",
+        model_index.rstrip(),
+        "```",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _results_parquet(results: list[Any], path: Path) -> None:
+    import datasets
+
+    rows = []
+    for r in results:
+        d = r.to_json()
+        rows.append(
+            {
+                "task_id": d["task_id"],
+                "sample_index": int(d["sample_index"]),
+                "status": d["status"],
+                "task_status": (d.get("extra") or {}).get("task_status", "ok"),
+                "completion": d["completion"],
+                "program_hash": d["program_hash"],
+                "cases_total": int(d.get("cases_total") or 0),
+                "cases_passed": int(d.get("cases_passed") or 0),
+                "first_failure": json.dumps(d.get("first_failure")) if d.get("first_failure") is not None else None,
+                "extra": json.dumps(d.get("extra") or {}, sort_keys=True),
+            }
+        )
+    feats = datasets.Features(
+        {
+            "task_id": datasets.Value("string"),
+            "sample_index": datasets.Value("int32"),
+            "status": datasets.Value("string"),
+            "task_status": datasets.Value("string"),
+            "completion": datasets.Value("string"),
+            "program_hash": datasets.Value("string"),
+            "cases_total": datasets.Value("int32"),
+            "cases_passed": datasets.Value("int32"),
+            "first_failure": datasets.Value("string"),
+            "extra": datasets.Value("string"),
+        }
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    datasets.Dataset.from_list(rows, features=feats).to_parquet(str(path))
+
+
+def build_bundle(
+    results_dir: str | Path,
+    out_dir: str | Path,
+    *,
+    repo_id: str,
+    dataset_id: str = DEFAULT_DATASET_ID,
+    model_name: str | None = None,
+) -> dict[str, Any]:
+    """Write exactly what ``push`` uploads into ``out_dir``; return the file list and the model-index YAML."""
+    if repo_id.count("/") != 1 or not all(repo_id.split("/")):
+        raise PushError(f"repo id {repo_id!r} should look like ORG/NAME")
+    run = load_run(results_dir)
+    out = Path(out_dir)
+    if out.exists() and any(out.iterdir()):
+        raise PushError(f"{out} is not empty; choose an empty folder for the bundle")
+    out.mkdir(parents=True, exist_ok=True)
+    source_url = f"https://huggingface.co/datasets/{repo_id}"
+    model_index = model_index_yaml(run, dataset_id=dataset_id, source_url=source_url, model_name=model_name)
+    for name in RUN_FILES:
+        if (run["dir"] / name).is_file():
+            shutil.copy2(run["dir"] / name, out / name)
+    _results_parquet(run["results"], out / PARQUET_PATH)
+    (out / "model-index.yaml").write_text(model_index, encoding="utf-8")
+    (out / "README.md").write_text(
+        render_card(run, repo_id=repo_id, dataset_id=dataset_id, model_index=model_index, model_name=model_name), encoding="utf-8"
+    )
+    files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+    return {"folder": str(out), "files": files, "model_index": model_index, "repo_id": repo_id}
+
+
+def upload_bundle(folder: str | Path, repo_id: str, *, private: bool = False, token: str | None = None) -> str:
+    """Create the dataset repo if needed and upload the bundle in one commit; return its URL."""
+    from huggingface_hub import HfApi
+
+    api = HfApi(token=token)
+    api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
+    api.upload_folder(folder_path=str(folder), repo_id=repo_id, repo_type="dataset", commit_message="Add BioCoder evaluation results")
+    return f"https://huggingface.co/datasets/{repo_id}"

@@ -1,0 +1,88 @@
+"""Sandboxed execution of generated programs: ``make_sandbox(name) -> Sandbox``.
+
+Backends, safest first: ``docker`` (long-lived locked-down container, code run by exec),
+``bwrap`` (bubblewrap namespaces over the host's or the image's root filesystem), ``none``
+(no isolation; explicit opt-in only). All three run the same worker, ``runtime/worker.py``.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+from biocoder_metric.sandbox.base import Sandbox, SandboxError
+
+__all__ = [
+    "Sandbox",
+    "SandboxError",
+    "available_sandboxes",
+    "default_sandbox_name",
+    "make_sandbox",
+    "BACKENDS",
+]
+
+BACKENDS = ("docker", "bwrap", "none")
+
+
+def _docker_ready(image: str | None = None) -> bool:
+    try:
+        from biocoder_metric.sandbox.docker import docker_ready
+    except ImportError:
+        return False
+    return docker_ready(image)
+
+
+def _bwrap_ready() -> bool:
+    if shutil.which("bwrap") is None:
+        return False
+    from biocoder_metric.sandbox.bubblewrap import bwrap_works
+
+    return bwrap_works()
+
+
+def available_sandboxes(image: str | None = None) -> list[str]:
+    """Backends usable here, safest first. ``none`` is always listed (it still needs opt-in)."""
+    out = []
+    if _docker_ready(image):
+        out.append("docker")
+    if _bwrap_ready():
+        out.append("bwrap")
+    out.append("none")
+    return out
+
+
+def default_sandbox_name(image: str | None = None) -> str:
+    """The safest backend that works here; never ``none`` (that one must be asked for)."""
+    for name in available_sandboxes(image):
+        if name != "none":
+            return name
+    raise SandboxError(
+        "no sandbox is available: need Docker with the biocoder image (run scripts/setup_docker.sh) "
+        "or bubblewrap (apt-get install bubblewrap, and unprivileged user namespaces enabled). "
+        "To run generated code unsandboxed anyway, use --sandbox none --allow-unsafe "
+        "(or BIOCODER_ALLOW_UNSAFE=1)."
+    )
+
+
+def make_sandbox(
+    name: str | None = None, *, allow_unsafe: bool = False, image: str | None = None, **kw: object
+) -> Sandbox:
+    """Build a sandbox. ``name=None`` or ``"auto"`` picks :func:`default_sandbox_name`.
+
+    Keyword options: ``warm=False`` (fresh interpreter/JVM per case, for comparison),
+    ``rootfs=`` (bwrap), ``memory_mb=``/``cpus=`` (docker container limits).
+    """
+    if name in (None, "", "auto"):
+        name = default_sandbox_name(image)
+    if name == "none":
+        from biocoder_metric.sandbox.none import NoneSandbox
+
+        return NoneSandbox(allow_unsafe=allow_unsafe, **kw)  # type: ignore[arg-type]
+    if name == "bwrap":
+        from biocoder_metric.sandbox.bubblewrap import BwrapSandbox
+
+        return BwrapSandbox.create(image=image, **kw)  # type: ignore[arg-type]
+    if name == "docker":
+        from biocoder_metric.sandbox.docker import DockerSandbox
+
+        return DockerSandbox(image=image, **kw)  # type: ignore[arg-type]
+    raise ValueError(f"unknown sandbox {name!r}; choose one of {', '.join(BACKENDS)} (or 'auto')")

@@ -1,0 +1,198 @@
+"""The ``bwrap`` backend: the worker runs inside bubblewrap namespaces.
+
+No network (``--unshare-all``), its own pid namespace (so the worker may ``kill(-1)`` after
+each case), a non-root uid, a read-only root, fresh tmpfs ``/tmp`` and ``/work``, a minimal
+``/dev`` and ``/proc``, no host ``HOME`` and a clean environment (no tokens).
+
+Two root filesystems:
+
+* ``rootfs=None``: the host's ``/usr`` (plus the merged-``/usr`` links), a few harmless
+  ``/etc`` files and the running interpreter's prefix, read-only. Good for stdlib-only
+  programs and development.
+* ``rootfs=PATH``: a whole exported root filesystem, normally the Docker image's
+  (``make_sandbox("bwrap", image=...)`` exports it once), so bwrap and docker run the same
+  software and share golden outputs (same :attr:`environment_id`).
+
+Note: when bwrap runs as host root, the sandbox uid maps to host uid 0 (bwrap can map only
+the caller's uid), so file-permission checks inside see root as owner; that is why only
+non-secret paths are bound, and all of them read-only.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from biocoder_metric.sandbox.base import (
+    CONTAINER_PATH,
+    Channel,
+    ProcessChannel,
+    SandboxError,
+    WorkerSandbox,
+    clean_env,
+    prepared_runtime_dir,
+)
+
+#: Where the worker and the Java runner appear inside the sandbox (read-only).
+RUNTIME_MOUNT = "/run/biocoder"
+WORKROOT = "/work/.cases"
+#: /etc entries the host-rootfs sandbox needs (dynamic linker, users, time zone, Java config).
+HOST_ETC = (
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "alternatives",
+    "localtime",
+    "nsswitch.conf",
+    "passwd",
+    "group",
+    "mime.types",
+)
+HOST_UID = 65534  # nobody
+IMAGE_UID = 10001  # the image's "sandbox" user (docker/Dockerfile)
+
+
+@functools.lru_cache(maxsize=1)
+def bwrap_works() -> bool:
+    """True if bubblewrap can create the namespaces we need here (user namespaces enabled)."""
+    exe = shutil.which("bwrap")
+    if exe is None:
+        return False
+    argv = [exe, "--unshare-all", "--unshare-user", "--die-with-parent", "--ro-bind", "/usr", "/usr"]
+    argv += _merged_usr_links() + ["--proc", "/proc", "--dev", "/dev", "true"]
+    try:
+        return subprocess.run(argv, capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+def _merged_usr_links() -> list[str]:
+    """Recreate the host's /bin, /lib... as symlinks (merged /usr) or read-only binds."""
+    args: list[str] = []
+    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        path = Path("/") / name
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), str(path)]
+        elif path.is_dir():
+            args += ["--ro-bind", str(path), str(path)]
+    return args
+
+
+def _python_prefixes(python: str) -> list[str]:
+    """Dirs outside /usr that the host interpreter needs (pyenv, a venv, conda)."""
+    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    real = os.path.realpath(python)
+    prefixes.add(str(Path(real).parent.parent))
+    out = []
+    for p in sorted(prefixes):
+        if p and not p.startswith("/usr/") and p != "/usr" and os.path.isdir(p):
+            out.append(p)
+    return out
+
+
+class BwrapSandbox(WorkerSandbox):
+    """Runs the worker under bubblewrap; see the module docstring for the mount layout."""
+
+    name = "bwrap"
+
+    def __init__(
+        self,
+        *,
+        rootfs: str | os.PathLike[str] | None = None,
+        warm: bool = True,
+        environment: str | None = None,
+        python: str | None = None,
+        tmpfs_mb: int = 1024,
+        **_ignored: object,
+    ):
+        if not bwrap_works():
+            raise SandboxError(
+                "bubblewrap is not usable here: install it (apt-get install bubblewrap) and make sure "
+                "unprivileged user namespaces are enabled (sysctl kernel.unprivileged_userns_clone=1), "
+                "or use --sandbox docker"
+            )
+        super().__init__(warm=warm)
+        self.rootfs = Path(rootfs) if rootfs is not None else None
+        if self.rootfs is not None and not (self.rootfs / "usr").is_dir():
+            raise SandboxError(f"{self.rootfs} does not look like a root filesystem (no usr/ inside)")
+        self.python = python or ("/usr/bin/python3" if self.rootfs is not None else sys.executable)
+        self.tmpfs_bytes = int(tmpfs_mb) << 20
+        self._env_override = environment
+        self._runtime = prepared_runtime_dir()
+
+    @classmethod
+    def create(
+        cls, *, image: str | None = None, rootfs: str | os.PathLike[str] | None = None, **kw: object
+    ) -> BwrapSandbox:
+        """``image`` given: run that Docker image's root filesystem (exported once, cached)."""
+        environment = None
+        if image is not None and rootfs is None:
+            from biocoder_metric.sandbox.image import export_rootfs, image_id
+
+            try:
+                ident = image_id(image)
+            except Exception as exc:  # ImageError: no engine
+                raise SandboxError(f"bwrap needs the root filesystem of image {image!r}, but: {exc}") from exc
+            if ident is None:
+                raise SandboxError(f"image {image!r} not found; build it with scripts/setup_docker.sh")
+            rootfs = export_rootfs(image)
+            environment = f"image:{ident}"
+        return cls(rootfs=rootfs, environment=environment, **kw)  # type: ignore[arg-type]
+
+    def _describe(self) -> str:
+        return f"bwrap ({self.rootfs or 'host rootfs'})"
+
+    @property
+    def environment_id(self) -> str:
+        if self._env_override:
+            return self._env_override
+        return super().environment_id
+
+    def bwrap_argv(self) -> list[str]:
+        """The full bubblewrap command line (exposed for tests and debugging)."""
+        exe = shutil.which("bwrap") or "bwrap"
+        uid = IMAGE_UID if self.rootfs is not None else HOST_UID
+        argv = [exe, "--unshare-all", "--unshare-user", "--die-with-parent", "--new-session"]
+        argv += ["--uid", str(uid), "--gid", str(uid), "--hostname", "sandbox", "--cap-drop", "ALL"]
+        if self.rootfs is not None:
+            argv += ["--ro-bind", str(self.rootfs), "/"]
+            path = CONTAINER_PATH
+        else:
+            argv += ["--ro-bind", "/usr", "/usr"] + _merged_usr_links()
+            for name in HOST_ETC:
+                if os.path.exists(f"/etc/{name}"):
+                    argv += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
+            for jdk_conf in sorted(Path("/etc").glob("java-*")):
+                argv += ["--ro-bind", str(jdk_conf), str(jdk_conf)]
+            for prefix in _python_prefixes(self.python):
+                argv += ["--ro-bind", prefix, prefix]
+            path = f"{Path(self.python).parent}:{CONTAINER_PATH}"
+        argv += ["--proc", "/proc", "--dev", "/dev"]
+        for tmp in ("/tmp", "/var/tmp", "/work"):
+            argv += [
+                "--size",
+                str(self.tmpfs_bytes),
+                "--perms",
+                "1777" if tmp != "/work" else "0755",
+                "--tmpfs",
+                tmp,
+            ]
+        argv += ["--tmpfs", "/run", "--ro-bind", str(self._runtime), RUNTIME_MOUNT, "--remount-ro", "/run"]
+        if self.rootfs is None:
+            argv += ["--remount-ro", "/"]
+        argv += ["--chdir", "/work", "--clearenv"]
+        for key, value in clean_env({"HOME": "/tmp"}, path=path).items():
+            argv += ["--setenv", key, value]
+        argv += ["--", self.python, "-s", f"{RUNTIME_MOUNT}/worker.py", "--contained", "--workroot", WORKROOT]
+        argv += ["--python", self.python]
+        if (self._runtime / "Runner.class").is_file():
+            argv += ["--runtime-dir", RUNTIME_MOUNT]
+        return argv
+
+    def _open_channel(self) -> Channel:
+        # bwrap's --clearenv handles the inside; the bwrap process itself needs nothing either.
+        return ProcessChannel(self.bwrap_argv(), env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})

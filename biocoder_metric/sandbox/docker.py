@@ -1,0 +1,315 @@
+"""The ``docker`` backend: a long-lived, locked-down container per sandbox; code runs by exec.
+
+Starting a container per case costs about a second; instead each :class:`DockerSandbox` keeps
+one container (``sleep infinity`` as pid 1, so the worker's ``kill(-1)`` after each case can
+never take the container down) and ``docker exec`` s the worker into it once. The container
+has no network, a read-only root, tmpfs ``/tmp`` and ``/work``, no capabilities,
+``no-new-privileges``, a non-root user and memory/pids/CPU limits. Timeouts are enforced by
+the worker inside; the host keeps a backstop deadline, and after any fault (worker silent or
+dead, OOM kill) the container is thrown away and a fresh one started.
+
+Containers carry the label ``biocoder-eval=1`` (plus the owning host pid), are removed on
+:meth:`close` and at interpreter exit, and :func:`remove_stale_containers` removes those
+whose owner process is gone.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import select
+import socket
+import struct
+import threading
+import time
+import weakref
+from typing import Any
+
+from biocoder_metric.sandbox.base import (
+    CONTAINER_PATH,
+    Channel,
+    SandboxError,
+    WorkerSandbox,
+    clean_env,
+    prepared_runtime_dir,
+)
+from biocoder_metric.types import RUN_MEMORY
+
+LABEL = "biocoder-eval"
+RUNTIME_MOUNT = "/opt/biocoder/runtime"
+WORKROOT = "/work/.cases"
+SANDBOX_USER = "10001:10001"  # the image's "sandbox" user (docker/Dockerfile)
+
+_live: weakref.WeakSet[DockerSandbox] = weakref.WeakSet()
+_live_lock = threading.Lock()
+
+
+def _client(timeout: int = 60) -> Any:
+    try:
+        import docker
+    except ImportError as exc:
+        raise SandboxError(
+            "the docker sandbox needs the Docker SDK: pip install 'biocoder-eval[docker]'"
+        ) from exc
+    try:
+        client = docker.from_env(timeout=timeout)
+        client.ping()
+    except Exception as exc:
+        raise SandboxError(
+            f"no Docker engine is reachable ({exc}); start dockerd or run scripts/setup_docker.sh"
+        ) from exc
+    return client
+
+
+def _default_image() -> str:
+    try:
+        from biocoder_metric.sandbox.image import DEFAULT_IMAGE
+
+        return DEFAULT_IMAGE
+    except ImportError:
+        return os.environ.get("BIOCODER_IMAGE", "biocoder-eval:latest")
+
+
+def docker_ready(image: str | None = None) -> bool:
+    """True if an engine answers and has the image (so ``make_sandbox('docker')`` can work)."""
+    try:
+        client = _client(timeout=10)
+    except SandboxError:
+        return False
+    try:
+        client.images.get(image or _default_image())
+        return True
+    except Exception:
+        return False
+    finally:
+        client.close()
+
+
+def remove_stale_containers(client: Any | None = None) -> int:
+    """Remove labelled containers whose owning process (on this host) no longer exists."""
+    own = client is None
+    client = client or _client()
+    removed = 0
+    try:
+        host = socket.gethostname()
+        for c in client.containers.list(all=True, filters={"label": f"{LABEL}=1"}):
+            labels = c.labels or {}
+            pid = int(labels.get(f"{LABEL}.pid", "0") or 0)
+            if labels.get(f"{LABEL}.host") == host and pid and _pid_alive(pid):
+                continue
+            try:
+                c.remove(force=True)
+                removed += 1
+            except Exception:
+                pass
+    finally:
+        if own:
+            client.close()
+    return removed
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@atexit.register
+def _close_all() -> None:
+    with _live_lock:
+        boxes = list(_live)
+    for box in boxes:
+        try:
+            box.close()
+        except Exception:
+            pass
+
+
+class DockerExecChannel(Channel):
+    """The attached stdin/stdout/stderr of a ``docker exec`` (multiplexed frames, no TTY)."""
+
+    def __init__(self, owner: DockerSandbox, sock: Any):
+        self.owner = owner
+        self.sock = getattr(sock, "_sock", sock)
+        self.sock.setblocking(True)
+        self.raw = b""
+        self.err = b""
+        self.eof = False
+
+    def send(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+    def recv(self, timeout: float) -> bytes | None:
+        deadline = time.monotonic() + timeout
+        while True:
+            out = self._frames()
+            if out:
+                return out
+            if self.eof:
+                return b""
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            ready, _, _ = select.select([self.sock], [], [], left)
+            if not ready:
+                return None
+            chunk = self.sock.recv(1 << 20)
+            if not chunk:
+                self.eof = True
+            self.raw += chunk
+
+    def _frames(self) -> bytes:
+        out = b""
+        while len(self.raw) >= 8:
+            kind, size = struct.unpack(">BxxxL", self.raw[:8])
+            if len(self.raw) < 8 + size:
+                break
+            payload, self.raw = self.raw[8 : 8 + size], self.raw[8 + size :]
+            if kind == 1:
+                out += payload
+            else:
+                self.err = (self.err + payload)[-8000:]
+        return out
+
+    def kill(self) -> None:
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+        self.owner._remove_container()
+
+    def stderr_tail(self) -> str:
+        return self.err.decode("utf-8", "replace")
+
+
+class DockerSandbox(WorkerSandbox):
+    """One container, one worker; replaced after any fault. See the module docstring."""
+
+    name = "docker"
+
+    def __init__(
+        self,
+        *,
+        image: str | None = None,
+        warm: bool = True,
+        memory_mb: int = 4096,
+        cpus: float = 1.0,
+        pids_limit: int = 256,
+        tmpfs_mb: int = 1024,
+        **_ignored: object,
+    ):
+        super().__init__(warm=warm)
+        self.image = image or _default_image()
+        self.client = _client()
+        try:
+            self.image_id = self.client.images.get(self.image).id
+        except Exception as exc:
+            self.client.close()
+            raise SandboxError(
+                f"Docker image {self.image!r} not found ({exc}); build it with scripts/setup_docker.sh "
+                "or pass image=/--image an existing tag"
+            ) from exc
+        self.memory_mb = int(memory_mb)
+        self.cpus = float(cpus)
+        self.pids_limit = int(pids_limit)
+        self.tmpfs_mb = int(tmpfs_mb)
+        self._runtime = prepared_runtime_dir()
+        self._container: Any = None
+        with _live_lock:
+            _live.add(self)
+
+    @property
+    def environment_id(self) -> str:
+        return f"image:{self.image_id}"
+
+    def _describe(self) -> str:
+        return f"docker ({self.image})"
+
+    # -- container lifecycle
+
+    def _start_container(self) -> Any:
+        tmpfs_opts = f"rw,nosuid,nodev,size={self.tmpfs_mb}m"
+        try:
+            return self.client.containers.run(
+                self.image_id,
+                command=["sleep", "infinity"],
+                detach=True,
+                network_mode="none",
+                mem_limit=f"{self.memory_mb}m",
+                memswap_limit=f"{self.memory_mb}m",
+                pids_limit=self.pids_limit,
+                nano_cpus=int(self.cpus * 1e9),
+                read_only=True,
+                tmpfs={
+                    "/tmp": f"{tmpfs_opts},mode=1777",
+                    "/var/tmp": f"{tmpfs_opts},mode=1777",
+                    "/work": f"{tmpfs_opts},mode=0755,uid=10001,gid=10001",
+                },
+                cap_drop=["ALL"],
+                security_opt=["no-new-privileges"],
+                user=SANDBOX_USER,
+                working_dir="/work",
+                environment=clean_env({"HOME": "/tmp"}, path=CONTAINER_PATH),
+                volumes={str(self._runtime): {"bind": RUNTIME_MOUNT, "mode": "ro"}},
+                labels={LABEL: "1", f"{LABEL}.pid": str(os.getpid()), f"{LABEL}.host": socket.gethostname()},
+                ipc_mode="private",
+                init=False,  # sleep is pid 1: a kill(-1) from inside cannot stop the container
+            )
+        except Exception as exc:
+            raise SandboxError(f"cannot start a container from {self.image!r}: {exc}") from exc
+
+    def _remove_container(self) -> None:
+        container, self._container = self._container, None
+        if container is not None:
+            try:
+                container.remove(force=True)
+            except Exception:
+                pass
+
+    def _open_channel(self) -> Channel:
+        if self._container is None:
+            self._container = self._start_container()
+        argv = ["python3", "-s", f"{RUNTIME_MOUNT}/worker.py", "--contained", "--workroot", WORKROOT]
+        if (self._runtime / "Runner.class").is_file():
+            argv += ["--runtime-dir", RUNTIME_MOUNT]
+        try:
+            exec_id = self.client.api.exec_create(
+                self._container.id,
+                argv,
+                stdin=True,
+                stdout=True,
+                stderr=True,
+                user=SANDBOX_USER,
+                workdir="/work",
+            )["Id"]
+            sock = self.client.api.exec_start(exec_id, socket=True)
+        except Exception as exc:
+            self._remove_container()
+            raise SandboxError(f"cannot exec the worker in the {self._describe()} container: {exc}") from exc
+        return DockerExecChannel(self, sock)
+
+    def _after_loss(self) -> str | None:
+        container = self._container
+        if container is None:
+            return None
+        try:
+            container.reload()
+            if container.attrs.get("State", {}).get("OOMKilled"):
+                return RUN_MEMORY
+        except Exception:
+            pass
+        return None
+
+    def close(self) -> None:
+        if getattr(self, "_closed", True):
+            return
+        super().close()
+        self._remove_container()
+        try:
+            self.client.close()
+        except Exception:
+            pass

@@ -1,0 +1,951 @@
+# ruff: noqa: B905  (zip(strict=) does not exist on Python 3.9, which this file must run on)
+"""The in-sandbox worker: runs candidate programs case by case, enforcing the limits itself.
+
+Every backend (``none``, ``bwrap``, ``docker``) starts this one script and talks to it in
+JSON lines, so the behaviour a candidate sees does not depend on the backend. It must run
+on the image's Python (3.9) as well as the host's (3.11) and uses the standard library only.
+
+Protocol (one JSON object per line):
+
+* worker -> host, once at start: ``{"ready": true, "pid": ..., "python": ...}``
+* host -> worker: ``{"id": N, "job": {Job fields}, "options": {"warm": true}}``
+* worker -> host: ``{"id": N, "index": i, "outcome": {CaseOutcome fields}}`` as each case
+  finishes (streamed, so that a host-side backstop knows which case hung), then
+  ``{"id": N, "done": true}``; or ``{"id": N, "error": "..."}`` for a malformed request.
+* host -> worker ``{"id": N, "info": true}`` -> ``{"id": N, "info": {...}}`` (environment facts).
+
+Why the fast path: interpreter start-up plus ``import numpy, scipy, pandas`` costs far more
+than a typical fuzz case. The worker imports a job's top-level imports once, then forks one
+child per case; the child gets a fresh ``__main__``, its own session, work dir and rlimits.
+Java compiles all cases of a job in one JVM (javax.tools) and runs them in a long-lived
+runner JVM (``Runner.java``), one class loader per case.
+"""
+
+from __future__ import annotations
+
+import os
+
+# Before anything can import numpy/BLAS: one thread, so forking is safe and results do not
+# depend on thread scheduling. Cold-path children inherit the same settings.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
+    os.environ[_var] = "1"
+
+import argparse  # noqa: E402
+import ast  # noqa: E402
+import builtins  # noqa: E402
+import errno  # noqa: E402
+import io  # noqa: E402
+import json  # noqa: E402
+import resource  # noqa: E402
+import select  # noqa: E402
+import shutil  # noqa: E402
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+import traceback  # noqa: E402
+import types  # noqa: E402
+
+RUN_OK = "ok"
+RUN_TIMEOUT = "timeout"
+RUN_MEMORY = "memory_exceeded"
+RUN_OUTPUT_LIMIT = "output_limit"
+RUN_COMPILE_ERROR = "compile_error"
+RUN_SANDBOX_ERROR = "sandbox_error"
+
+STDERR_TAIL = 4096
+#: Files a case may write (RLIMIT_FSIZE). Larger than the output limit so that programs that
+#: write scratch files still work; stdout above the output limit is detected by its size.
+MIN_FSIZE = 64 << 20
+#: Modules never preloaded: they act on import (print, open a browser, need a display).
+NO_PRELOAD = {"this", "antigravity", "__hello__", "__phello__", "tkinter", "turtle", "idlelib", "__main__"}
+#: Scratch dirs a contained worker sweeps after every case (private tmpfs there).
+TMP_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
+PR_SET_DUMPABLE = 4
+PR_SET_CHILD_SUBREAPER = 36
+
+
+# --------------------------------------------------------------------------- process helpers
+
+
+def _prctl(option, value):
+    """Best-effort prctl via ctypes (no third-party module in the image)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(option, value, 0, 0, 0) == 0
+    except Exception:
+        return False
+
+
+def _wait_deadline(pid, deadline):
+    """Wait for ``pid`` until ``deadline`` (monotonic). Returns the wait status or None on timeout."""
+    pidfd = -1
+    if hasattr(os, "pidfd_open"):
+        try:
+            pidfd = os.pidfd_open(pid)
+        except OSError:
+            pidfd = -1
+    try:
+        delay = 0.0005
+        while True:
+            try:
+                got, status = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                return 0
+            if got == pid:
+                return status
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            if pidfd >= 0:
+                select.select([pidfd], [], [], left)
+            else:
+                time.sleep(min(delay, left))
+                delay = min(delay * 2, 0.02)
+    finally:
+        if pidfd >= 0:
+            os.close(pidfd)
+
+
+def _children_map():
+    """ppid -> [pid] for every process visible in /proc."""
+    kids = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                data = fh.read()
+            ppid = int(data[data.rindex(b")") + 2 :].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        kids.setdefault(ppid, []).append(int(name))
+    return kids
+
+
+def _descendants(root, keep):
+    """All descendants of ``root``; the processes in ``keep`` are spared but their children are not."""
+    kids = _children_map()
+    out, stack = [], [root]
+    while stack:
+        for child in kids.get(stack.pop(), ()):
+            stack.append(child)
+            if child not in keep:
+                out.append(child)
+    return out
+
+
+def _reap(keep):
+    """Collect exited orphans (we are their subreaper) without stealing the status of ``keep``."""
+    while True:
+        try:
+            info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return
+        if info is None or info.si_pid in keep:
+            return
+        try:
+            os.waitpid(info.si_pid, 0)
+        except ChildProcessError:
+            return
+
+
+def kill_leftovers(contained, keep=()):
+    """Kill every process a case left behind (double forks, setsid daemons), then reap them.
+
+    Inside a container/bwrap pid namespace the worker runs as its own uid, so ``kill(-1)`` hits
+    exactly the case's leftovers; on the host (``none``) it would hit the user's processes, so
+    there only our own descendants are killed (the worker is their subreaper, so escaping the
+    session does not hide them).
+    """
+    keep = set(keep)
+    if contained and not keep:
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except OSError:
+            pass
+    me = os.getpid()
+    for _ in range(50):
+        pids = _descendants(me, keep)
+        if not pids:
+            break
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        _reap(keep)
+    _reap(keep)
+
+
+def _rmtree(path):
+    """Delete a tree even if the case removed permissions from its dirs."""
+
+    def onerror(func, p, _exc):
+        try:
+            os.chmod(os.path.dirname(p) or ".", 0o700)
+            if os.path.isdir(p) and not os.path.islink(p):
+                os.chmod(p, 0o700)
+                shutil.rmtree(p, ignore_errors=True)
+            else:
+                os.unlink(p)
+        except OSError:
+            pass
+
+    if os.path.lexists(path):
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, onerror=onerror)
+        else:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+
+
+def _set_limits(memory_mb, fsize, nproc, address_space):
+    def lim(kind, value):
+        try:
+            resource.setrlimit(kind, (value, value))
+        except (ValueError, OSError):
+            pass
+
+    lim(resource.RLIMIT_CORE, 0)
+    lim(resource.RLIMIT_FSIZE, fsize)
+    if nproc:
+        lim(resource.RLIMIT_NPROC, nproc)
+    if address_space and memory_mb:
+        lim(resource.RLIMIT_AS, memory_mb << 20)
+
+
+def _read_head(path, limit):
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(limit)
+    except OSError:
+        return b""
+
+
+def _read_tail(path, limit=STDERR_TAIL):
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            fh.seek(max(0, size - limit))
+            return fh.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def _size(path):
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _oom_kills():
+    """The cgroup's oom_kill counter (docker), or None where it cannot be read."""
+    for path in ("/sys/fs/cgroup/memory.events", "/sys/fs/cgroup/memory/memory.oom_control"):
+        try:
+            with open(path) as fh:
+                for line in fh:
+                    parts = line.split()
+                    if len(parts) == 2 and parts[0] == "oom_kill":
+                        return int(parts[1])
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def _exit_code(status):
+    """Shell convention: exit status, or 128+signal for a killed process (what ``java Main`` reports too)."""
+    if os.WIFEXITED(status):
+        return os.WEXITSTATUS(status)
+    if os.WIFSIGNALED(status):
+        return -os.WTERMSIG(status)
+    return -1
+
+
+# --------------------------------------------------------------------------- python cases
+
+
+def top_level_imports(tree):
+    """Absolute module names imported at module level (also inside top-level if/try blocks)."""
+    names = []
+
+    def visit(body):
+        for node in body:
+            if isinstance(node, ast.Import):
+                names.extend(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.module and not node.level:
+                    names.append(node.module)
+            elif isinstance(node, (ast.If, ast.Try)):
+                visit(node.body)
+                visit(node.orelse)
+                for handler in getattr(node, "handlers", ()):
+                    visit(handler.body)
+                visit(getattr(node, "finalbody", ()))
+
+    visit(tree.body)
+    return names
+
+
+def preload(names, failed):
+    """Import modules in the warm worker; failures are remembered and left for the case to hit."""
+    import importlib
+
+    for name in names:
+        root = name.split(".")[0]
+        if name in sys.modules or name in failed or root in NO_PRELOAD or name.startswith("_"):
+            continue
+        try:
+            importlib.import_module(name)
+        except BaseException:  # noqa: B036 - any import failure is the program's problem, later
+            failed.add(name)
+
+
+class Case:
+    """Files and limits of one case run."""
+
+    def __init__(self, workroot, index, job):
+        self.dir = os.path.join(workroot, f"case-{index}")
+        self.work = os.path.join(self.dir, "work")
+        os.makedirs(self.work, mode=0o700)
+        self.stdin = os.path.join(self.dir, "stdin")
+        self.stdout = os.path.join(self.dir, "stdout")
+        self.stderr = os.path.join(self.dir, "stderr")
+        with open(self.stdin, "w", encoding="utf-8") as fh:
+            fh.write(job.get("stdin") or "")
+        self.limit = int(job.get("output_limit_bytes") or (1 << 20))
+        self.fsize = max(MIN_FSIZE, self.limit + 1)
+
+    def outcome(self, status, returncode, duration, stderr_extra=""):
+        out = _read_head(self.stdout, self.limit + 1)
+        if status == RUN_OK and (len(out) > self.limit or _size(self.stderr) > self.fsize - 1):
+            status = RUN_OUTPUT_LIMIT
+        err = _read_tail(self.stderr)
+        if stderr_extra:
+            err = (err + stderr_extra)[-STDERR_TAIL:]
+        return {
+            "status": status,
+            "returncode": returncode,
+            "stdout": out[: self.limit].decode("utf-8", "replace"),
+            "stderr": err,
+            "duration_s": round(duration, 6),
+        }
+
+
+def _child_io(case, tmpdir):
+    """Point fds 0-2 at the case's files and close every other fd (notably the protocol pipe)."""
+    fd_in = os.open(case.stdin, os.O_RDONLY)
+    fd_out = os.open(case.stdout, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd_err = os.open(case.stderr, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(fd_in, 0)
+    os.dup2(fd_out, 1)
+    os.dup2(fd_err, 2)
+    os.closerange(3, 65536)
+    os.chdir(case.work)
+    if tmpdir:
+        os.environ["TMPDIR"] = tmpdir
+
+
+def _python_exit_code(exc):
+    """What the interpreter would exit with for an escaping SystemExit."""
+    code = exc.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    try:
+        sys.stderr.write(str(code) + "\n")
+    except Exception:
+        pass
+    return 1
+
+
+def _run_main_in_child(code_obj, case):
+    """Runs in the forked child: execute the program as ``__main__``, then exit like python would."""
+    sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
+    sys.stdout = sys.__stdout__ = io.TextIOWrapper(
+        io.BufferedWriter(io.FileIO(1, "w", closefd=False)), encoding="utf-8", errors="strict"
+    )
+    sys.stderr = sys.__stderr__ = io.TextIOWrapper(
+        io.BufferedWriter(io.FileIO(2, "w", closefd=False)),
+        encoding="utf-8",
+        errors="backslashreplace",
+        line_buffering=True,
+    )
+    sys.argv = ["main.py"]
+    sys.path[0:0] = [os.getcwd()]
+    main = types.ModuleType("__main__")
+    main.__dict__.update(
+        {"__file__": os.path.join(os.getcwd(), "main.py"), "__builtins__": builtins, "__cached__": None}
+    )
+    sys.modules["__main__"] = main
+    np_random = sys.modules.get("numpy.random")
+    if np_random is not None:  # a fresh process would have a fresh unseeded global state
+        try:
+            np_random.seed()
+        except Exception:
+            pass
+    rc = 0
+    try:
+        exec(code_obj, main.__dict__)
+    except SystemExit as exc:
+        rc = _python_exit_code(exc)
+    except BaseException:  # noqa: B036 - uncaught exception: traceback and status 1, like python
+        etype, value, tb = sys.exc_info()
+        try:  # skip this function's frame: the traceback starts at main.py, as in a fresh python
+            tb = tb.tb_next if tb is not None else tb
+            if value is not None:
+                value.__traceback__ = tb
+            sys.excepthook(etype, value, tb)
+        except BaseException:  # noqa: B036
+            pass
+        rc = 1
+    try:
+        import threading
+
+        shutdown = getattr(threading, "_shutdown", None)
+        if shutdown is not None:
+            shutdown()  # wait for non-daemon threads, as interpreter exit does
+    except BaseException:  # noqa: B036
+        pass
+    try:
+        import atexit
+
+        atexit._run_exitfuncs()
+    except BaseException:  # noqa: B036
+        pass
+    try:
+        sys.stdout.flush()
+    except BaseException:  # noqa: B036 - python exits 120 when flushing stdout fails at exit
+        rc = rc or 120
+    try:
+        sys.stderr.flush()
+    except BaseException:  # noqa: B036
+        pass
+    os._exit(rc)
+
+
+def _looks_like_memory_error(case):
+    tail = _read_tail(case.stderr, 512).rstrip().splitlines()
+    return bool(tail) and (tail[-1].startswith("MemoryError") or "java.lang.OutOfMemoryError" in tail[-1])
+
+
+class Worker:
+    def __init__(self, workroot, contained, runtime_dir, python_exe):
+        self.workroot = workroot
+        self.contained = contained
+        self.runtime_dir = runtime_dir
+        self.python_exe = python_exe or sys.executable
+        self.failed_imports = set()
+        self.job_counter = 0
+        self.is_root = os.geteuid() == 0
+
+    # -- shared per-case machinery
+
+    def _job_dir(self):
+        self.job_counter += 1
+        path = os.path.join(self.workroot, f"job-{os.getpid()}-{self.job_counter}")
+        _rmtree(path)
+        os.makedirs(path, mode=0o700)
+        return path
+
+    def _tmp_snapshot(self):
+        if not self.contained:
+            return None
+        snap = {}
+        for d in TMP_DIRS:
+            try:
+                snap[d] = set(os.listdir(d))
+            except OSError:
+                pass
+        return snap
+
+    def _tmp_cleanup(self, snap):
+        if not snap:
+            return
+        for d, before in snap.items():
+            try:
+                now = os.listdir(d)
+            except OSError:
+                continue
+            for name in now:
+                if name not in before:
+                    _rmtree(os.path.join(d, name))
+
+    def _spawn(self, case, memory_mb, nproc, address_space, target):
+        """Fork a case child in its own session with rlimits; ``target()`` never returns."""
+        tmpdir = None if self.contained else os.path.join(case.work, ".tmp")
+        if tmpdir:
+            os.makedirs(tmpdir, exist_ok=True)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.setsid()
+                _child_io(case, tmpdir)
+                _set_limits(memory_mb, case.fsize, nproc, address_space)
+                for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGCHLD):
+                    signal.signal(sig, signal.SIG_DFL)
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+                target()
+            except BaseException:  # noqa: B036
+                try:
+                    os.write(2, traceback.format_exc().encode("utf-8", "replace"))
+                except Exception:
+                    pass
+            os._exit(127)
+        return pid
+
+    def _finish(self, pid, case, start, timeout_s, snap, keep=()):
+        """Wait for the case child until its deadline, kill what is left, classify."""
+        oom_before = _oom_kills()
+        status = _wait_deadline(pid, start + timeout_s)
+        timed_out = status is None
+        if timed_out:
+            for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+                try:
+                    target()
+                except OSError:
+                    pass
+            try:
+                _, status = os.waitpid(pid, 0)
+            except ChildProcessError:
+                status = 0
+        duration = time.monotonic() - start
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
+        kill_leftovers(self.contained, keep)
+        self._tmp_cleanup(snap)
+        rc = _exit_code(status)
+        oom_after = _oom_kills()
+        if timed_out:
+            return case.outcome(RUN_TIMEOUT, None, duration)
+        if oom_before is not None and oom_after is not None and oom_after > oom_before:
+            return case.outcome(RUN_MEMORY, rc, duration)
+        if rc == -signal.SIGXFSZ:
+            return case.outcome(RUN_OUTPUT_LIMIT, rc, duration)
+        if rc != 0 and _looks_like_memory_error(case):
+            return case.outcome(RUN_MEMORY, rc, duration)
+        return case.outcome(RUN_OK, rc, duration)
+
+    # -- python
+
+    def run_python(self, job, warm, emit):
+        programs = job["programs"]
+        timeout_s = float(job.get("timeout_s") or 10.0)
+        memory_mb = int(job.get("memory_mb") or 2048)
+        jobdir = self._job_dir()
+        compiled = []
+        for src in programs:
+            try:
+                code_obj = compile(src, "main.py", "exec", dont_inherit=True)
+                compiled.append((code_obj, None))
+            except (SyntaxError, ValueError) as exc:
+                compiled.append((None, "".join(traceback.format_exception_only(type(exc), exc))))
+            except (MemoryError, RecursionError, OverflowError) as exc:
+                compiled.append((None, f"{type(exc).__name__}: {exc}\n"))
+        if warm:
+            names = []
+            for src, (code_obj, _) in zip(programs, compiled):
+                if code_obj is not None:
+                    try:
+                        names.extend(top_level_imports(ast.parse(src)))
+                    except Exception:
+                        pass
+            preload(list(dict.fromkeys(names)), self.failed_imports)
+        try:
+            for index, (src, (code_obj, err)) in enumerate(zip(programs, compiled)):
+                if code_obj is None:
+                    emit(
+                        index,
+                        {
+                            "status": RUN_COMPILE_ERROR,
+                            "returncode": 1,
+                            "stdout": "",
+                            "stderr": err[-STDERR_TAIL:],
+                            "duration_s": 0.0,
+                        },
+                    )
+                    continue
+                case = Case(jobdir, index, job)
+                main_path = os.path.join(case.work, "main.py")
+                with open(main_path, "w", encoding="utf-8") as fh:
+                    fh.write(src)
+                snap = self._tmp_snapshot()
+                if warm:
+                    target = lambda code_obj=code_obj, case=case: _run_main_in_child(code_obj, case)  # noqa: E731
+                else:
+                    exe = self.python_exe
+                    target = lambda exe=exe: os.execv(exe, [exe, "main.py"])  # noqa: E731
+                start = time.monotonic()
+                pid = self._spawn(case, memory_mb, 256, True, target)
+                emit(index, self._finish(pid, case, start, timeout_s, snap))
+                _rmtree(case.dir)
+        finally:
+            _rmtree(jobdir)
+
+    # -- java
+
+    def _java_flags(self, memory_mb):
+        heap = max(64, int(memory_mb * 3 // 4))
+        return [
+            f"-Xmx{heap}m",
+            "-Xss8m",
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "-XX:-UsePerfData",
+            "-Xshare:auto",
+            "-XX:ActiveProcessorCount=1",
+            "-Dfile.encoding=UTF-8",
+        ]
+
+    def run_java(self, job, warm, emit):
+        programs = job["programs"]
+        class_name = job.get("class_name") or "Main"
+        timeout_s = float(job.get("timeout_s") or 10.0)
+        memory_mb = int(job.get("memory_mb") or 2048)
+        jobdir = self._job_dir()
+        cases = []
+        try:
+            for index, src in enumerate(programs):
+                case = Case(jobdir, index, job)
+                src_dir = os.path.join(case.dir, "src")
+                os.makedirs(os.path.join(case.dir, "classes"))
+                os.makedirs(src_dir)
+                with open(os.path.join(src_dir, class_name + ".java"), "w", encoding="utf-8") as fh:
+                    fh.write(src)
+                cases.append(case)
+            if warm and self.runtime_dir and os.path.isfile(os.path.join(self.runtime_dir, "Runner.class")):
+                JavaRunner(self, cases, job, class_name, timeout_s, memory_mb, emit).run_all()
+            else:
+                self._java_cold(cases, class_name, timeout_s, memory_mb, emit)
+        finally:
+            kill_leftovers(self.contained)
+            _rmtree(jobdir)
+
+    def _java_cold(self, cases, class_name, timeout_s, memory_mb, emit):
+        """Reference path: ``javac`` then ``java`` per case, exactly as a user would run them."""
+        flags = self._java_flags(memory_mb)
+        for index, case in enumerate(cases):
+            src = os.path.join(case.dir, "src", class_name + ".java")
+            classes = os.path.join(case.dir, "classes")
+            snap = self._tmp_snapshot()
+            start = time.monotonic()
+            argv = [
+                "javac",
+                "-J-XX:-UsePerfData",
+                "-J-XX:TieredStopAtLevel=1",
+                "-encoding",
+                "UTF-8",
+                "-nowarn",
+                "-d",
+                classes,
+                src,
+            ]
+            pid = self._spawn(case, memory_mb, 0, False, lambda argv=argv: os.execvp(argv[0], argv))
+            res = self._finish(pid, case, start, max(60.0, timeout_s * 3), snap)
+            if res["status"] != RUN_OK or res["returncode"] != 0:
+                err = _read_tail(case.stdout) + _read_tail(case.stderr)
+                emit(
+                    index,
+                    {
+                        "status": RUN_COMPILE_ERROR,
+                        "returncode": res["returncode"],
+                        "stdout": "",
+                        "stderr": err[-STDERR_TAIL:],
+                        "duration_s": res["duration_s"],
+                    },
+                )
+                continue
+            snap = self._tmp_snapshot()
+            argv = ["java"] + flags + ["-cp", classes, class_name]
+            start = time.monotonic()
+            pid = self._spawn(case, memory_mb, 0, False, lambda argv=argv: os.execvp(argv[0], argv))
+            emit(index, self._finish(pid, case, start, timeout_s, snap))
+
+    # -- info
+
+    def info(self):
+        facts = {"python": sys.version, "platform": sys.platform, "executable": self.python_exe}
+        try:
+            from importlib import metadata
+
+            dists = sorted("{}=={}".format(d.metadata["Name"], d.version) for d in metadata.distributions())
+            facts["distributions"] = dists
+        except Exception as exc:
+            facts["distributions_error"] = repr(exc)
+        try:
+            proc = subprocess.run(
+                ["java", "-version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60
+            )
+            facts["java"] = proc.stdout.decode("utf-8", "replace").strip()
+        except (OSError, subprocess.SubprocessError) as exc:
+            facts["java"] = f"unavailable: {exc!r}"
+        return facts
+
+
+class JavaRunner:
+    """Drives ``Runner.java``: one JVM compiles every case, then runs them one after another.
+
+    The runner answers each command with one line on its (saved) stdout. If a case ends the
+    JVM (``System.exit``, a crash, our timeout kill) that case is recorded from the JVM's
+    exit and the remaining cases continue in a new JVM.
+    """
+
+    def __init__(self, worker, cases, job, class_name, timeout_s, memory_mb, emit):
+        self.w = worker
+        self.cases = cases
+        self.job = job
+        self.class_name = class_name
+        self.timeout_s = timeout_s
+        self.memory_mb = memory_mb
+        self.emit = emit
+        self.proc = None
+        self.buf = b""
+        self.control = os.path.join(os.path.dirname(cases[0].dir), "runner")
+
+    def _start(self):
+        os.makedirs(self.control, exist_ok=True)
+        err_path = os.path.join(self.control, "stderr")
+        argv = ["java"] + self.w._java_flags(self.memory_mb) + ["-cp", self.w.runtime_dir, "Runner"]
+        limit = max(MIN_FSIZE, int(self.job.get("output_limit_bytes") or (1 << 20)) + 1)
+
+        def pre():
+            os.setsid()
+            _set_limits(self.memory_mb, limit, 0, False)
+
+        with open(err_path, "wb") as err:
+            self.proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=err,
+                cwd=self.control,
+                preexec_fn=pre,
+                close_fds=True,
+            )
+        self.buf = b""
+
+    def _kill(self):
+        if self.proc is None:
+            return None
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        try:
+            self.proc.kill()
+        except OSError:
+            pass
+        status = self.proc.wait()
+        for f in (self.proc.stdin, self.proc.stdout):
+            try:
+                f.close()
+            except OSError:
+                pass
+        self.proc = None
+        kill_leftovers(self.w.contained)
+        return status
+
+    def _command(self, line, timeout):
+        """Send one command; returns the reply line, or None if the JVM died / ran out of time."""
+        try:
+            self.proc.stdin.write((line + "\n").encode("utf-8"))
+            self.proc.stdin.flush()
+        except OSError:
+            return None
+        deadline = time.monotonic() + timeout
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return None
+            self.buf += chunk
+        line_out, self.buf = self.buf.split(b"\n", 1)
+        return line_out.decode("utf-8", "replace")
+
+    def run_all(self):
+        self._start()
+        compiled = []
+        for index, case in enumerate(self.cases):
+            reply = self._command(
+                "C\t{}\t{}".format(os.path.join(case.dir, "src"), os.path.join(case.dir, "classes")),
+                max(60.0, self.timeout_s * 3),
+            )
+            if reply is None:
+                self._kill()
+                self._start()
+                reply = "C\t1"
+                with open(os.path.join(case.dir, "compile.txt"), "a", encoding="utf-8") as fh:
+                    fh.write("compiler did not finish (timeout or crash)\n")
+            ok = reply.split("\t")[1:2] == ["0"]
+            compiled.append(ok)
+            if not ok:
+                msg = _read_tail(os.path.join(case.dir, "compile.txt"))
+                self.emit(
+                    index,
+                    {
+                        "status": RUN_COMPILE_ERROR,
+                        "returncode": 1,
+                        "stdout": "",
+                        "stderr": msg,
+                        "duration_s": 0.0,
+                    },
+                )
+        for index, case in enumerate(self.cases):
+            if not compiled[index]:
+                continue
+            if self.proc is None or self.proc.poll() is not None:
+                self._kill()
+                self._start()
+            snap = self.w._tmp_snapshot()
+            start = time.monotonic()
+            cmd = "R\t{}\t{}\t{}\t{}\t{}\t{}".format(
+                os.path.join(case.dir, "classes"),
+                self.class_name,
+                case.work,
+                case.stdin,
+                case.stdout,
+                case.stderr,
+            )
+            reply = self._command(cmd, self.timeout_s)
+            duration = time.monotonic() - start
+            if reply is None:
+                timed_out = self.proc.poll() is None and duration >= self.timeout_s
+                status = self._kill()
+                self.w._tmp_cleanup(snap)
+                if timed_out:
+                    self.emit(index, case.outcome(RUN_TIMEOUT, None, duration))
+                else:  # the case ended the JVM: System.exit, halt, crash
+                    rc = status  # negative: killed by that signal, as for the other paths
+                    res = case.outcome(RUN_OK, rc, duration)
+                    if rc != 0 and _looks_like_memory_error(case):
+                        res["status"] = RUN_MEMORY
+                    self.emit(index, res)
+                continue
+            parts = reply.split("\t")
+            rc = int(parts[1]) if len(parts) > 1 and parts[1].lstrip("-").isdigit() else 1
+            flags = parts[2] if len(parts) > 2 else ""
+            kill_leftovers(self.w.contained, keep=(self.proc.pid,))
+            self.w._tmp_cleanup(snap)
+            res = case.outcome(RUN_OK, rc, duration)
+            if "M" in flags and res["status"] == RUN_OK:
+                res["status"] = RUN_MEMORY
+            self.emit(index, res)
+            if "T" in flags or "M" in flags:  # threads still running or heap exhausted: fresh JVM
+                self._kill()
+        if self.proc is not None:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+            self._kill()
+
+
+# --------------------------------------------------------------------------- main loop
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        description="biocoder-eval in-sandbox worker (JSON lines on stdin/stdout)"
+    )
+    parser.add_argument(
+        "--workroot", default=None, help="where case dirs go (default: a private dir under $TMPDIR or /tmp)"
+    )
+    parser.add_argument(
+        "--contained",
+        action="store_true",
+        help="running alone in a pid namespace: kill(-1) after each case and sweep /tmp",
+    )
+    parser.add_argument(
+        "--runtime-dir", default=None, help="read-only dir holding Runner.class for the warm Java path"
+    )
+    parser.add_argument("--python", default=None, help="interpreter for cold-path cases (default: this one)")
+    args = parser.parse_args(argv)
+
+    # The protocol gets a private copy of stdout; fd 1 goes to stderr so that a module printing
+    # on import cannot corrupt the stream.
+    proto = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    os.dup2(2, 1)
+    requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+
+    _prctl(PR_SET_DUMPABLE, 0)
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    os.umask(0o077)
+
+    workroot = args.workroot
+    if not workroot:
+        import tempfile
+
+        workroot = tempfile.mkdtemp(prefix="biocoder-worker-")
+    os.makedirs(workroot, mode=0o700, exist_ok=True)
+    worker = Worker(os.path.abspath(workroot), args.contained, args.runtime_dir, args.python)
+
+    def send(obj):
+        proto.write(json.dumps(obj) + "\n")
+        proto.flush()
+
+    send({"ready": True, "pid": os.getpid(), "python": sys.version.split()[0], "contained": args.contained})
+    for line in requests:
+        line = line.strip()
+        if not line:
+            continue
+        req_id = None
+        try:
+            req = json.loads(line)
+            req_id = req.get("id")
+            if req.get("info"):
+                send({"id": req_id, "info": worker.info()})
+                continue
+            job = req["job"]
+            options = req.get("options") or {}
+            warm = bool(options.get("warm", True))
+            language = job.get("language")
+            if not isinstance(job.get("programs"), list):
+                raise ValueError("job.programs must be a list of program texts")
+
+            def emit(index, outcome, req_id=req_id):
+                send({"id": req_id, "index": index, "outcome": outcome})
+
+            os.makedirs(worker.workroot, mode=0o700, exist_ok=True)
+            if language == "python":
+                worker.run_python(job, warm, emit)
+            elif language == "java":
+                worker.run_java(job, warm, emit)
+            else:
+                raise ValueError(f"unknown job.language {language!r} (expected 'python' or 'java')")
+            send({"id": req_id, "done": True})
+        except Exception as exc:
+            if isinstance(exc, OSError) and exc.errno == errno.EPIPE:
+                return 1
+            send(
+                {
+                    "id": req_id,
+                    "error": f"{type(exc).__name__}: {exc}",
+                    "traceback": traceback.format_exc()[-STDERR_TAIL:],
+                }
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+"""Unbiased pass@k (Chen et al. 2021, "Evaluating Large Language Models Trained on Code").
+
+Pure functions, no I/O. The one pass@k implementation of the project: the CLI, the
+``evaluate`` metric and the lm-eval hooks all call :func:`estimate_pass_at_k` /
+:func:`pass_at_k_summary`.
+
+pass@k for one task with ``n`` samples of which ``c`` pass is ``1 - C(n-c, k) / C(n, k)``,
+computed in the numerically stable product form ``1 - prod_{i=n-c+1}^{n} (1 - k/i)``.
+A task with fewer than ``k`` samples has no unbiased estimate: it is *listed* under
+``insufficient`` with its ``n`` and left out of that ``k``'s average, never silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+
+
+def estimate_pass_at_k(n: int, c: int, k: int) -> float:
+    """Unbiased estimate of pass@k for one task (requires ``n >= k >= 1`` and ``0 <= c <= n``)."""
+    if k < 1:
+        raise ValueError(f"k must be >= 1, got {k}")
+    if not 0 <= c <= n:
+        raise ValueError(f"need 0 <= c <= n, got n={n}, c={c}")
+    if n < k:
+        raise ValueError(f"pass@{k} needs at least {k} samples, got n={n}")
+    if n - c < k:
+        return 1.0
+    return float(1.0 - np.prod(1.0 - k / np.arange(n - c + 1, n + 1)))
+
+
+def _mean_over(counts: Mapping[str, tuple[int, int]], ks: Sequence[int]) -> dict:
+    """pass@k averaged over tasks that have at least k samples, plus who was left out."""
+    out: dict = {"tasks": len(counts), "pass@k": {}, "tasks_scored": {}, "insufficient": {}}
+    for k in ks:
+        ok = {t: nc for t, nc in counts.items() if nc[0] >= k}
+        short = sorted(
+            ({"task_id": t, "n": nc[0]} for t, nc in counts.items() if nc[0] < k), key=lambda d: d["task_id"]
+        )
+        if ok:
+            out["pass@k"][f"pass@{k}"] = float(np.mean([estimate_pass_at_k(n, c, k) for n, c in ok.values()]))
+        else:
+            out["pass@k"][f"pass@{k}"] = None
+        out["tasks_scored"][f"pass@{k}"] = len(ok)
+        if short:
+            out["insufficient"][f"pass@{k}"] = short
+    return out
+
+
+def pass_at_k_summary(
+    counts: Mapping[str, tuple[int, int]],
+    ks: Iterable[int],
+    task_config: Mapping[str, str] | None = None,
+) -> dict:
+    """pass@k per task, per config and overall.
+
+    ``counts`` maps task_id -> (n, c) for the *scored* tasks only (excluded tasks are
+    reported by the caller). ``task_config`` maps task_id -> config name for the
+    per-config breakdown. A ``pass@k`` value is ``None`` when no task has ``k`` samples.
+    """
+    ks = sorted({int(k) for k in ks})
+    if not ks or ks[0] < 1:
+        raise ValueError(f"k values must be >= 1, got {ks}")
+    per_task = {}
+    for task_id in sorted(counts):
+        n, c = counts[task_id]
+        per_task[task_id] = {
+            "n": n,
+            "c": c,
+            **{f"pass@{k}": (estimate_pass_at_k(n, c, k) if n >= k else None) for k in ks},
+        }
+    overall = _mean_over(counts, ks)
+    per_config = {}
+    if task_config:
+        for config in sorted({task_config[t] for t in counts}):
+            per_config[config] = _mean_over(
+                {t: nc for t, nc in counts.items() if task_config[t] == config}, ks
+            )
+    return {"k": ks, "overall": overall, "per_config": per_config, "per_task": per_task}

@@ -1,0 +1,220 @@
+"""lm-evaluation-harness hooks for the BioCoder tasks: a thin adapter over biocoder-eval.
+
+Every hook is a small function over plain lists and dicts; importing this module has no
+side effects (the task listing imports it), so the dataset layer and the execution engine
+are imported inside the hooks.
+
+* ``load_biocoder`` (``custom_dataset``): the rows of one config, offline, via
+  ``biocoder_dataset.configs.load_problems`` (upstream files from ``BIOCODER_SOURCE_DIR``)
+  or from an exported Parquet folder (``BIOCODER_PARQUET_DIR``); only executable rows; a
+  ``prompt`` column built by ``biocoder_dataset.prompts.build_prompt``.
+* ``build_predictions`` (the ``custom`` filter): raw generations -> candidate functions, the
+  same post-processing as ``biocoder generate`` (``processors.base.assemble_candidate``).
+* ``pass_at_k`` (the metric): runs the candidates in OUR sandboxed engine
+  (``BIOCODER_SANDBOX``, default the safest available; ``none`` also needs
+  ``BIOCODER_ALLOW_UNSAFE=1``) and returns the unbiased pass@k of each doc. All docs a filter
+  call produced are executed together on the first metric call, so the engine's worker
+  pool runs them in parallel; later calls read the verdicts.
+* ``mean_scored`` (the aggregation): tasks whose golden fails or that have no harness score
+  ``None`` (they are not the model's fault) and are left out of the mean, and listed in the log.
+
+Environment: ``BIOCODER_SOURCE_DIR``, ``BIOCODER_PARQUET_DIR``, ``BIOCODER_SANDBOX``,
+``BIOCODER_ALLOW_UNSAFE``, ``BIOCODER_WORKERS`` (parallel sandboxes, default 2),
+``BIOCODER_FUZZ_CASES``, ``BIOCODER_TIMEOUT`` (seconds per case), ``BIOCODER_SEED``,
+``BIOCODER_RESULTS_DIR`` (also write each batch's per-sample results there, for audit).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("biocoder.lm_eval")
+
+#: Which filter batch each (task_id, candidates) pair belongs to, and the batches themselves.
+_LOCK = threading.Lock()
+_BATCHES: list[dict[str, Any]] = []
+_INDEX: dict[tuple[str, tuple[str, ...]], int] = {}
+
+
+# ----------------------------------------------------------------------------------- dataset
+def _parquet_rows(folder: Path, config: str) -> list[dict[str, Any]]:
+    """Rows of ``config`` from an exported folder (``<config>/test-*.parquet``, the Hub layout)."""
+    import datasets
+
+    files = sorted((folder / config).glob("*.parquet"))
+    if not files:
+        raise FileNotFoundError(f"BIOCODER_PARQUET_DIR={folder}: no Parquet files under {folder / config}")
+    return list(datasets.load_dataset("parquet", data_files={"test": [str(f) for f in files]}, split="test"))
+
+
+def load_biocoder(
+    config: str,
+    prompt_style: str = "full_context",
+    language: str | None = None,
+    kind: str | None = None,
+    source_dir: str | None = None,
+    **_metadata: Any,
+):
+    """``custom_dataset`` hook: a ``DatasetDict`` with one ``test`` split of executable rows.
+
+    lm-eval passes the task's ``metadata`` (version, model args) as extra keywords; they are
+    ignored. ``language``/``kind`` select part of a config (the demo config mixes them).
+    """
+    import datasets
+
+    from biocoder_dataset.prompts import build_prompt
+    from biocoder_dataset.schema import features
+
+    parquet_dir = os.environ.get("BIOCODER_PARQUET_DIR")
+    if parquet_dir:
+        rows = _parquet_rows(Path(parquet_dir), config)
+        where = f"Parquet folder {parquet_dir}"
+    else:
+        from biocoder_dataset.configs import load_problems
+
+        source_dir = source_dir or os.environ.get("BIOCODER_SOURCE_DIR") or None
+        rows = load_problems(config, source_dir)
+        where = f"source dir {source_dir}" if source_dir else "the default sources"
+    selected = [
+        r for r in rows if (language is None or r["language"] == language) and (kind is None or r["kind"] == kind)
+    ]
+    executable = [r for r in selected if r["executable"]]
+    if not executable:
+        raise ValueError(
+            f"BioCoder config {config!r} (language={language}, kind={kind}) from {where} has no executable "
+            f"tasks ({len(selected)} rows, none with a test harness); nothing to evaluate"
+        )
+    log.info("biocoder %s: %d executable of %d rows (%d without harness skipped)", config, len(executable), len(selected), len(selected) - len(executable))
+    feats = features()
+    feats["prompt"] = datasets.Value("string")
+    feats["prompt_style"] = datasets.Value("string")
+    data = [{**r, "prompt": build_prompt(r, prompt_style), "prompt_style": prompt_style} for r in executable]
+    return datasets.DatasetDict({"test": datasets.Dataset.from_list(data, features=feats)})
+
+
+def doc_to_text(doc: dict[str, Any]) -> str:
+    """The prompt, built in Python by the dataset layer (no Jinja, so no escaping surprises)."""
+    return doc["prompt"]
+
+
+# ----------------------------------------------------------------------------------- filter
+def build_predictions(resps: list[list[str]], docs: list[dict[str, Any]]) -> list[list[str]]:
+    """``custom`` filter: each raw generation -> the candidate function the engine inserts.
+
+    Completion prompts get the function's head put back and are cut at the function's end;
+    instruct prompts are read out of their code fence. The docs are remembered so the metric
+    can run all of this call's candidates in one engine call.
+    """
+    from biocoder_metric.processors.base import STOP_SEQUENCES, assemble_candidate
+
+    out: list[list[str]] = []
+    for resp, doc in zip(resps, docs, strict=True):
+        chat = doc.get("prompt_style") == "instruct"
+        stops = () if chat else STOP_SEQUENCES.get(doc["language"], ())
+        out.append([assemble_candidate(doc["prompt"], r, doc, chat=chat, stops=stops) for r in resp])
+    with _LOCK:
+        batch = {"rows": {}, "candidates": {}, "counts": None}
+        for doc, cands in zip(docs, out, strict=True):
+            row = {k: v for k, v in doc.items() if k not in ("prompt", "prompt_style")}
+            batch["rows"][doc["task_id"]] = row
+            batch["candidates"][doc["task_id"]] = list(cands)
+            _INDEX[(doc["task_id"], tuple(cands))] = len(_BATCHES)
+        _BATCHES.append(batch)
+    return out
+
+
+# ----------------------------------------------------------------------------------- metric
+def eval_options():
+    """Engine options from the environment (the sandbox defaults to the safest available)."""
+    from biocoder_metric.execute import EvalOptions
+
+    return EvalOptions(
+        sandbox=os.environ.get("BIOCODER_SANDBOX") or "auto",
+        allow_unsafe=os.environ.get("BIOCODER_ALLOW_UNSAFE", "") in ("1", "true", "yes"),
+        workers=int(os.environ.get("BIOCODER_WORKERS", "2")),
+        fuzz_cases=int(os.environ.get("BIOCODER_FUZZ_CASES", "10")),
+        timeout_s=float(os.environ.get("BIOCODER_TIMEOUT", "10")),
+        seed=int(os.environ.get("BIOCODER_SEED", "0")),
+    )
+
+
+def _run_batch(batch_no: int) -> None:
+    """Execute every candidate of one filter call; store (n, c, task status) per task."""
+    from biocoder_metric.execute import run_evaluation
+    from biocoder_metric.types import Status, TaskStatus
+
+    batch = _BATCHES[batch_no]
+    samples = [
+        {"task_id": t, "completion": c, "where": f"lm-eval doc {t} sample {i}"}
+        for t, cands in batch["candidates"].items()
+        for i, c in enumerate(cands)
+    ]
+    out_dir = os.environ.get("BIOCODER_RESULTS_DIR")
+    if out_dir:
+        out_dir = str(Path(out_dir) / f"batch{batch_no}-pid{os.getpid()}")
+    run = run_evaluation(list(batch["rows"].values()), samples, eval_options(), out_dir=out_dir, progress=False, overwrite=True)
+    counts: dict[str, dict[str, Any]] = {}
+    for t in batch["rows"]:
+        status, reason = run.task_status.get(t, (TaskStatus.OK, None))
+        counts[t] = {"n": 0, "c": 0, "task_status": status, "reason": reason, "statuses": []}
+    for r in run.results:
+        entry = counts[r.task_id]
+        entry["n"] += 1
+        entry["c"] += int(r.status == Status.PASSED)
+        entry["statuses"].append(r.status)
+    excluded = {t: e for t, e in counts.items() if e["task_status"] != TaskStatus.OK}
+    if excluded:
+        log.warning(
+            "biocoder: %d task(s) not scored (not the model's fault): %s",
+            len(excluded), "; ".join(f"{t}: {e['task_status']} ({e['reason']})" for t, e in sorted(excluded.items())[:10]),
+        )
+    log.info("biocoder: executed %d samples with sandbox %s", run.executed, run.sandbox)
+    batch["counts"] = counts
+    batch["sandbox"] = run.sandbox
+
+
+def verdicts(task_id: str, candidates: list[str]) -> dict[str, Any]:
+    """(n, c, statuses, task status) for one doc's candidates, executing its batch if needed."""
+    key = (task_id, tuple(candidates))
+    with _LOCK:
+        batch_no = _INDEX.get(key)
+        if batch_no is None:
+            raise KeyError(
+                f"biocoder pass_at_k: no candidates recorded for task {task_id!r}; the task's filter must be "
+                "utils.build_predictions (it records the problem rows the metric executes against)"
+            )
+        if _BATCHES[batch_no]["counts"] is None:
+            _run_batch(batch_no)
+        return _BATCHES[batch_no]["counts"][task_id]
+
+
+def pass_at_k(references: list[str], predictions: list[list[str]], k: list[int] | int = (1,)) -> dict[str, float | None]:
+    """Metric hook: ``{"pass@k": value}`` for one doc (``None`` when the task cannot be scored).
+
+    ``references[0]`` is the task id (``doc_to_target: task_id``); ``predictions[0]`` the
+    doc's filtered candidates (``repeats`` of them). Uses the project's one pass@k estimator.
+    """
+    from biocoder_metric.scoring import estimate_pass_at_k
+    from biocoder_metric.types import TaskStatus
+
+    ks = [k] if isinstance(k, int) else list(k)
+    task_id, candidates = references[0], list(predictions[0])
+    v = verdicts(task_id, candidates)
+    if v["task_status"] != TaskStatus.OK:
+        return {f"pass@{kk}": None for kk in ks}
+    too_big = [kk for kk in ks if kk > v["n"]]
+    if too_big:
+        raise ValueError(f"biocoder pass_at_k: k={too_big} needs at least that many samples per task; set repeats >= {max(too_big)} (task {task_id} has {v['n']})")
+    return {f"pass@{kk}": estimate_pass_at_k(v["n"], v["c"], kk) for kk in ks}
+
+
+def mean_scored(values: list[float | None]) -> float:
+    """Mean over the docs that could be scored (``None`` = golden fails / no harness)."""
+    scored = [float(v) for v in values if v is not None]
+    if len(scored) < len(values):
+        log.warning("biocoder: %d of %d tasks left out of the mean (task not scorable)", len(values) - len(scored), len(values))
+    return sum(scored) / len(scored) if scored else float("nan")
