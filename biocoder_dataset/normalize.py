@@ -12,6 +12,7 @@ docstring extraction) that the config builders share.
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -145,6 +146,7 @@ class FunctionInfo:
     docstring: str | None
 
 
+@functools.lru_cache(maxsize=4096)  # each golden is looked at by the matcher and the row builder
 def python_function_info(code: str) -> FunctionInfo:
     """Name, header and docstring of the first function in ``code`` (ast, then a regex fallback)."""
     try:

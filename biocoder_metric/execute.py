@@ -119,12 +119,12 @@ def sha256(text: str) -> str:
 class SandboxPool:
     """Up to ``size`` sandboxes, created lazily, each lent to one thread at a time."""
 
-    def __init__(self, options: EvalOptions, size: int):
+    def __init__(self, options: EvalOptions, size: int, factory: Callable[..., Any] | None = None):
         from biocoder_metric.sandbox import default_sandbox_name, make_sandbox
 
-        self._make = make_sandbox
+        self._make = factory or make_sandbox  # ``factory``: same signature as make_sandbox
         self.options = options
-        self.name = default_sandbox_name() if options.sandbox == "auto" else options.sandbox
+        self.name = options.sandbox if factory or options.sandbox != "auto" else default_sandbox_name(options.image)
         self.size = size
         self._free: queue.LifoQueue = queue.LifoQueue()
         self._lock = threading.Lock()

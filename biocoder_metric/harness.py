@@ -329,12 +329,29 @@ def build_harness_programs(
         prompt=prompt,
         signature=row.get("signature"),
     )
+    imports: list[str] = []
+    if language == "java":
+        full, imports = hoist_java_imports(full)
     if not find_placeholders(context, task_id):
         fuzz_cases = 1  # a harness without placeholders is one deterministic case
-    return tuple(
-        insert_solution(fill_placeholders(context, task_id, case, seed, language), full, task_id)
-        for case in range(fuzz_cases)
-    )
+    programs = []
+    for case in range(fuzz_cases):
+        program = insert_solution(fill_placeholders(context, task_id, case, seed, language), full, task_id)
+        missing = [imp for imp in imports if imp not in program.splitlines()]
+        programs.append("".join(line + "\n" for line in missing) + program)
+    return tuple(programs)
+
+
+_JAVA_IMPORT_RE = re.compile(r"^[ \t]*(import\s+(?:static\s+)?[\w.]+(?:\.\*)?\s*;)[ \t]*$", re.M)
+
+
+def hoist_java_imports(solution: str) -> tuple[str, list[str]]:
+    """Split ``import ...;`` lines off a Java solution: they cannot stand inside the class body.
+
+    The harness puts the ones it lacks at the top of the program.
+    """
+    imports = [m.group(1) for m in _JAVA_IMPORT_RE.finditer(solution)]
+    return _JAVA_IMPORT_RE.sub("", solution), imports
 
 
 def java_class_name(program: str) -> str:

@@ -227,6 +227,6 @@ def _clean_java(code: str, function_name: str | None) -> str:
                             r"^[ \t]*import\s+[\w.*\s]+;[ \t]*\n", code[: header.start()], re.M
                         )
                     )
-                    return imports + members
+                    return imports + members.strip("\n")
                 break
     return code

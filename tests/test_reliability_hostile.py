@@ -48,7 +48,11 @@ from reliability_support import (
 )
 
 CORPUS = load_corpus()
-TIMEOUT_S = 2.0
+TIMEOUT_S = 3.0
+#: Programs that attack the host<->worker channel run last in their language's batch: if one
+#: gets through (e.g. forged result lines left in the host's read buffer) it must not poison
+#: the verdicts of the programs after it, so each finding is attributed to its own program.
+CHANNEL_ATTACKERS = ("py_kill_evaluator", "py_pid1_output_flood", "py_protocol_forgery")
 MEMORY_MB = 256
 
 #: Which host-side check speaks for which program (a program may be named by several).
@@ -107,12 +111,14 @@ def _build_samples(tokens: dict[str, str], run_prefix: str) -> tuple[list[dict[s
         counters[task_id] += 1
         return task_id, counters[task_id] - 1
 
+    order = sorted(range(len(CORPUS)), key=lambda i: (CORPUS[i].name in CHANNEL_ATTACKERS, CHANNEL_ATTACKERS.index(CORPUS[i].name) if CORPUS[i].name in CHANNEL_ATTACKERS else 0, CORPUS[i].name))
     for lang, task_id, golden, wrong in (
-        ("python", "hostile_py", PY_GOLDEN, PY_WRONG),
         ("java", "hostile_java", JAVA_GOLDEN, JAVA_WRONG),
+        ("python", "hostile_py", PY_GOLDEN, PY_WRONG),
     ):
         add(task_id, golden)
-        for i, prog in enumerate(CORPUS):
+        for i in order:
+            prog = CORPUS[i]
             if prog.language != lang:
                 continue
             marker = f"{run_prefix}{i:03d}"

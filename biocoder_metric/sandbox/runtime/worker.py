@@ -432,8 +432,12 @@ def _run_main_in_child(code_obj, case):
 
 
 def _looks_like_memory_error(case):
-    tail = _read_tail(case.stderr, 512).rstrip().splitlines()
-    return bool(tail) and (tail[-1].startswith("MemoryError") or "java.lang.OutOfMemoryError" in tail[-1])
+    """Python's MemoryError (last traceback line) or the JVM's OutOfMemoryError in main."""
+    tail = _read_tail(case.stderr, 2048)
+    lines = tail.rstrip().splitlines()
+    if lines and lines[-1].startswith("MemoryError"):
+        return True
+    return 'Exception in thread "main" java.lang.OutOfMemoryError' in tail
 
 
 class Worker:
