@@ -23,15 +23,26 @@ DEFAULT_KS = "1,5,10"
 def _add_engine_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", default="demo", help="dataset config (default: demo, embedded, no download)")
     p.add_argument("--source-dir", default=None, help="local folder with the upstream files (no download)")
-    p.add_argument("--sandbox", default="auto", choices=("auto", "docker", "bwrap", "none"), help="execution backend (default: auto = safest available)")
-    p.add_argument("--allow-unsafe", action="store_true", help="permit --sandbox none: run generated code on this machine unisolated")
+    p.add_argument(
+        "--sandbox",
+        default="auto",
+        choices=("auto", "docker", "bwrap", "none"),
+        help="execution backend (default: auto = safest available)",
+    )
+    p.add_argument(
+        "--allow-unsafe",
+        action="store_true",
+        help="permit --sandbox none: run generated code on this machine unisolated",
+    )
     p.add_argument("--image", default=None, help="Docker image for --sandbox docker (default: the backend's)")
     p.add_argument("--workers", type=int, default=2, help="parallel sandboxes (default: 2)")
     p.add_argument("--fuzz-cases", type=int, default=10, help="fuzz cases per harness task (default: 10)")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per case (default: 10)")
     p.add_argument("--memory-mb", type=int, default=2048, help="memory limit per case in MiB (default: 2048)")
     p.add_argument("--seed", type=int, default=0, help="fuzz seed (default: 0)")
-    p.add_argument("--golden-cache", default=None, help="golden output cache dir (default: ~/.cache/biocoder/golden)")
+    p.add_argument(
+        "--golden-cache", default=None, help="golden output cache dir (default: ~/.cache/biocoder/golden)"
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 
@@ -44,8 +55,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     ev.add_argument("--samples", required=True, help="samples JSONL file")
     ev.add_argument("--out", required=True, help="output directory (results.jsonl, summary.json, resume log)")
-    ev.add_argument("--k", default=DEFAULT_KS, help=f"comma-separated k values for pass@k (default: {DEFAULT_KS})")
-    ev.add_argument("--overwrite", action="store_true", help="discard results in --out that came from different inputs/options")
+    ev.add_argument(
+        "--k", default=DEFAULT_KS, help=f"comma-separated k values for pass@k (default: {DEFAULT_KS})"
+    )
+    ev.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="discard results in --out that came from different inputs/options",
+    )
     _add_engine_flags(ev)
     ev.set_defaults(func=cmd_evaluate)
 
@@ -97,8 +114,12 @@ def read_samples(path: str | Path) -> list[dict[str, Any]]:
             if text is None:
                 raise UsageError(f"{where}: task {obj['task_id']}: needs a 'completion' or 'solution' field")
             if not isinstance(text, str):
-                raise UsageError(f"{where}: task {obj['task_id']}: 'completion'/'solution' must be a string, got {type(text).__name__}")
-            out.append({"task_id": obj["task_id"], "completion": text, "prompt": obj.get("prompt"), "where": where})
+                raise UsageError(
+                    f"{where}: task {obj['task_id']}: 'completion'/'solution' must be a string, got {type(text).__name__}"
+                )
+            out.append(
+                {"task_id": obj["task_id"], "completion": text, "prompt": obj.get("prompt"), "where": where}
+            )
     if not out:
         raise UsageError(f"{path}: no samples")
     return out
@@ -175,11 +196,17 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         **options.fingerprint(),
         "samples_file_sha256": sha256(Path(args.samples).read_text(encoding="utf-8")),
     }
-    summary = build_summary(run.results, ks, {t: task_config[t] for t in {r.task_id for r in run.results}}, run_info)
+    summary = build_summary(
+        run.results, ks, {t: task_config[t] for t in {r.task_id for r in run.results}}, run_info
+    )
     write_json_atomic(out / SUMMARY_NAME, summary)
     write_json_atomic(
         out / "timing.json",
-        {"wall_s": round(time.monotonic() - started, 3), "samples_run": run.executed, "samples_resumed": len(run.results) - run.executed},
+        {
+            "wall_s": round(time.monotonic() - started, 3),
+            "samples_run": run.executed,
+            "samples_resumed": len(run.results) - run.executed,
+        },
     )
     print(render_summary(summary))
     print(f"\nresults: {out / 'results.jsonl'}\nsummary: {out / SUMMARY_NAME}", file=sys.stderr)

@@ -124,7 +124,9 @@ class SandboxPool:
 
         self._make = factory or make_sandbox  # ``factory``: same signature as make_sandbox
         self.options = options
-        self.name = options.sandbox if factory or options.sandbox != "auto" else default_sandbox_name(options.image)
+        self.name = (
+            options.sandbox if factory or options.sandbox != "auto" else default_sandbox_name(options.image)
+        )
         self.size = size
         self._free: queue.LifoQueue = queue.LifoQueue()
         self._lock = threading.Lock()
@@ -231,6 +233,15 @@ def _tail(text: str) -> str:
     return text[-TAIL_CHARS:]
 
 
+#: The worker's per-job scratch paths (``.../job-<pid>-<n>/case-<i>/src/``) differ between runs
+#: and worker counts; they are cut from stderr so results files stay byte-identical.
+_SCRATCH_PATH_RE = re.compile(r"(?:/[^\s/:'\"]+)*/job-\d+-\d+/case-\d+/(?:src/|work/)?")
+
+
+def _clean_stderr(text: str) -> str:
+    return _SCRATCH_PATH_RE.sub("", text)
+
+
 def judge(
     outcomes: Sequence[CaseOutcome],
     expected: Sequence[str],
@@ -254,7 +265,7 @@ def judge(
                 "returncode": outcome.returncode,
                 "expected_tail": _tail(want),
                 "actual_tail": _tail(outcome.stdout),
-                "stderr_tail": _tail(outcome.stderr),
+                "stderr_tail": _tail(_clean_stderr(outcome.stderr)),
             }
     return status, passed, first
 
@@ -400,7 +411,7 @@ class _Engine:
         for o in (a, b):
             error = case_error(o, language)
             if error is not None:
-                detail = _last_line(o.stderr)[:300]
+                detail = _last_line(_clean_stderr(o.stderr))[:300]
                 how = f"exit code {o.returncode}" if o.status == RUN_OK else o.status
                 return {
                     "ok": False,

@@ -117,12 +117,19 @@ class _SingleProcess:
 
 
 def process_state() -> Any:
-    """``accelerate.PartialState()`` (reads the env of ``accelerate launch``), or one process."""
+    """``accelerate.PartialState()`` (reads the env of ``accelerate launch``), or one process.
+
+    ``PartialState`` only forms a multi-process CPU group when told ``cpu=True`` (``Accelerator``
+    reads ``ACCELERATE_USE_CPU`` for that; ``PartialState`` does not), so we pass it on hosts
+    without CUDA and when ``ACCELERATE_USE_CPU`` is set.
+    """
     try:
+        import torch
         from accelerate import PartialState
     except ImportError:
         return _SingleProcess()
-    return PartialState()
+    cpu = os.environ.get("ACCELERATE_USE_CPU", "").lower() in ("1", "true", "yes") or not torch.cuda.is_available()
+    return PartialState(cpu=cpu)
 
 
 def _share(state: Any, items: list[Any]) -> list[Any]:

@@ -34,7 +34,10 @@ def excluded_tasks(results: Iterable[SampleResult]) -> list[dict[str, Any]]:
         status = r.extra.get("task_status", TaskStatus.OK)
         if status == TaskStatus.OK:
             continue
-        entry = out.setdefault(r.task_id, {"task_id": r.task_id, "task_status": status, "reason": r.extra.get("reason"), "samples": 0})
+        entry = out.setdefault(
+            r.task_id,
+            {"task_id": r.task_id, "task_status": status, "reason": r.extra.get("reason"), "samples": 0},
+        )
         entry["samples"] += 1
     return [out[t] for t in sorted(out)]
 
@@ -49,7 +52,9 @@ def build_summary(
     counts = task_counts(results)
     scores = pass_at_k_summary(counts, ks, task_config)
     excluded = excluded_tasks(results)
-    status_counts = Counter(r.status for r in results if r.extra.get("task_status", TaskStatus.OK) == TaskStatus.OK)
+    status_counts = Counter(
+        r.status for r in results if r.extra.get("task_status", TaskStatus.OK) == TaskStatus.OK
+    )
     return {
         "schema": RESULTS_SCHEMA_VERSION,
         "k": scores["k"],
@@ -78,10 +83,21 @@ def _fmt(value: float | None) -> str:
 def render_summary(summary: Mapping[str, Any]) -> str:
     """A short human-readable report of ``summary.json``."""
     ks = summary["k"]
-    lines = ["| subset | tasks | " + " | ".join(f"pass@{k}" for k in ks) + " |", "|---|---|" + "---|" * len(ks)]
-    lines.append(f"| all | {summary['tasks']['scored']} | " + " | ".join(_fmt(summary.get(f"pass@{k}")) for k in ks) + " |")
+    lines = [
+        "| subset | tasks | " + " | ".join(f"pass@{k}" for k in ks) + " |",
+        "|---|---|" + "---|" * len(ks),
+    ]
+    lines.append(
+        f"| all | {summary['tasks']['scored']} | "
+        + " | ".join(_fmt(summary.get(f"pass@{k}")) for k in ks)
+        + " |"
+    )
     for config, block in summary.get("per_config", {}).items():
-        lines.append(f"| {config} | {block['tasks']} | " + " | ".join(_fmt(block["pass@k"].get(f"pass@{k}")) for k in ks) + " |")
+        lines.append(
+            f"| {config} | {block['tasks']} | "
+            + " | ".join(_fmt(block["pass@k"].get(f"pass@{k}")) for k in ks)
+            + " |"
+        )
     lines.append("")
     lines.append("statuses: " + ", ".join(f"{s}={n}" for s, n in summary["status_counts"].items() if n))
     if summary["excluded_tasks"]:
@@ -91,7 +107,9 @@ def render_summary(summary: Mapping[str, Any]) -> str:
     for key, short in summary.get("insufficient_samples", {}).items():
         names = ", ".join(f"{d['task_id']} (n={d['n']})" for d in short[:10])
         more = f" and {len(short) - 10} more" if len(short) > 10 else ""
-        lines.append(f"{key}: {len(short)} tasks have fewer than k samples and are not averaged in: {names}{more}")
+        lines.append(
+            f"{key}: {len(short)} tasks have fewer than k samples and are not averaged in: {names}{more}"
+        )
     return "\n".join(lines)
 
 

@@ -16,7 +16,8 @@
 # Docker tests with the printed reason only then); 1 anything else (build failure...).
 #
 # Environment: BIOCODER_IMAGE (tag to build, default biocoder-eval:latest),
-#   BIOCODER_BASE_IMAGE (default biocoder-base:bullseye; any other name is pulled),
+#   BIOCODER_BASE_IMAGE (default biocoder-base:bullseye; biocoder-base:* names are built
+#   with debootstrap, any other name, e.g. debian:bullseye-slim, is pulled),
 #   BIOCODER_CACHE_DIR (default ~/.cache/biocoder), DEBIAN_MIRROR (default
 #   http://deb.debian.org/debian; use http://archive.debian.org/debian once bullseye is archived),
 #   CENTROSOME_VERSION (default 1.2.3), BIOCODER_REBUILD=1 (rebuild base and image from scratch).
@@ -56,6 +57,9 @@ fi
 # ---- 2. a reachable engine -------------------------------------------------------
 engine_up() { timeout 20 docker version >/dev/null 2>&1; }
 if ! engine_up; then
+    if [ -n "${DOCKER_HOST:-}" ] && [ "${DOCKER_HOST}" != "unix:///var/run/docker.sock" ]; then
+        no_engine "DOCKER_HOST=${DOCKER_HOST} does not answer 'docker version' (not starting a local dockerd for a remote engine)"
+    fi
     if ! is_root; then
         no_engine "'docker version' fails and only root may start dockerd here (is the daemon running? is $(id -un) in the docker group?)"
     fi
@@ -91,12 +95,17 @@ build_base_with_debootstrap() {
                 || { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >&2; } \
                 || die "cannot install debootstrap"
         fi
+        local keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+        if [ ! -s "$keyring" ]; then  # e.g. an Ubuntu host: Debian's keys are a separate package
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debian-archive-keyring >&2 || true
+            [ -s "$keyring" ] || die "$keyring is missing (apt-get install debian-archive-keyring); debootstrap needs it to verify $MIRROR"
+        fi
         local root
         root="$(mktemp -d "${CACHE_DIR}/rootfs.XXXXXX")"
         # shellcheck disable=SC2064
         trap "rm -rf '$root'" EXIT
         log "debootstrap $SUITE (minbase) from $MIRROR (about a minute)"
-        debootstrap --variant=minbase --components=main "$SUITE" "$root" "$MIRROR" >"${CACHE_DIR}/debootstrap.log" 2>&1 \
+        debootstrap --keyring="$keyring" --variant=minbase --components=main "$SUITE" "$root" "$MIRROR" >"${CACHE_DIR}/debootstrap.log" 2>&1 \
             || die "debootstrap failed; see ${CACHE_DIR}/debootstrap.log:
 $(tail -n 15 "${CACHE_DIR}/debootstrap.log")"
         # Slim down like the official -slim images: no package lists, caches, docs, man pages.
@@ -118,7 +127,7 @@ $(tail -n 15 "${CACHE_DIR}/debootstrap.log")"
 }
 
 if [ "$REBUILD" = 1 ] || ! have_image "$BASE_IMAGE"; then
-    if [ "$BASE_IMAGE" = "biocoder-base:${SUITE}" ]; then
+    if [[ "$BASE_IMAGE" == biocoder-base:* ]]; then  # our own name: build it, never pull it
         build_base_with_debootstrap
     else
         log "pulling base image $BASE_IMAGE"

@@ -95,16 +95,27 @@ def test_special_strings_are_valid_escaped_literals_python():
 @pytest.mark.skipif(shutil.which("javac") is None, reason="needs javac")
 def test_special_strings_are_valid_java_literals(tmp_path):
     values = [
-        fill_placeholders("<|string;type=alphanumeric_special;length=25|>", "t", case, 0, "java") for case in range(20)
+        fill_placeholders("<|string;type=alphanumeric_special;length=25|>", "t", case, 0, "java")
+        for case in range(20)
     ] + [fill_placeholders("<|string;custom=\"'\\;length=25;quotes=double|>", "t", 0, 0, "java")]
     expected = [
-        ast.literal_eval(fill_placeholders("<|string;type=alphanumeric_special;length=25|>", "t", case, 0, "python"))
+        ast.literal_eval(
+            fill_placeholders("<|string;type=alphanumeric_special;length=25|>", "t", case, 0, "python")
+        )
         for case in range(20)
-    ] + [ast.literal_eval(fill_placeholders("<|string;custom=\"'\\;length=25;quotes=double|>", "t", 0, 0, "python"))]
+    ] + [
+        ast.literal_eval(
+            fill_placeholders("<|string;custom=\"'\\;length=25;quotes=double|>", "t", 0, 0, "python")
+        )
+    ]
     lines = "\n".join(f"        System.out.println({v});" for v in values)
-    (tmp_path / "Main.java").write_text(f"public class Main {{\n    public static void main(String[] a) {{\n{lines}\n    }}\n}}\n")
+    (tmp_path / "Main.java").write_text(
+        f"public class Main {{\n    public static void main(String[] a) {{\n{lines}\n    }}\n}}\n"
+    )
     subprocess.run(["javac", "Main.java"], cwd=tmp_path, check=True, capture_output=True)
-    out = subprocess.run(["java", "-cp", ".", "Main"], cwd=tmp_path, check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(
+        ["java", "-cp", ".", "Main"], cwd=tmp_path, check=True, capture_output=True, text=True
+    ).stdout
     assert out.splitlines() == expected
 
 
@@ -169,13 +180,25 @@ def test_golden_and_candidate_get_identical_values():
 
 
 def test_placeholder_text_in_a_candidate_is_not_filled():
-    row = {"task_id": "t", "language": "python", "function_name": "f", "signature": None, "context": "<<insert solution here>>\nprint(f(<|int|>))\n"}
+    row = {
+        "task_id": "t",
+        "language": "python",
+        "function_name": "f",
+        "signature": None,
+        "context": "<<insert solution here>>\nprint(f(<|int|>))\n",
+    }
     progs = build_harness_programs(row, "def f(x):\n    return '<|int|>'\n", fuzz_cases=2, seed=0)
     assert all("return '<|int|>'" in p for p in progs)
 
 
 def test_harness_without_placeholders_is_one_case():
-    row = {"task_id": "t", "language": "python", "function_name": "f", "signature": None, "context": "<<insert solution here>>\nprint(f())\n"}
+    row = {
+        "task_id": "t",
+        "language": "python",
+        "function_name": "f",
+        "signature": None,
+        "context": "<<insert solution here>>\nprint(f())\n",
+    }
     assert len(build_harness_programs(row, "def f():\n    return 1\n", fuzz_cases=10, seed=0)) == 1
 
 
@@ -193,8 +216,10 @@ main()
 
 
 def test_insertion_keeps_marker_indentation_inside_class():
-    for candidate in ("def get(self):\n    if self.v:\n        return self.v * 2\n    return 0\n",
-                      "    def get(self):\n        return self.v * 2\n"):
+    for candidate in (
+        "def get(self):\n    if self.v:\n        return self.v * 2\n    return 0\n",
+        "    def get(self):\n        return self.v * 2\n",
+    ):
         program = insert_solution(CLASS_CONTEXT.replace("<|int;range=1,5|>", "3"), candidate, "t")
         assert "\n    def get(self):\n" in program
         proc = _run_host(program, "")  # our own fixed test program
@@ -206,7 +231,13 @@ def test_insertion_refuses_zero_or_two_markers():
         insert_solution("print(1)\n", "def f(): pass", "py_x")
     with pytest.raises(HarnessError, match="task py_y.*found 2"):
         insert_solution("<<insert solution here>>\n<<insert solution here>>\n", "def f(): pass", "py_y")
-    row = {"task_id": "py_z", "language": "python", "context": "print(1)\n", "function_name": "f", "signature": None}
+    row = {
+        "task_id": "py_z",
+        "language": "python",
+        "context": "print(1)\n",
+        "function_name": "f",
+        "signature": None,
+    }
     with pytest.raises(HarnessError, match="py_z"):
         build_harness_programs(row, "def f(): pass", fuzz_cases=1, seed=0)
 
@@ -234,7 +265,13 @@ def test_completion_continuing_python_signature_gets_it_prepended():
 
 def test_java_method_inside_main_class_and_continuation():
     context = "public class Main {\n    <<insert solution here>>\n\n    public static void main(String[] a) {\n        System.out.println(add(<|int;range=1,3|>, 2));\n    }\n}\n"
-    row = {"task_id": "j", "language": "java", "function_name": "add", "signature": "public static int add(int a, int b)", "context": context}
+    row = {
+        "task_id": "j",
+        "language": "java",
+        "function_name": "add",
+        "signature": "public static int add(int a, int b)",
+        "context": context,
+    }
     full = "public static int add(int a, int b) {\n    return a + b;\n}\n"
     (p1,) = build_harness_programs(row, full, fuzz_cases=1, seed=0)
     assert "    public static int add(int a, int b) {\n        return a + b;\n    }\n" in p1
@@ -250,7 +287,9 @@ def test_defines_function_distinguishes_definitions_from_calls():
     assert defines_function("class A:\n    async def f(self): pass", "f", "python")
     assert not defines_function("print(f(3))", "f", "python")
     assert defines_function("public static int add(int a, int b) {", "add", "java")
-    assert defines_function("static Map<String, Integer> add(String s)\n    throws IOException {", "add", "java")
+    assert defines_function(
+        "static Map<String, Integer> add(String s)\n    throws IOException {", "add", "java"
+    )
     assert not defines_function("    return add(a, b);", "add", "java")
     assert not defines_function("if (add(a, b)) {", "add", "java")
 
@@ -260,7 +299,9 @@ def test_defines_function_distinguishes_definitions_from_calls():
 
 def _run_host(program: str, stdin: str) -> subprocess.CompletedProcess:
     # Our own fixed test programs (no generated code): safe to run directly.
-    return subprocess.run([sys.executable, "-c", program], input=stdin, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-c", program], input=stdin, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_rosalind_driver_prints_solve_of_stdin_and_ignores_main_block():
@@ -288,7 +329,13 @@ def test_every_upstream_python_harness_assembles(upstream_dir):
     assert len(tasks) == 79
     indented = 0
     for t in tasks:
-        row = {"task_id": t["task_id"], "language": "python", "function_name": t["function_name"], "signature": t["signature"], "context": t["context"]}
+        row = {
+            "task_id": t["task_id"],
+            "language": "python",
+            "function_name": t["function_name"],
+            "signature": t["signature"],
+            "context": t["context"],
+        }
         indented += "\n    <<insert solution here>>" in t["context"]
         programs = build_harness_programs(row, t["golden_code"], fuzz_cases=3, seed=0)
         for p in programs:
@@ -299,7 +346,13 @@ def test_every_upstream_python_harness_assembles(upstream_dir):
 
 def test_java_imports_of_a_solution_move_to_the_top():
     context = "import java.util.Map;\n\npublic class Main {\n    <<insert solution here>>\n    public static void main(String[] a) { System.out.println(f()); }\n}\n"
-    row = {"task_id": "j", "language": "java", "function_name": "f", "signature": "static int f()", "context": context}
+    row = {
+        "task_id": "j",
+        "language": "java",
+        "function_name": "f",
+        "signature": "static int f()",
+        "context": context,
+    }
     sol = "import java.util.Map;\nimport java.util.ArrayList;\nstatic int f() {\n    return new ArrayList<Integer>().size();\n}\n"
     (program,) = build_harness_programs(row, sol, fuzz_cases=1, seed=0)
     lines = program.splitlines()

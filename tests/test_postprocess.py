@@ -60,8 +60,10 @@ def test_python_extraction(name, raw, expected):
 
 
 def test_helpers_and_imports_are_kept():
-    raw = "```python\nimport re\n\nPAT = re.compile('[GC]')\n\ndef _n(s):\n    return len(PAT.findall(s))\n\n" + \
-        "def gc_content(seq):\n    return _n(seq) / len(seq)\n```"
+    raw = (
+        "```python\nimport re\n\nPAT = re.compile('[GC]')\n\ndef _n(s):\n    return len(PAT.findall(s))\n\n"
+        + "def gc_content(seq):\n    return _n(seq) / len(seq)\n```"
+    )
     code = extract_code(raw, "python", "gc_content")
     tree = ast.parse(code)
     assert [type(n).__name__ for n in tree.body] == ["Import", "Assign", "FunctionDef", "FunctionDef"]
@@ -88,10 +90,10 @@ JAVA_CASES = [
     (
         "class wrapper unwrapped to its members, imports kept, package dropped",
         "```java\npackage demo;\nimport java.util.Map;\n\npublic class Solution {\n"
-        "    // uses } in a comment and a \"}\" string\n"
-        "    public static int add(int a, int b) {\n        String s = \"}\";\n        return a + b;\n    }\n}\n```",
-        "import java.util.Map;\n    // uses } in a comment and a \"}\" string\n"
-        "    public static int add(int a, int b) {\n        String s = \"}\";\n        return a + b;\n    }\n",
+        '    // uses } in a comment and a "}" string\n'
+        '    public static int add(int a, int b) {\n        String s = "}";\n        return a + b;\n    }\n}\n```',
+        'import java.util.Map;\n    // uses } in a comment and a "}" string\n'
+        '    public static int add(int a, int b) {\n        String s = "}";\n        return a + b;\n    }\n',
     ),
     (
         "block defining the method chosen over a usage block",

@@ -58,7 +58,7 @@ MEMORY_MB = 256
 #: Which host-side check speaks for which program (a program may be named by several).
 NETWORK = {"py_network_ip", "py_network_dns", "java_network"}
 WRITERS = {"py_write_outside", "py_delete_outside", "py_tamper_results", "java_write_outside"}
-FILLERS = {"py_disk_fill_tmp", "py_disk_fill_shm"}
+FILLERS = {"py_disk_fill_tmp", "py_disk_fill_shm", "py_disk_fill_dev"}
 KERNEL = {"py_proc_sys_write"}
 TAMPER = {"py_tamper_results"}
 
@@ -77,7 +77,7 @@ def _pid_max() -> str:
 
 
 def _marker_files(run_prefix: str, canaries: Canaries) -> list[str]:
-    patterns = [f"/tmp/{run_prefix}*", f"/dev/shm/{run_prefix}*", f"/var/tmp/{run_prefix}*", f"/etc/{run_prefix}*"]
+    patterns = [f"/tmp/{run_prefix}*", f"/dev/shm/{run_prefix}*", f"/dev/{run_prefix}*", f"/var/tmp/{run_prefix}*", f"/etc/{run_prefix}*"]
     patterns += [f"{REPO_ROOT}/{run_prefix}*", f"{canaries.home}/{run_prefix}*"]
     return sorted(p for pat in patterns for p in glob.glob(pat))
 
@@ -123,8 +123,14 @@ def _build_samples(tokens: dict[str, str], run_prefix: str) -> tuple[list[dict[s
                 continue
             marker = f"{run_prefix}{i:03d}"
             key = add(task_id, prog.render({**tokens, "MARKER": marker}))
-            follow = add(task_id, wrong)
+            # Python: a wrong answer right after every program (cheap); Java compiles each job
+            # in a fresh JVM (~2 s), so its programs share the wrong answer at the end.
+            follow = add(task_id, wrong) if lang == "python" else None
             plan[prog.name] = {"program": prog, "key": key, "follow": follow, "marker": marker}
+        last_wrong = add(task_id, wrong)
+        for entry in plan.values():
+            if entry.get("follow", "") is None:
+                entry["follow"] = last_wrong
         plan[f"_{task_id}_golden_last"] = {"key": add(task_id, golden)}
     return samples, plan
 

@@ -302,7 +302,6 @@ def test_environment_ids(boxes):
             docker_box = _open("docker")
         except pytest.skip.Exception:
             return
-        with docker_box:
+        with docker_box, _open("bwrap-image") as image_box:  # same image, same identity
             assert docker_box.environment_id.startswith("image:sha256:")
-            image_box = boxes("bwrap-image")
             assert image_box.environment_id == docker_box.environment_id

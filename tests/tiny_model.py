@@ -97,3 +97,19 @@ def write_models_file(path: Path, model_dir: Path, *, name: str = "tiny", max_ne
     }
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     return path
+
+
+def sandbox_env(cache_dir: Path) -> dict[str, str]:
+    """Environment for running candidates in tests: bwrap when it works here, else the host with opt-in.
+
+    ``BIOCODER_CACHE_DIR`` points the golden-output cache at ``cache_dir`` so tests never
+    read results cached by another run; three fuzz cases per task keep the runs short.
+    """
+    from biocoder_metric.sandbox import available_sandboxes
+
+    env = {"BIOCODER_CACHE_DIR": str(cache_dir), "BIOCODER_FUZZ_CASES": "3"}
+    if "bwrap" in available_sandboxes():
+        env["BIOCODER_SANDBOX"] = "bwrap"
+    else:
+        env.update(BIOCODER_SANDBOX="none", BIOCODER_ALLOW_UNSAFE="1")
+    return env

@@ -42,6 +42,7 @@ SANDBOX_USER = "10001:10001"  # the image's "sandbox" user (docker/Dockerfile)
 
 _live: weakref.WeakSet[DockerSandbox] = weakref.WeakSet()
 _live_lock = threading.Lock()
+_swept = False
 
 
 def _client(timeout: int = 60) -> Any:
@@ -219,8 +220,15 @@ class DockerSandbox(WorkerSandbox):
         self.tmpfs_mb = int(tmpfs_mb)
         self._runtime = prepared_runtime_dir()
         self._container: Any = None
+        global _swept
         with _live_lock:
             _live.add(self)
+            sweep, _swept = not _swept, True
+        if sweep:  # once per process: containers left by crashed runs (owner pid gone)
+            try:
+                remove_stale_containers(self.client)
+            except Exception:
+                pass
 
     @property
     def environment_id(self) -> str:

@@ -91,7 +91,9 @@ def ensure_image(tag: str = DEFAULT_IMAGE) -> str:
         )
     found = image_id(tag)
     if found is None:
-        raise ImageError(f"Docker image {tag!r} not found; {SETUP_HINT}, or set BIOCODER_IMAGE to an existing tag")
+        raise ImageError(
+            f"Docker image {tag!r} not found; {SETUP_HINT}, or set BIOCODER_IMAGE to an existing tag"
+        )
     return found
 
 
@@ -151,8 +153,11 @@ def export_rootfs(tag: str = DEFAULT_IMAGE, dest: Path | str | None = None) -> P
         if (final / ROOTFS_MARKER).is_file():
             return final
         if final.exists():  # left by something other than this function: not trusted
-            raise ImageError(f"{final} exists but is not a complete export (no {ROOTFS_MARKER}); delete it and retry")
+            raise ImageError(
+                f"{final} exists but is not a complete export (no {ROOTFS_MARKER}); delete it and retry"
+            )
         tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{_id_dirname(ident)[:12]}-", dir=root))
+        tmp.chmod(0o755)  # it becomes "/": mkdtemp's 0700 would lock the sandbox user out of everything
         container = ""
         try:
             created = _docker("create", "--network", "none", ident, "true")
@@ -161,7 +166,13 @@ def export_rootfs(tag: str = DEFAULT_IMAGE, dest: Path | str | None = None) -> P
             container = created.stdout.strip()
             _extract_container(container, tmp)
             (tmp / ROOTFS_MARKER).write_text(
-                json.dumps({"image_id": ident, "tag": tag, "exported_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+                json.dumps(
+                    {
+                        "image_id": ident,
+                        "tag": tag,
+                        "exported_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                    }
+                )
                 + "\n"
             )
             os.rename(tmp, final)
@@ -172,3 +183,25 @@ def export_rootfs(tag: str = DEFAULT_IMAGE, dest: Path | str | None = None) -> P
             if container:
                 _docker("rm", "-f", container)
     return final
+
+
+def prune_rootfs(dest: Path | str | None = None) -> list[Path]:
+    """Delete exported root filesystems whose image no longer exists; returns what was deleted.
+
+    Each rebuilt image gets a new id and so a new export (about 700 MB); old ones are
+    only removed on request, because a running sandbox may still be using one.
+    """
+    root = Path(dest) if dest is not None else cache_dir() / "rootfs"
+    removed: list[Path] = []
+    if not root.is_dir():
+        return removed
+    for entry in sorted(root.iterdir()):
+        marker = entry / ROOTFS_MARKER
+        if entry.name.startswith(".") or not marker.is_file():
+            continue
+        ident = json.loads(marker.read_text()).get("image_id", "")
+        if not ident or image_id(ident) is None:  # image_id raises if the engine is down: nothing deleted
+            shutil.rmtree(entry)
+            (root / f".{entry.name}.lock").unlink(missing_ok=True)
+            removed.append(entry)
+    return removed

@@ -1,6 +1,6 @@
 # ruff: noqa
 # hostile: forges the worker protocol. Writes well-formed result messages claiming the CORRECT
-#   output for case 0 of requests 1..64 (then "done") to every inherited file descriptor, to the
+#   output for case 0 of requests 1..1000 (each followed by "done") to every inherited file descriptor, to the
 #   parent's stdout and to pid 1's stdout via /proc, then exits 0 without printing anything.
 # expect: failed
 # contained: the candidate cannot reach the worker's result channel: its own (empty) output is
@@ -10,7 +10,7 @@ def f(x):
     import os
     answer = str(x * 2) + "\n"
     lines = []
-    for req in range(1, 65):
+    for req in range(1, 1001):
         outcome = {"status": "ok", "returncode": 0, "stdout": answer, "stderr": "", "duration_s": 0.01}
         lines.append(json.dumps({"id": req, "index": 0, "outcome": outcome}))
         lines.append(json.dumps({"id": req, "done": True}))

@@ -61,6 +61,13 @@ MIN_FSIZE = 64 << 20
 NO_PRELOAD = {"this", "antigravity", "__hello__", "__phello__", "tkinter", "turtle", "idlelib", "__main__"}
 #: Scratch dirs a contained worker sweeps after every case (private tmpfs there).
 TMP_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
+#: The stdio error handlers a fresh interpreter gets in this environment (locale dependent),
+#: recorded at start-up so that warm children match cold ones.
+STDIO_ERRORS = [
+    getattr(sys.stdin, "errors", None) or "strict",
+    getattr(sys.stdout, "errors", None) or "strict",
+]
+WORKER_DIR = os.path.dirname(os.path.abspath(__file__))
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -125,8 +132,36 @@ def _children_map():
     return kids
 
 
+def _children_of(pid):
+    """Direct children from /proc/PID/task/*/children (cheap); None if the kernel lacks that file."""
+    out = []
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children") as fh:
+                out.extend(int(x) for x in fh.read().split())
+        except FileNotFoundError:
+            if not os.path.exists(f"/proc/{pid}/task/{tid}"):
+                continue
+            return None
+        except (OSError, ValueError):
+            continue
+    return out
+
+
 def _descendants(root, keep):
     """All descendants of ``root``; the processes in ``keep`` are spared but their children are not."""
+    if _children_of(root) is not None:
+        out, stack = [], [root]
+        while stack:
+            for child in _children_of(stack.pop()) or ():
+                stack.append(child)
+                if child not in keep:
+                    out.append(child)
+        return out
     kids = _children_map()
     out, stack = [], [root]
     while stack:
@@ -245,6 +280,18 @@ def _size(path):
         return 0
 
 
+def _vm_size_mb():
+    """This process's address-space size (VmSize) in MiB, or 0 if unknown."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) // 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
 def _oom_kills():
     """The cgroup's oom_kill counter (docker), or None where it cannot be read."""
     for path in ("/sys/fs/cgroup/memory.events", "/sys/fs/cgroup/memory/memory.oom_control"):
@@ -324,7 +371,7 @@ class Case:
 
     def outcome(self, status, returncode, duration, stderr_extra=""):
         out = _read_head(self.stdout, self.limit + 1)
-        if status == RUN_OK and (len(out) > self.limit or _size(self.stderr) > self.fsize - 1):
+        if status in (RUN_OK, RUN_TIMEOUT) and (len(out) > self.limit or _size(self.stderr) > self.fsize - 1):
             status = RUN_OUTPUT_LIMIT
         err = _read_tail(self.stderr)
         if stderr_extra:
@@ -338,6 +385,22 @@ class Case:
         }
 
 
+def _close_other_fds():
+    """Close every fd above 2. Listing /proc/self/fd is far cheaper than closing 65k numbers one
+    syscall at a time (Python 3.9 has no close_range; under Docker's seccomp each call costs)."""
+    try:
+        fds = [int(x) for x in os.listdir("/proc/self/fd")]
+    except OSError:
+        os.closerange(3, 65536)
+        return
+    for fd in fds:
+        if fd > 2:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
 def _child_io(case, tmpdir):
     """Point fds 0-2 at the case's files and close every other fd (notably the protocol pipe)."""
     fd_in = os.open(case.stdin, os.O_RDONLY)
@@ -346,7 +409,7 @@ def _child_io(case, tmpdir):
     os.dup2(fd_in, 0)
     os.dup2(fd_out, 1)
     os.dup2(fd_err, 2)
-    os.closerange(3, 65536)
+    _close_other_fds()
     os.chdir(case.work)
     if tmpdir:
         os.environ["TMPDIR"] = tmpdir
@@ -368,9 +431,11 @@ def _python_exit_code(exc):
 
 def _run_main_in_child(code_obj, case):
     """Runs in the forked child: execute the program as ``__main__``, then exit like python would."""
-    sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
+    sys.stdin = sys.__stdin__ = io.TextIOWrapper(
+        io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8", errors=STDIO_ERRORS[0]
+    )
     sys.stdout = sys.__stdout__ = io.TextIOWrapper(
-        io.BufferedWriter(io.FileIO(1, "w", closefd=False)), encoding="utf-8", errors="strict"
+        io.BufferedWriter(io.FileIO(1, "w", closefd=False)), encoding="utf-8", errors=STDIO_ERRORS[1]
     )
     sys.stderr = sys.__stderr__ = io.TextIOWrapper(
         io.BufferedWriter(io.FileIO(2, "w", closefd=False)),
@@ -379,7 +444,8 @@ def _run_main_in_child(code_obj, case):
         line_buffering=True,
     )
     sys.argv = ["main.py"]
-    sys.path[0:0] = [os.getcwd()]
+    # a script's own dir comes first on sys.path; the worker's dir is not there at all
+    sys.path[:] = [os.getcwd()] + [p for p in sys.path if p and os.path.abspath(p) != WORKER_DIR]
     main = types.ModuleType("__main__")
     main.__dict__.update(
         {"__file__": os.path.join(os.getcwd(), "main.py"), "__builtins__": builtins, "__cached__": None}
@@ -449,6 +515,7 @@ class Worker:
         self.failed_imports = set()
         self.job_counter = 0
         self.is_root = os.geteuid() == 0
+        self.base_vm_mb = _vm_size_mb()
 
     # -- shared per-case machinery
 
@@ -590,8 +657,11 @@ class Worker:
                 else:
                     exe = self.python_exe
                     target = lambda exe=exe: os.execv(exe, [exe, "main.py"])  # noqa: E731
+                # Modules the worker preloaded (for this or earlier jobs) sit in the child's
+                # address space; they must not eat the program's memory budget.
+                limit_mb = memory_mb + max(0, _vm_size_mb() - self.base_vm_mb) if warm else memory_mb
                 start = time.monotonic()
-                pid = self._spawn(case, memory_mb, 256, True, target)
+                pid = self._spawn(case, limit_mb, 256, True, target)
                 emit(index, self._finish(pid, case, start, timeout_s, snap))
                 _rmtree(case.dir)
         finally:

@@ -1,0 +1,528 @@
+"""The evaluation speed benchmark: the engine versus the naive runner, side by side.
+
+One :func:`run_benchmark` call evaluates the same tasks and samples with
+
+* (a) the naive runner (:mod:`biocoder_metric.naive`: a fresh process, and for Docker a
+  fresh container, per fuzz case; golden re-run for every sample), and
+* (b) the engine (:func:`biocoder_metric.execute.run_evaluation`: warm forking worker,
+  compile-once Java runner, reused sandboxes, golden outputs computed once per task),
+
+under each requested sandbox, ``repeats`` times with the order of (a) and (b) alternating
+(so slow drift of a shared machine hits both equally), and reports medians, the ratio
+b/a, and every verdict on which the two disagree.
+
+Samples are the task's golden plus AST mutants of it (a changed constant, a flipped
+comparison, ``+``/``-`` swapped, a ``range`` bound off by one, ``return None``), so that
+passing and failing paths are both exercised. Mutants are deterministic per task.
+
+Why ratios and medians only: this machine is shared, so absolute times say little;
+both paths run in the same minute on the same inputs, which makes the ratio meaningful.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import random
+import re
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from biocoder_metric import harness
+from biocoder_metric.execute import EvalOptions, run_evaluation
+from biocoder_metric.naive import evaluate_naive, make_naive_backend
+from biocoder_metric.types import Job
+
+# ---------------------------------------------------------------------------- mutants
+
+_CMP_FLIP: dict[type, type] = {
+    ast.Lt: ast.GtE,
+    ast.GtE: ast.Lt,
+    ast.Gt: ast.LtE,
+    ast.LtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+}
+_BIN_SWAP: dict[type, type] = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv}
+
+
+class _Mutator(ast.NodeTransformer):
+    """Numbers every mutation site in visiting order; with ``target`` set, changes only that one.
+
+    Sites inside a ``while`` condition are skipped: flipping them mostly makes endless loops,
+    and a benchmark full of timeouts would measure the timeout, not the engine.
+    """
+
+    def __init__(self, target: int | None = None):
+        self.target = target
+        self.count = 0
+        self.done: str | None = None
+        self._in_while_test = 0
+
+    def _site(self, what: str) -> bool:
+        if self._in_while_test:
+            return False
+        hit = self.count == self.target
+        self.count += 1
+        if hit:
+            self.done = what
+        return hit
+
+    def visit_While(self, node: ast.While) -> ast.AST:
+        self._in_while_test += 1
+        node.test = self.visit(node.test)
+        self._in_while_test -= 1
+        node.body = [self.visit(n) for n in node.body]
+        node.orelse = [self.visit(n) for n in node.orelse]
+        return node
+
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        v = node.value
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            return node
+        if self._site(f"constant {v!r}"):
+            return ast.copy_location(ast.Constant(value=v + 1 if isinstance(v, int) else v * 1.5 + 1.0), node)
+        return node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        op = node.ops[0]
+        if type(op) in _CMP_FLIP and self._site(f"comparison {type(op).__name__}"):
+            node.ops = [_CMP_FLIP[type(op)](), *node.ops[1:]]
+        return node
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        if type(node.op) in _BIN_SWAP and self._site(f"operator {type(node.op).__name__}"):
+            node.op = _BIN_SWAP[type(node.op)]()
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "range" and node.args:
+            if self._site("range bound off by one"):
+                last = node.args[-1] if len(node.args) < 3 else node.args[1]
+                bumped = ast.BinOp(left=last, op=ast.Add(), right=ast.Constant(value=1))
+                idx = len(node.args) - 1 if len(node.args) < 3 else 1
+                node.args[idx] = ast.copy_location(bumped, last)
+        return node
+
+    def visit_Return(self, node: ast.Return) -> ast.AST:
+        self.generic_visit(node)
+        if node.value is not None and self._site("return None"):
+            node.value = ast.Constant(value=None)
+        return node
+
+
+def mutants(code: str, limit: int, seed: str = "") -> list[tuple[str, str]]:
+    """Up to ``limit`` distinct single-site mutants of ``code`` as (description, source).
+
+    Which sites are used is a deterministic shuffle keyed by ``seed`` (the task id), so a
+    benchmark run is reproducible. Returns fewer when the code has fewer sites.
+    """
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    counter = _Mutator()
+    counter.visit(copy.deepcopy(tree))
+    sites = list(range(counter.count))
+    random.Random(f"mutants:{seed}").shuffle(sites)
+    original = ast.unparse(tree)
+    seen = {original}
+    out: list[tuple[str, str]] = []
+    for site in sites:
+        if len(out) >= limit:
+            break
+        m = _Mutator(site)
+        new = m.visit(copy.deepcopy(tree))
+        try:
+            text = ast.unparse(ast.fix_missing_locations(new))
+        except Exception:  # noqa: BLE001 - an unparsable mutant is simply not used
+            continue
+        if text in seen or m.done is None:
+            continue
+        seen.add(text)
+        out.append((f"mutant: {m.done}", text))
+    return out
+
+
+def make_samples(rows: Sequence[dict[str, Any]], per_task: int, golden_every: int = 4) -> list[dict[str, Any]]:
+    """``per_task`` samples per task: the golden at every ``golden_every``-th index, mutants elsewhere.
+
+    Java goldens get no AST mutants (Python's ``ast`` cannot parse them); they get textual
+    ones: a flipped ``<``/``>``, a ``+ 1``, ``return null``-free edits that keep compiling, or a
+    deliberately non-compiling variant, so compile errors are exercised too.
+    """
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        golden = row["golden_code"] if row["kind"] == "harness" else row["golden_code"]
+        if row["language"] == "python":
+            pool = mutants(golden, per_task, seed=row["task_id"])
+        else:
+            pool = _java_mutants(golden)
+        for i in range(per_task):
+            if i % golden_every == 0 or not pool:
+                label, text = "golden", golden
+            else:
+                label, text = pool[(i - 1 - i // golden_every) % len(pool)]
+            out.append({"task_id": row["task_id"], "completion": text, "label": label})
+    return out
+
+
+def _java_mutants(code: str) -> list[tuple[str, str]]:
+    """Textual Java mutants: first comparison flipped, first ``+`` made ``-``, first int +1, a syntax error."""
+    out: list[tuple[str, str]] = []
+    for label, pattern, repl in (
+        ("comparison flipped", r"(?<![<>=!])<(?![<=])", ">="),
+        ("operator + to -", r"(?<=\w) \+ (?=\w)", " - "),
+        ("constant +1", r"(?<![\w.])(\d+)(?![\w.])", None),
+    ):
+        if repl is None:
+            new = re.sub(pattern, lambda m: str(int(m.group(1)) + 1), code, count=1)
+        else:
+            new = re.sub(pattern, repl, code, count=1)
+        if new != code:
+            out.append((f"mutant: {label}", new))
+    out.append(("mutant: compile error", code.rstrip().rstrip("}") + "\n"))
+    return out
+
+
+# ---------------------------------------------------------------------------- timing
+
+
+@dataclass
+class Measurement:
+    """One timed run of one runner on the whole workload."""
+
+    runner: str  # "naive" | "engine"
+    sandbox: str
+    wall_s: float
+    samples: int
+    cases: int  # candidate fuzz cases judged
+    process_runs: int = 0  # naive only: program runs including the golden re-runs
+
+
+@dataclass
+class SandboxReport:
+    sandbox: str
+    naive: list[Measurement] = field(default_factory=list)
+    engine: list[Measurement] = field(default_factory=list)
+    disagreements: list[dict[str, Any]] = field(default_factory=list)
+    verdicts: dict[str, int] = field(default_factory=dict)
+
+    def summary(self) -> dict[str, Any]:
+        def med(ms: list[Measurement]) -> float | None:
+            return statistics.median(m.wall_s for m in ms) if ms else None
+
+        n, e = med(self.naive), med(self.engine)
+        ref = (self.engine or self.naive)[0]
+        out: dict[str, Any] = {
+            "sandbox": self.sandbox,
+            "samples": ref.samples,
+            "cases": ref.cases,
+            "repeats": max(len(self.naive), len(self.engine)),
+            "verdicts": self.verdicts,
+            "disagreements": len(self.disagreements),
+        }
+        for key, wall in (("naive", n), ("engine", e)):
+            if wall:
+                out[key] = {
+                    "wall_s_median": round(wall, 3),
+                    "wall_s_all": [round(m.wall_s, 3) for m in getattr(self, key)],
+                    "samples_per_s": round(ref.samples / wall, 3),
+                    "cases_per_s": round(ref.cases / wall, 3),
+                    "ms_per_case": round(1000 * wall / max(ref.cases, 1), 2),
+                }
+        if n and e:
+            out["speedup_engine_over_naive"] = round(n / e, 2)
+            # Same pairing as the run order: the ratio of each interleaved pair, then the median.
+            pairs = [a.wall_s / b.wall_s for a, b in zip(self.naive, self.engine, strict=False)]
+            out["speedup_pairs"] = [round(p, 2) for p in pairs]
+        return out
+
+
+def _engine_verdicts(run) -> dict[tuple[str, int], tuple[str, int]]:
+    return {(r.task_id, r.sample_index): (r.status, r.cases_passed) for r in run.results}
+
+
+def _naive_verdicts(rows: list[dict[str, Any]]) -> dict[tuple[str, int], tuple[str, int]]:
+    return {(r["task_id"], r["sample_index"]): (r["status"], r["cases_passed"]) for r in rows}
+
+
+def compare_verdicts(
+    engine: dict[tuple[str, int], tuple[str, int]],
+    naive: dict[tuple[str, int], tuple[str, int]],
+    labels: dict[tuple[str, int], str],
+) -> list[dict[str, Any]]:
+    """Every sample whose (status, cases passed) differs between the two runners."""
+    out = []
+    for key in sorted(set(engine) | set(naive)):
+        if engine.get(key) != naive.get(key):
+            out.append(
+                {
+                    "task_id": key[0],
+                    "sample_index": key[1],
+                    "sample": labels.get(key, "?"),
+                    "engine": engine.get(key),
+                    "naive": naive.get(key),
+                }
+            )
+    return out
+
+
+def bench_sandbox(
+    sandbox: str,
+    rows: list[dict[str, Any]],
+    samples: list[dict[str, Any]],
+    options: EvalOptions,
+    repeats: int,
+    run_naive: bool = True,
+    log: Callable[[str], None] = print,
+) -> SandboxReport:
+    """(a) and (b) ``repeats`` times each, interleaved; verdicts compared on every repeat."""
+    report = SandboxReport(sandbox=sandbox)
+    labels: dict[tuple[str, int], str] = {}
+    counters: dict[str, int] = {}
+    for s in samples:
+        i = counters.get(s["task_id"], 0)
+        counters[s["task_id"]] = i + 1
+        labels[(s["task_id"], i)] = s.get("label", "?")
+    for rep in range(repeats):
+        order = ["naive", "engine"] if rep % 2 == 0 else ["engine", "naive"]
+        verdicts: dict[str, dict[tuple[str, int], tuple[str, int]]] = {}
+        for runner in order:
+            if runner == "naive" and not run_naive:
+                continue
+            if runner == "engine":
+                with tempfile.TemporaryDirectory(prefix="biocoder-bench-golden-") as cache:
+                    opts = EvalOptions(**{**asdict(options), "sandbox": sandbox, "golden_cache_dir": cache})
+                    t0 = time.perf_counter()
+                    run = run_evaluation(rows, samples, opts, progress=False)
+                    wall = time.perf_counter() - t0
+                verdicts["engine"] = _engine_verdicts(run)
+                cases = sum(r.cases_total for r in run.results)
+                report.engine.append(Measurement("engine", sandbox, wall, len(run.results), cases))
+                report.verdicts = dict(
+                    sorted(_count(r.status for r in run.results).items())
+                )
+            else:
+                opts = EvalOptions(**{**asdict(options), "sandbox": sandbox})
+                t0 = time.perf_counter()
+                res = evaluate_naive(rows, samples, opts, progress=False)
+                wall = time.perf_counter() - t0
+                verdicts["naive"] = _naive_verdicts(res)
+                cases = sum(r["cases"] for r in res)
+                report.naive.append(
+                    Measurement("naive", sandbox, wall, len(res), cases, sum(r["runs"] for r in res))
+                )
+            log(f"  [{sandbox}] repeat {rep + 1}/{repeats} {runner}: {wall:.2f} s")
+        if "naive" in verdicts:
+            for d in compare_verdicts(verdicts["engine"], verdicts["naive"], labels):
+                d["repeat"] = rep
+                report.disagreements.append(d)
+    return report
+
+
+def _count(values) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for v in values:
+        out[v] = out.get(v, 0) + 1
+    return out
+
+
+# ---------------------------------------------------------------------------- per-case overhead
+
+PROBE_TAG = "__BIOCODER_BENCH_COMPUTE_S__="
+_PROBE = (
+    "import atexit as _bq_atexit, sys as _bq_sys, time as _bq_time; _bq_t0 = _bq_time.perf_counter(); "
+    "_bq_atexit.register(lambda: _bq_sys.stderr.write('\\n" + PROBE_TAG + "%r\\n' % (_bq_time.perf_counter() - _bq_t0)))\n"
+)
+
+
+def with_probe(program: str) -> str:
+    """``program`` with a timer inserted after its leading import block, reporting on stderr at exit.
+
+    What it measures is the program's own compute: everything after its top-level imports
+    up to interpreter exit (``atexit``), inside the case process. Imports are left out on
+    purpose: loading numpy once per case is exactly the overhead the engine removes.
+    """
+    tree = ast.parse(program)
+    line = len(program.splitlines()) + 1
+    for i, node in enumerate(tree.body):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+        if i == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # module docstring
+        decorators = getattr(node, "decorator_list", [])
+        line = min([node.lineno] + [d.lineno for d in decorators])
+        break
+    lines = program.splitlines(keepends=True)
+    return "".join(lines[: line - 1]) + _PROBE + "".join(lines[line - 1 :])
+
+
+def probe_compute(stderr: str) -> float | None:
+    m = re.search(re.escape(PROBE_TAG) + r"([0-9.e+-]+)", stderr)
+    return float(m.group(1)) if m else None
+
+
+@dataclass
+class OverheadReport:
+    path: str  # "engine warm" | "engine cold" | "naive"
+    sandbox: str
+    cases: int
+    wall_ms_per_case: float
+    compute_ms_per_case: float
+    overhead_ms_per_case: float
+    overhead_ms_median: float | None = None
+
+
+def measure_overhead(
+    sandbox: str,
+    rows: list[dict[str, Any]],
+    options: EvalOptions,
+    paths: Sequence[str] = ("engine warm", "engine cold", "naive"),
+    log: Callable[[str], None] = print,
+) -> list[OverheadReport]:
+    """Per-case overhead = host-observed wall time per case minus the program's own compute.
+
+    Runs every task's golden programs (with :func:`with_probe`) through one sandbox,
+    sequentially, after one untimed warm-up job per task (so the engine's one-off start-up
+    and import preloading are not counted: they are paid once per worker, not per case).
+    ``engine cold`` is the engine's worker with ``warm=False`` (a fresh interpreter per
+    case inside the reused sandbox); it separates the gain of sandbox reuse from the gain of
+    the warm interpreter.
+    """
+    from biocoder_metric.sandbox import make_sandbox
+
+    py_rows = [r for r in rows if r["language"] == "python" and r["kind"] == "harness"]
+    jobs = []
+    for row in py_rows:
+        progs = harness.build_harness_programs(row, row["golden_code"], fuzz_cases=options.fuzz_cases, seed=options.seed)
+        jobs.append(tuple(with_probe(p) for p in progs))
+    reports = []
+    for path in paths:
+        walls: list[float] = []
+        computes: list[float] = []
+        per_case: list[float] = []
+        if path == "naive":
+            backend = make_naive_backend(
+                sandbox, allow_unsafe=options.allow_unsafe, image=options.image,
+                timeout_s=options.timeout_s, memory_mb=options.memory_mb,
+            )
+            try:
+                for progs in jobs:
+                    for p in progs:
+                        t0 = time.perf_counter()
+                        o = backend.run_case("python", p)
+                        w = time.perf_counter() - t0
+                        c = probe_compute(o.stderr)
+                        if c is not None:
+                            walls.append(w)
+                            computes.append(c)
+                            per_case.append(w - c)
+            finally:
+                backend.close()
+        else:
+            warm = path == "engine warm"
+            sb = make_sandbox(sandbox, allow_unsafe=options.allow_unsafe, image=options.image, warm=warm)
+            try:
+                for progs in jobs:  # warm-up: worker start, imports preloaded (paid once per worker)
+                    sb.run(Job(language="python", programs=progs[:1], timeout_s=options.timeout_s, memory_mb=options.memory_mb))
+                for progs in jobs:
+                    job = Job(language="python", programs=progs, timeout_s=options.timeout_s, memory_mb=options.memory_mb)
+                    t0 = time.perf_counter()
+                    outs = sb.run(job)
+                    w = time.perf_counter() - t0
+                    cs = [probe_compute(o.stderr) for o in outs]
+                    if all(c is not None for c in cs):
+                        walls.append(w)
+                        computes.append(sum(cs))  # type: ignore[arg-type]
+                        per_case.extend((w / len(cs)) - c for c in cs)  # type: ignore[operator]
+            finally:
+                sb.close()
+        n = len(per_case)
+        if not n:
+            log(f"  [{sandbox}] {path}: no case reported its compute time (probe missing)")
+            continue
+        wall, comp = sum(walls), sum(computes)
+        rep = OverheadReport(
+            path=path,
+            sandbox=sandbox,
+            cases=n,
+            wall_ms_per_case=round(1000 * wall / n, 2),
+            compute_ms_per_case=round(1000 * comp / n, 2),
+            overhead_ms_per_case=round(1000 * (wall - comp) / n, 2),
+            overhead_ms_median=round(1000 * statistics.median(per_case), 2),
+        )
+        log(f"  [{sandbox}] {path}: {rep.wall_ms_per_case} ms/case wall, {rep.compute_ms_per_case} compute, "
+            f"{rep.overhead_ms_per_case} overhead")
+        reports.append(rep)
+    return reports
+
+
+# ---------------------------------------------------------------------------- scaling
+
+
+def measure_scaling(
+    sandbox: str,
+    rows: list[dict[str, Any]],
+    per_task: int,
+    options: EvalOptions,
+    max_workers: int,
+    log: Callable[[str], None] = print,
+) -> list[dict[str, Any]]:
+    """Engine wall time as tasks, samples, fuzz cases and workers change one at a time.
+
+    The base point is (all tasks, ``per_task`` samples, ``options.fuzz_cases``, ``max_workers``);
+    each other point halves one factor (workers: 1, 2, ... up to ``max_workers``). Goldens are
+    recomputed every run (fresh cache), as in the main comparison.
+    """
+    half_t = rows[: max(1, len(rows) // 2)]
+    points = [
+        ("base", rows, per_task, options.fuzz_cases, max_workers),
+        ("tasks/2", half_t, per_task, options.fuzz_cases, max_workers),
+        ("samples/2", rows, max(1, per_task // 2), options.fuzz_cases, max_workers),
+        ("fuzz/2", rows, per_task, max(1, options.fuzz_cases // 2), max_workers),
+    ]
+    w = 1
+    while w < max_workers:
+        points.append((f"workers={w}", rows, per_task, options.fuzz_cases, w))
+        w *= 2
+    out = []
+    for label, rs, s, f, workers in points:
+        samples = make_samples(rs, s)
+        with tempfile.TemporaryDirectory(prefix="biocoder-bench-golden-") as cache:
+            opts = EvalOptions(**{**asdict(options), "sandbox": sandbox, "fuzz_cases": f, "workers": workers,
+                                  "golden_cache_dir": cache})
+            t0 = time.perf_counter()
+            run = run_evaluation(rs, samples, opts, progress=False)
+            wall = time.perf_counter() - t0
+        cases = sum(r.cases_total for r in run.results)
+        point = {
+            "point": label,
+            "tasks": len(rs),
+            "samples_per_task": s,
+            "fuzz_cases": f,
+            "workers": workers,
+            "samples": len(run.results),
+            "cases": cases,
+            "wall_s": round(wall, 3),
+            "cases_per_s": round(cases / wall, 2),
+        }
+        log(f"  [{sandbox}] scaling {label}: {point}")
+        out.append(point)
+    return out
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, indent=2, default=lambda o: asdict(o) if hasattr(o, "__dataclass_fields__") else str(o))

@@ -1,0 +1,464 @@
+"""The naive reference runner: one fresh process per fuzz case, nothing reused.
+
+This is the baseline the speed benchmark (``biocoder bench``) compares the engine with.
+It does what upstream's tester and Hugging Face ``code_eval`` do: for every case it writes
+``main.py`` (Java: ``Main.java``), starts ``python3 main.py`` (Java: ``javac`` then
+``java``) in a brand-new sandbox of the same kind, and waits. Nothing is kept between
+cases: no warm interpreter, no preloaded imports, no compile-once, no reused container,
+and no golden cache (every sample re-runs the golden program for every case).
+
+It shares only *pure* code with the engine (harness program texts, ``extract_code``,
+:func:`~biocoder_metric.execute.judge`), so that when both give the same verdict the
+engine's fast paths are checked against an independent, obviously-correct execution.
+
+Isolation per backend (kept comparable with the engine's, not identical):
+
+* ``none``: a host subprocess with the worker's rlimits and a clean environment.
+* ``bwrap``: the engine's bubblewrap command line (same mounts, uid, no network), with the
+  case directory bound at ``/work/case`` and ``sh -c 'python3 main.py'`` instead of the worker.
+* ``docker``: a new container per case (``docker run`` with the engine's locked-down flags)
+  with the case directory bound at ``/work``.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from typing import Any
+
+from biocoder_metric import harness
+from biocoder_metric.execute import (
+    EvalOptions,
+    _stripped_equal,
+    case_error,
+    index_problems,
+    judge,
+    normalize_samples,
+    static_task_status,
+)
+from biocoder_metric.postprocess import extract_code
+from biocoder_metric.sandbox.base import BASE_ENV, SandboxError, clean_env
+from biocoder_metric.types import (
+    RUN_COMPILE_ERROR,
+    RUN_MEMORY,
+    RUN_OK,
+    RUN_OUTPUT_LIMIT,
+    RUN_SANDBOX_ERROR,
+    RUN_TIMEOUT,
+    CaseOutcome,
+    TaskStatus,
+)
+
+#: Same values as the worker: RLIMIT_FSIZE floor and the stderr tail kept.
+MIN_FSIZE = 64 << 20
+STDERR_TAIL = 4096
+#: Host-side slack on top of the case time limit (process/container start-up).
+START_SLACK_S = 60.0
+#: The exit status the Java script uses to say "javac failed" (checked together with the class file).
+JAVAC_FAILED = 222
+
+
+def _java_flags(memory_mb: int) -> list[str]:
+    """The engine's JVM flags (heap, stack, GC), so that both paths give the same verdicts."""
+    heap = max(64, int(memory_mb * 3 // 4))
+    return [
+        f"-Xmx{heap}m",
+        "-Xss8m",
+        "-XX:+UseSerialGC",
+        "-XX:TieredStopAtLevel=1",
+        "-XX:-UsePerfData",
+        "-Xshare:auto",
+        "-XX:ActiveProcessorCount=1",
+        "-Dfile.encoding=UTF-8",
+    ]
+
+
+def case_script(
+    language: str,
+    class_name: str,
+    memory_mb: int,
+    output_limit_bytes: int,
+    timeout_s: float | None = None,
+    python: str = "python3",
+) -> str:
+    """The ``sh -c`` script that runs one case in its directory: limits, redirections, exec.
+
+    ``timeout_s`` wraps the program in coreutils ``timeout`` (Docker, where the host-side
+    clock also counts container start-up); elsewhere the host enforces it.
+    """
+    fsize_kb = max(MIN_FSIZE, output_limit_bytes + 1) // 1024
+    lines = [f"ulimit -c 0; ulimit -f {fsize_kb}"]
+    guard = f"timeout -s KILL {timeout_s:g} " if timeout_s else ""
+    if language == "python":
+        lines.append(f"ulimit -v {memory_mb * 1024}")
+        lines.append(f"exec {guard}{shlex.quote(python)} main.py <stdin >stdout 2>stderr")
+    else:
+        lines.append(
+            "javac -J-XX:-UsePerfData -J-XX:TieredStopAtLevel=1 -encoding UTF-8 -nowarn -d classes "
+            f"{shlex.quote(class_name)}.java >compile.txt 2>&1 || exit {JAVAC_FAILED}"
+        )
+        flags = " ".join(_java_flags(memory_mb))
+        lines.append(f"exec {guard}java {flags} -cp classes {shlex.quote(class_name)} <stdin >stdout 2>stderr")
+    return "\n".join(lines)
+
+
+def _read(path: str, limit: int) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(limit)
+    except OSError:
+        return b""
+
+
+def _tail(path: str, limit: int = STDERR_TAIL) -> str:
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - limit))
+            return fh.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+class NaiveBackend(ABC):
+    """Runs one program in a fresh process (and fresh sandbox); thread-safe."""
+
+    name = "?"
+
+    def __init__(self, *, timeout_s: float, memory_mb: int, output_limit_bytes: int = 1 << 20):
+        self.timeout_s = timeout_s
+        self.memory_mb = memory_mb
+        self.output_limit = output_limit_bytes
+        # tmpfs when there is one: on a disk mounted with ``discard`` every rmdir costs
+        # milliseconds, which would penalise the baseline for a quirk of this host.
+        shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+        self._root = tempfile.mkdtemp(prefix=f"biocoder-naive-{self.name}-", dir=shm)
+        os.chmod(self._root, 0o755)
+        self._counter = 0
+        self._lock = threading.Lock()
+
+    def _case_dir(self, language: str, program: str, class_name: str, stdin: str) -> str:
+        with self._lock:
+            self._counter += 1
+            n = self._counter
+        d = os.path.join(self._root, f"case-{n}")
+        os.makedirs(d)
+        os.chmod(d, 0o777)  # the sandbox user (nobody / uid 10001) writes its outputs here
+        name = "main.py" if language == "python" else f"{class_name}.java"
+        for fname, text in ((name, program), ("stdin", stdin)):
+            with open(os.path.join(d, fname), "w", encoding="utf-8") as fh:
+                fh.write(text)
+        if language == "java":
+            os.makedirs(os.path.join(d, "classes"))
+            os.chmod(os.path.join(d, "classes"), 0o777)
+        return d
+
+    def run_case(self, language: str, program: str, *, class_name: str = "Main", stdin: str = "") -> CaseOutcome:
+        """One case, start to finish, in a new process/sandbox; never raises for the program's faults."""
+        d = self._case_dir(language, program, class_name, stdin)
+        try:
+            start = time.monotonic()
+            status, rc, note = self._execute(d, language, class_name)
+            duration = time.monotonic() - start
+            if language == "java" and not os.path.isfile(os.path.join(d, "classes", f"{class_name}.class")):
+                if status == RUN_OK and rc == JAVAC_FAILED:
+                    return CaseOutcome(
+                        status=RUN_COMPILE_ERROR, returncode=1, stderr=_tail(os.path.join(d, "compile.txt"))
+                    )
+            out = _read(os.path.join(d, "stdout"), self.output_limit + 1)
+            if status == RUN_OK and len(out) > self.output_limit:
+                status = RUN_OUTPUT_LIMIT
+            err = _tail(os.path.join(d, "stderr"))
+            if note:
+                err = (err + note)[-STDERR_TAIL:]
+            return CaseOutcome(
+                status=status,
+                returncode=None if status == RUN_TIMEOUT else rc,
+                stdout=out[: self.output_limit].decode("utf-8", "replace"),
+                stderr=err,
+                duration_s=round(duration, 6),
+            )
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+
+    @abstractmethod
+    def _execute(self, case_dir: str, language: str, class_name: str) -> tuple[str, int | None, str]:
+        """Run the case script in ``case_dir``: (RUN_* status, exit code, extra stderr note)."""
+
+    def close(self) -> None:
+        shutil.rmtree(self._root, ignore_errors=True)
+
+
+def _signal_rc(rc: int) -> int:
+    """Shell convention 128+N (sh, bwrap, docker) -> -N, as the worker reports signal deaths."""
+    return -(rc - 128) if 128 < rc < 160 else rc
+
+
+class _SubprocessBackend(NaiveBackend):
+    """Shared by ``none`` and ``bwrap``: one ``Popen`` per case, host-side deadline."""
+
+    def _argv(self, case_dir: str, script: str) -> tuple[list[str], str | None]:
+        raise NotImplementedError
+
+    def _env(self) -> dict[str, str]:
+        raise NotImplementedError
+
+    def _execute(self, case_dir: str, language: str, class_name: str) -> tuple[str, int | None, str]:
+        script = case_script(language, class_name, self.memory_mb, self.output_limit, python=self._python())
+        argv, cwd = self._argv(case_dir, script)
+        proc = subprocess.Popen(
+            argv, cwd=cwd, env=self._env(), stdin=subprocess.DEVNULL, start_new_session=True
+        )
+        try:
+            # Java: javac runs inside the same deadline budget plus slack (as the engine allows).
+            limit = self.timeout_s + (max(60.0, self.timeout_s * 3) if language == "java" else 0.0)
+            rc = proc.wait(timeout=limit)
+        except subprocess.TimeoutExpired:
+            self._kill(proc)
+            return RUN_TIMEOUT, None, ""
+        self._kill(proc)  # leftovers of the case (double forks) die with its session
+        return RUN_OK, _signal_rc(rc), ""
+
+    @staticmethod
+    def _kill(proc: subprocess.Popen) -> None:
+        import signal
+
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        proc.wait()
+
+    def _python(self) -> str:
+        return "python3"
+
+
+class NaiveHost(_SubprocessBackend):
+    """``none``: ``sh -c 'python3 main.py'`` on the host (explicit opt-in, like the engine's)."""
+
+    name = "none"
+
+    def __init__(self, *, python: str | None = None, **kw: Any):
+        import sys
+
+        self.python = python or sys.executable
+        super().__init__(**kw)
+
+    def _python(self) -> str:
+        return self.python
+
+    def _argv(self, case_dir: str, script: str) -> tuple[list[str], str | None]:
+        return ["sh", "-c", script], case_dir
+
+    def _env(self) -> dict[str, str]:
+        return clean_env({"HOME": self._root, "TMPDIR": self._root}, path=os.environ.get("PATH", "/usr/bin:/bin"))
+
+
+class NaiveBwrap(_SubprocessBackend):
+    """``bwrap``: a new bubblewrap sandbox per case, with the engine's mount layout."""
+
+    name = "bwrap"
+
+    def __init__(self, *, image: str | None = None, **kw: Any):
+        from biocoder_metric.sandbox.bubblewrap import BwrapSandbox
+
+        self._box = BwrapSandbox.create(image=image)  # only for its command line; never started
+        argv = self._box.bwrap_argv()
+        prefix = argv[: argv.index("--")]
+        for i in range(len(prefix) - 1, -1, -1):  # our own --chdir replaces the worker's
+            if prefix[i] == "--chdir":
+                del prefix[i : i + 2]
+        self._prefix = prefix
+        self._python_exe = self._box.python
+        super().__init__(**kw)
+
+    def _python(self) -> str:
+        return self._python_exe
+
+    def _argv(self, case_dir: str, script: str) -> tuple[list[str], str | None]:
+        return [*self._prefix, "--bind", case_dir, "/work/case", "--chdir", "/work/case", "--", "sh", "-c", script], None
+
+    def _env(self) -> dict[str, str]:
+        return {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+
+    def close(self) -> None:
+        super().close()
+        self._box.close()
+
+
+class NaiveDocker(NaiveBackend):
+    """``docker``: ``docker run`` of a new locked-down container per case (no reuse)."""
+
+    name = "docker"
+
+    def __init__(self, *, image: str | None = None, container_memory_mb: int = 4096, **kw: Any):
+        from biocoder_metric.sandbox import docker as dk
+
+        self._dk = dk
+        self.client = dk._client()
+        self.image = image or dk._default_image()
+        try:
+            self.image_id = self.client.images.get(self.image).id
+        except Exception as exc:
+            raise SandboxError(f"Docker image {self.image!r} not found ({exc})") from exc
+        self.container_memory_mb = container_memory_mb
+        super().__init__(**kw)
+
+    def _execute(self, case_dir: str, language: str, class_name: str) -> tuple[str, int | None, str]:
+        dk = self._dk
+        script = case_script(language, class_name, self.memory_mb, self.output_limit, timeout_s=self.timeout_s)
+        tmpfs = "rw,nosuid,nodev,size=1024m"
+        started = time.monotonic()
+        try:
+            container = self.client.containers.run(
+                self.image_id,
+                command=["sh", "-c", script],
+                detach=True,
+                network_mode="none",
+                mem_limit=f"{self.container_memory_mb}m",
+                memswap_limit=f"{self.container_memory_mb}m",
+                pids_limit=256,
+                nano_cpus=int(1e9),
+                read_only=True,
+                tmpfs={"/tmp": f"{tmpfs},mode=1777", "/var/tmp": f"{tmpfs},mode=1777"},
+                cap_drop=["ALL"],
+                security_opt=["no-new-privileges"],
+                user=dk.SANDBOX_USER,
+                working_dir="/work",
+                environment=clean_env({"HOME": "/tmp"}, path=dk.CONTAINER_PATH),
+                volumes={case_dir: {"bind": "/work", "mode": "rw"}},
+                labels={dk.LABEL: "1", f"{dk.LABEL}.pid": str(os.getpid()), f"{dk.LABEL}.host": os.uname().nodename},
+                ipc_mode="private",
+            )
+        except Exception as exc:
+            return RUN_SANDBOX_ERROR, None, f"cannot start a container: {exc}"
+        try:
+            budget = self.timeout_s + START_SLACK_S + (max(60.0, self.timeout_s * 3) if language == "java" else 0)
+            try:
+                rc = int(container.wait(timeout=budget)["StatusCode"])
+            except Exception:
+                return RUN_TIMEOUT, None, ""
+            container.reload()
+            if container.attrs.get("State", {}).get("OOMKilled"):
+                return RUN_MEMORY, rc, ""
+            # coreutils ``timeout`` exits 124 (or 137 for KILL) when the limit hit; a program
+            # exiting so by itself would also need the whole limit to look the same.
+            if rc in (124, 137) and time.monotonic() - started >= self.timeout_s:
+                return RUN_TIMEOUT, None, ""
+            return RUN_OK, _signal_rc(rc), ""
+        finally:
+            try:
+                container.remove(force=True)
+            except Exception:
+                pass
+
+    def close(self) -> None:
+        super().close()
+        try:
+            self.client.close()
+        except Exception:
+            pass
+
+
+def make_naive_backend(name: str, *, allow_unsafe: bool = False, image: str | None = None, timeout_s: float = 10.0,
+                       memory_mb: int = 2048) -> NaiveBackend:
+    """The naive runner for sandbox kind ``name`` (``none`` needs the same opt-in as the engine's)."""
+    kw: dict[str, Any] = {"timeout_s": timeout_s, "memory_mb": memory_mb}
+    if name == "none":
+        from biocoder_metric.sandbox.none import unsafe_allowed
+
+        if not unsafe_allowed(allow_unsafe):
+            raise SandboxError("the naive 'none' runner runs code unsandboxed: pass allow_unsafe / --allow-unsafe")
+        return NaiveHost(**kw)
+    if name == "bwrap":
+        return NaiveBwrap(image=image, **kw)
+    if name == "docker":
+        return NaiveDocker(image=image, **kw)
+    raise ValueError(f"unknown sandbox {name!r} for the naive runner (docker, bwrap, none)")
+
+
+# ---------------------------------------------------------------------------- naive judging
+
+
+def naive_sample(backend: NaiveBackend, row: dict[str, Any], sample: dict[str, Any], options: EvalOptions) -> dict[str, Any]:
+    """Verdict of one sample the naive way: golden and candidate re-run for every case."""
+    status, reason = static_task_status(row)
+    base = {"task_id": row["task_id"], "sample_index": sample["sample_index"], "cases": 0, "runs": 0}
+    if status != TaskStatus.OK:
+        return {**base, "status": status, "cases_passed": 0, "reason": reason}
+    language = row["language"]
+    code = extract_code(sample["completion"], language, row.get("function_name"))
+    if row["kind"] == "rosalind":
+        program = harness.build_rosalind_program(code, row.get("function_name") or "solve")
+        outcome = backend.run_case("python", program, stdin=row["test_input"])
+        st, passed, _ = judge([outcome], [row["expected_output"]], language, _stripped_equal)
+        return {**base, "status": st, "cases_passed": passed, "cases": 1, "runs": 1}
+    class_name = harness.java_class_name(row["context"]) if language == "java" else "Main"
+    goldens = harness.build_harness_programs(row, row["golden_code"], fuzz_cases=options.fuzz_cases, seed=options.seed)
+    cands = harness.build_harness_programs(
+        row, code, fuzz_cases=options.fuzz_cases, seed=options.seed, prompt=sample.get("prompt")
+    )
+    expected: list[str] = []
+    outcomes: list[CaseOutcome] = []
+    runs = 0
+    for gold, cand in zip(goldens, cands, strict=True):
+        g = backend.run_case(language, gold, class_name=class_name)
+        runs += 1
+        if case_error(g, language) is not None:
+            return {**base, "status": TaskStatus.GOLDEN_FAILS, "cases_passed": 0, "runs": runs,
+                    "reason": f"golden: {g.status} rc={g.returncode}: {g.stderr[-300:]}"}
+        expected.append(g.stdout)
+        outcomes.append(backend.run_case(language, cand, class_name=class_name))
+        runs += 1
+    st, passed, _ = judge(outcomes, expected, language)
+    return {**base, "status": st, "cases_passed": passed, "cases": len(outcomes), "runs": runs}
+
+
+def evaluate_naive(
+    problems: Iterable[dict[str, Any]],
+    samples: Iterable[dict[str, Any]],
+    options: EvalOptions,
+    progress: bool = False,
+) -> list[dict[str, Any]]:
+    """Naive verdicts, one dict per sample (task_id, sample_index, status, cases_passed, cases, runs).
+
+    ``options.workers`` threads each run one case at a time, like the engine's pool size,
+    so that the benchmark compares the two at the same parallelism.
+    """
+    from tqdm.auto import tqdm
+
+    by_id = index_problems(problems)
+    norm = normalize_samples(samples, by_id)
+    name = options.sandbox
+    if name == "auto":
+        from biocoder_metric.sandbox import default_sandbox_name
+
+        name = default_sandbox_name(options.image)
+    backend = make_naive_backend(
+        name, allow_unsafe=options.allow_unsafe, image=options.image,
+        timeout_s=options.timeout_s, memory_mb=options.memory_mb,
+    )
+    out: list[dict[str, Any]] = []
+    try:
+        with (
+            ThreadPoolExecutor(max_workers=options.workers) as ex,
+            tqdm(total=len(norm), desc=f"naive {name}", unit="sample", disable=not progress) as bar,
+        ):
+            futs = [ex.submit(naive_sample, backend, by_id[s["task_id"]], s, options) for s in norm]
+            for fut in as_completed(futs):
+                out.append(fut.result())
+                bar.update(1)
+    finally:
+        backend.close()
+    return sorted(out, key=lambda r: (r["task_id"], r["sample_index"]))
+
+
+__all__ = ["BASE_ENV", "NaiveBackend", "case_script", "evaluate_naive", "make_naive_backend", "naive_sample"]
