@@ -344,8 +344,10 @@ def _count(values) -> dict[str, int]:
 
 PROBE_TAG = "__BIOCODER_BENCH_COMPUTE_S__="
 _PROBE = (
-    "import atexit as _bq_atexit, sys as _bq_sys, time as _bq_time; _bq_t0 = _bq_time.perf_counter(); "
-    "_bq_atexit.register(lambda: _bq_sys.stderr.write('\\n" + PROBE_TAG + "%r\\n' % (_bq_time.perf_counter() - _bq_t0)))\n"
+    "import atexit as _bq_atexit, sys as _bq_sys, time as _bq_time; "
+    "_bq_t0 = (_bq_time.perf_counter(), _bq_time.process_time()); "
+    "_bq_atexit.register(lambda: _bq_sys.stderr.write('\\n" + PROBE_TAG + "%r,%r\\n' % "
+    "(_bq_time.perf_counter() - _bq_t0[0], _bq_time.process_time() - _bq_t0[1])))\n"
 )
 
 
@@ -371,8 +373,74 @@ def with_probe(program: str) -> str:
 
 
 def probe_compute(stderr: str) -> float | None:
-    m = re.search(re.escape(PROBE_TAG) + r"([0-9.e+-]+)", stderr)
-    return float(m.group(1)) if m else None
+    """The program's own compute (wall seconds) reported by :func:`with_probe`, or None."""
+    got = probe_values(stderr)
+    return got[0] if got else None
+
+
+def probe_values(stderr: str) -> tuple[float, float] | None:
+    """(wall, CPU) seconds of the program's own compute reported by :func:`with_probe`."""
+    m = re.search(re.escape(PROBE_TAG) + r"([0-9.e+-]+),([0-9.e+-]+)", stderr)
+    return (float(m.group(1)), float(m.group(2))) if m else None
+
+
+def _tree_cpu_s(pid: int) -> float | None:
+    """CPU seconds (user+sys, including reaped children) of ``pid`` and all its descendants."""
+    import os
+
+    tick = os.sysconf("SC_CLK_TCK")
+    total, stack, seen = 0.0, [pid], set()
+    while stack:
+        p = stack.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        try:
+            with open(f"/proc/{p}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+            total += sum(int(x) for x in fields[11:15]) / tick
+            for tid in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{tid}/children") as fh:
+                    stack.extend(int(x) for x in fh.read().split())
+        except (OSError, ValueError, IndexError):
+            if p == pid:
+                return None
+    return total
+
+
+def _container_cpu_s(container_id: str) -> float | None:
+    """CPU seconds used so far by a Docker container, from its cgroup (v1 or v2)."""
+    for path, scale in (
+        (f"/sys/fs/cgroup/cpuacct/docker/{container_id}/cpuacct.usage", 1e-9),
+        (f"/sys/fs/cgroup/system.slice/docker-{container_id}.scope/cpu.stat", 1e-6),
+        (f"/sys/fs/cgroup/docker/{container_id}/cpu.stat", 1e-6),
+    ):
+        try:
+            with open(path) as fh:
+                text = fh.read()
+        except OSError:
+            continue
+        if path.endswith("cpu.stat"):
+            for line in text.splitlines():
+                if line.startswith("usage_usec "):
+                    return int(line.split()[1]) * scale
+            continue
+        return int(text.strip()) * scale
+    return None
+
+
+def sandbox_cpu_s(sb: Any) -> float | None:
+    """CPU seconds used so far by everything inside sandbox ``sb`` (worker and its cases), or None.
+
+    Reads backend internals (the container id, the worker process), hence best effort: this is
+    a measuring tool, and None just means the CPU column stays empty.
+    """
+    container = getattr(sb, "_container", None)
+    if container is not None:
+        return _container_cpu_s(container.id)
+    conn = getattr(sb, "_conn", None)
+    proc = getattr(getattr(conn, "channel", None), "proc", None)
+    return _tree_cpu_s(proc.pid) if proc is not None else None
 
 
 @dataclass
@@ -384,6 +452,11 @@ class OverheadReport:
     compute_ms_per_case: float
     overhead_ms_per_case: float
     overhead_ms_median: float | None = None
+    #: CPU time of everything in the sandbox per case minus the program's own CPU time
+    #: (engine paths only; None where the sandbox's CPU cannot be read).
+    cpu_ms_per_case: float | None = None
+    compute_cpu_ms_per_case: float | None = None
+    overhead_cpu_ms_per_case: float | None = None
 
 
 def measure_overhead(
@@ -414,6 +487,8 @@ def measure_overhead(
         walls: list[float] = []
         computes: list[float] = []
         per_case: list[float] = []
+        cpu_total: float | None = 0.0
+        compute_cpu = 0.0
         if path == "naive":
             backend = make_naive_backend(
                 sandbox, allow_unsafe=options.allow_unsafe, image=options.image,
@@ -440,14 +515,21 @@ def measure_overhead(
                     sb.run(Job(language="python", programs=progs[:1], timeout_s=options.timeout_s, memory_mb=options.memory_mb))
                 for progs in jobs:
                     job = Job(language="python", programs=progs, timeout_s=options.timeout_s, memory_mb=options.memory_mb)
+                    c0 = sandbox_cpu_s(sb)
                     t0 = time.perf_counter()
                     outs = sb.run(job)
                     w = time.perf_counter() - t0
-                    cs = [probe_compute(o.stderr) for o in outs]
-                    if all(c is not None for c in cs):
+                    c1 = sandbox_cpu_s(sb)
+                    vals = [probe_values(o.stderr) for o in outs]
+                    if all(v is not None for v in vals):
                         walls.append(w)
-                        computes.append(sum(cs))  # type: ignore[arg-type]
-                        per_case.extend((w / len(cs)) - c for c in cs)  # type: ignore[operator]
+                        computes.append(sum(v[0] for v in vals))  # type: ignore[index]
+                        per_case.extend((w / len(vals)) - v[0] for v in vals)  # type: ignore[index]
+                        compute_cpu += sum(v[1] for v in vals)  # type: ignore[index]
+                        if cpu_total is not None and c0 is not None and c1 is not None:
+                            cpu_total += c1 - c0
+                        else:
+                            cpu_total = None
             finally:
                 sb.close()
         n = len(per_case)
@@ -464,8 +546,13 @@ def measure_overhead(
             overhead_ms_per_case=round(1000 * (wall - comp) / n, 2),
             overhead_ms_median=round(1000 * statistics.median(per_case), 2),
         )
+        if path != "naive" and cpu_total:
+            rep.cpu_ms_per_case = round(1000 * cpu_total / n, 2)
+            rep.compute_cpu_ms_per_case = round(1000 * compute_cpu / n, 2)
+            rep.overhead_cpu_ms_per_case = round(1000 * (cpu_total - compute_cpu) / n, 2)
         log(f"  [{sandbox}] {path}: {rep.wall_ms_per_case} ms/case wall, {rep.compute_ms_per_case} compute, "
-            f"{rep.overhead_ms_per_case} overhead")
+            f"{rep.overhead_ms_per_case} overhead; CPU {rep.cpu_ms_per_case} ms/case, "
+            f"{rep.overhead_cpu_ms_per_case} above the program's")
         reports.append(rep)
     return reports
 

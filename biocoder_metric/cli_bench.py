@@ -185,6 +185,9 @@ def _print_sandbox(sandbox: str, entry: dict[str, Any]) -> None:
     for o in entry.get("overhead", []):
         print(f"overhead {o.path:12}: {o.wall_ms_per_case:8.2f} ms/case wall, {o.compute_ms_per_case:8.2f} own compute, "
               f"{o.overhead_ms_per_case:8.2f} overhead (median per case {o.overhead_ms_median}) over {o.cases} cases")
+        if o.cpu_ms_per_case is not None:
+            print(f"         {'':12}  CPU: {o.cpu_ms_per_case:8.2f} ms/case in the sandbox, {o.compute_cpu_ms_per_case:8.2f} "
+                  f"the program's own, {o.overhead_cpu_ms_per_case:8.2f} overhead")
     for p in entry.get("scaling", []):
         print(f"scaling {p['point']:10} tasks={p['tasks']:3} samples/task={p['samples_per_task']:3} fuzz={p['fuzz_cases']:3} "
               f"workers={p['workers']}: {p['cases']:5} cases {p['wall_s']:8.2f} s {p['cases_per_s']:8.2f} cases/s")

@@ -30,6 +30,7 @@ def _add_generation_flags(p: argparse.ArgumentParser, *, with_data: bool) -> Non
     p.add_argument("--batch-size", type=int, default=None, help="prompts per generate call (default: the entry's)")
     p.add_argument("--max-new-tokens", type=int, default=None, help="override the decode mode's max_new_tokens")
     p.add_argument("--prompt-style", default=None, choices=("summary_only", "full_context", "instruct"), help="override the entry's prompt style")
+    p.add_argument("--task-ids", default=None, help="comma-separated task ids to generate for (default: all)")
     p.add_argument("--limit", type=int, default=None, help="only the first N tasks (after filtering)")
     p.add_argument("--all-tasks", action="store_true", help="also generate for tasks that cannot be executed (no harness)")
     if with_data:
@@ -100,13 +101,20 @@ def _resolve(args: argparse.Namespace):
         raise UsageError(str(exc)) from None
 
 
-def _problems(config: str, source_dir: str | None, limit: int | None, all_tasks: bool) -> list[dict[str, Any]]:
+def _problems(config: str, source_dir: str | None, limit: int | None, all_tasks: bool, task_ids: str | None = None) -> list[dict[str, Any]]:
     from biocoder_dataset.configs import load_problems
 
     try:
         rows = load_problems(config, source_dir=source_dir)
     except (ValueError, FileNotFoundError, KeyError) as exc:
         raise UsageError(f"cannot load config {config!r}: {exc}") from None
+    if task_ids:
+        wanted = [t.strip() for t in task_ids.split(",") if t.strip()]
+        known = {r["task_id"] for r in rows}
+        unknown = [t for t in wanted if t not in known]
+        if unknown:
+            raise UsageError(f"--task-ids: not in config {config!r}: {', '.join(unknown)}")
+        rows = [r for r in rows if r["task_id"] in set(wanted)]
     if not all_tasks:
         rows = [r for r in rows if r["executable"]]
     if limit is not None:
@@ -123,7 +131,7 @@ def _generate(args: argparse.Namespace, out: Path, config: str, source_dir: str 
     from biocoder_metric.processors import make_processor
 
     spec = _resolve(args)
-    problems = _problems(config, source_dir, args.limit, args.all_tasks)
+    problems = _problems(config, source_dir, args.limit, args.all_tasks, args.task_ids)
     state = process_state()
     try:
         processor = make_processor(spec, device=getattr(state, "device", None))
@@ -216,6 +224,11 @@ def cmd_push(args: argparse.Namespace) -> int:
     if args.dry_run:
         print(f"\ndry run: nothing uploaded; the files above are exactly what would be pushed to {args.repo_id}", file=sys.stderr)
         return 0
-    url = upload_bundle(bundle, args.repo_id, private=args.private, token=args.token)
+    try:
+        url = upload_bundle(bundle, args.repo_id, private=args.private, token=args.token)
+    except Exception as exc:  # noqa: BLE001 - any Hub/network failure: say so, keep the bundle for a retry
+        print(f"biocoder push: upload to {args.repo_id} failed: {type(exc).__name__}: {exc}\n"
+              f"the bundle is kept in {bundle}", file=sys.stderr)
+        return 1
     print(f"\nuploaded to {url}", file=sys.stderr)
     return 0

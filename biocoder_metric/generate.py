@@ -244,6 +244,7 @@ def generate_samples(
             path = _rank_stats_path(out, r)
             per_rank.append(json.loads(path.read_text(encoding="utf-8")))
             path.unlink()
+    if shard_paths(out):  # this run's shards, or those an interrupted earlier run left behind
         _merge_shards(out, ids)
     wall = time.perf_counter() - wall0
     run = _run_entry(per_rank, started, wall, state.num_processes)

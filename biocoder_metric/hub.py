@@ -98,7 +98,7 @@ def eval_results(run: dict[str, Any], *, dataset_id: str, source_url: str | None
                     metric_type=metric,
                     metric_name=metric,
                     metric_value=round(100 * float(value), 2),
-                    source_name="biocoder-eval",
+                    source_name="biocoder-eval" if source_url else None,  # the Hub requires both or neither
                     source_url=source_url,
                 )
             )

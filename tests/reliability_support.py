@@ -357,6 +357,54 @@ def egress_ipv4_addresses() -> list[str]:
     return list(dict.fromkeys(ips))
 
 
+def shared_runtime_cache() -> Path:
+    """An XDG cache dir shared by the suite's evaluator runs: it only holds the worker runtime
+    (content-addressed, the compiled Java runner), so sharing it saves a javac run per evaluator.
+    Golden outputs never go there: each run gets its own ``BIOCODER_CACHE_DIR``."""
+    import tempfile
+
+    path = Path(tempfile.gettempdir()) / f"biocoder-reliability-xdg-{os.getuid()}"
+    path.mkdir(exist_ok=True)
+    return path
+
+
+def evaluator_env(golden_cache: Path, base: dict[str, str] | None = None) -> dict[str, str]:
+    """Environment for an evaluator subprocess: private golden cache, shared runtime cache."""
+    env = dict(base if base is not None else os.environ)
+    env["XDG_CACHE_HOME"] = str(shared_runtime_cache())
+    env["BIOCODER_CACHE_DIR"] = str(golden_cache)
+    return env
+
+
+def descendants(root: int) -> dict[int, str]:
+    """pid -> comm of every live descendant of ``root`` (read from /proc)."""
+    kids: dict[int, list[int]] = {}
+    comm: dict[int, str] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            kids.setdefault(ppid, []).append(int(entry))
+            comm[int(entry)] = stat[stat.index("(") + 1 : stat.rindex(")")]
+    out: dict[int, str] = {}
+    stack = [root]
+    while stack:
+        for child in kids.get(stack.pop(), ()):
+            out[child] = comm.get(child, "?")
+            stack.append(child)
+    return out
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
 def file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 

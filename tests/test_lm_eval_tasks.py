@@ -13,15 +13,13 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
-
-from tiny_model import REPO_ROOT, build_tiny_model, sandbox_env
+from tiny_model import REPO_ROOT, build_tiny_model, golden_continuation, sandbox_env
 
 TASKS_DIR = REPO_ROOT / "lm_eval_tasks"
 BIOCODER_DIR = TASKS_DIR / "biocoder"
@@ -169,15 +167,7 @@ class _GoldenLM:
 
 def _body(doc: dict) -> str:
     """The golden minus its header: a completion model's continuation of the prompt."""
-    golden = doc["golden_code"]
-    if doc["language"] == "java":
-        return golden[golden.index("{") + 1 :]
-    start = re.search(rf"^[ \t]*def {re.escape(doc['function_name'])}\(", golden, re.M).start()
-    header_end = re.compile(r":[ \t]*\n").search(golden, start).end()
-    # a method's prompt is indented inside its class: the model continues at that depth
-    head = re.search(rf"^([ \t]*)def {re.escape(doc['function_name'])}\(", doc["prompt"], re.M)
-    indent = head.group(1) if head else ""
-    return "".join(indent + ln if ln.strip() else ln for ln in golden[header_end:].splitlines(keepends=True))
+    return golden_continuation(doc, doc["prompt"])
 
 
 def _run_in_process(tasks: list[str], style: str) -> dict:

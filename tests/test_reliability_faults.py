@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 import pytest
-from reliability_support import REPO_ROOT, record, sandbox_reason
+from reliability_support import REPO_ROOT, descendants, evaluator_env, pid_alive, record, sandbox_reason
 
 SLEEP_S = 0.15
 BASE_ARGS = ["--config", "demo", "--workers", "1", "--fuzz-cases", "2", "--timeout", "5", "--no-progress"]
@@ -49,12 +49,8 @@ def _demo_samples(path: Path) -> int:
 
 
 def _env(cache: Path) -> dict[str, str]:
-    """Private caches (golden outputs, worker runtime) so runs do not share state by accident;
-    the runtime path then also names this test's sandbox processes on the host."""
-    env = dict(os.environ)
-    env["XDG_CACHE_HOME"] = str(cache)
-    env.pop("BIOCODER_CACHE_DIR", None)
-    return env
+    """A private golden cache per run, so a faulted run recomputes everything itself."""
+    return evaluator_env(cache)
 
 
 def _cmd(samples: Path, out: Path, sandbox: str) -> list[str]:
@@ -101,10 +97,14 @@ def test_sigkill_at_random_points_then_resume(reference: dict, tmp_path: Path) -
     cmd = _cmd(samples, out, "bwrap")
     kills = 0
     progress = []
+    sandbox_pids: set[int] = set()
     for attempt in range(4):
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=REPO_ROOT)
         # Random points across the whole run: start-up, golden computation, mid-sample.
-        time.sleep(rng.uniform(0.8, max(1.0, reference["wall_s"] * 0.6)))
+        until = time.monotonic() + rng.uniform(0.8, max(1.0, reference["wall_s"] * 0.6))
+        while time.monotonic() < until and proc.poll() is None:
+            sandbox_pids |= {p for p, comm in descendants(proc.pid).items() if comm == "bwrap"}
+            time.sleep(0.05)
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
             kills += 1
@@ -120,28 +120,16 @@ def test_sigkill_at_random_points_then_resume(reference: dict, tmp_path: Path) -
     lost = n - len(set(keys))
     twice = len(keys) - len(set(keys))
     identical = final == reference["final"]
-    # No sandbox of a killed evaluator may survive it (bwrap --die-with-parent): their
-    # command lines carry this test's private runtime path.
+    # No sandbox of a killed evaluator may survive it (bwrap --die-with-parent).
     time.sleep(0.5)
-    survivors = _processes_mentioning(str(tmp_path / "cache"))
+    survivors = sorted(p for p in sandbox_pids if pid_alive(p))
     record("fault", fault="sigkill_evaluator", sandbox="bwrap", injected=kills, recovered=int(identical and not lost and not twice),
            lost=lost, duplicated=twice, progress=progress, survivors=len(survivors))
     assert kills >= 3, f"only {kills} kills landed before the run ended (progress {progress})"
     assert lost == 0 and twice == 0
     assert identical, "results after kill+resume differ from the uninterrupted run"
+    assert sandbox_pids, "no bwrap sandbox was seen under the evaluator"
     assert not survivors, f"sandbox processes outlived their killed evaluator: {survivors}"
-
-
-def _processes_mentioning(text: str) -> list[str]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        with contextlib.suppress(OSError):
-            cmd = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            if text in cmd and "pytest" not in cmd:
-                found.append(f"{entry}: {cmd[:160]}")
-    return found
 
 
 def _kill_sandbox(sandbox: str, evaluator_pid: int, cache: Path) -> bool:
@@ -154,9 +142,8 @@ def _kill_sandbox(sandbox: str, evaluator_pid: int, cache: Path) -> bool:
             subprocess.run(["docker", "kill", cid], capture_output=True, timeout=60)
         return bool(ids)
     killed = False
-    for line in _processes_mentioning(str(cache)):
-        pid = int(line.split(":", 1)[0])
-        if Path(f"/proc/{pid}/comm").read_text().strip() == "bwrap":
+    for pid, comm in descendants(evaluator_pid).items():
+        if comm == "bwrap":
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
                 killed = True

@@ -24,6 +24,7 @@ import os
 import secrets
 import signal
 import socket
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from reliability_support import (
     HostListener,
     ProcessWatch,
     egress_ipv4_addresses,
+    evaluator_env,
     host_ipv4_addresses,
     load_corpus,
     marker_processes,
@@ -135,22 +137,16 @@ def _build_samples(tokens: dict[str, str], run_prefix: str) -> tuple[list[dict[s
     return samples, plan
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("sandbox", ["bwrap", "docker"])
-def test_hostile_programs_are_contained(sandbox: str, tmp_path: Path) -> None:
-    reason = sandbox_reason(sandbox)
-    if reason:
-        pytest.skip(f"{sandbox} sandbox not available here: {reason}")
+def _hostile_run(sandbox: str, tmp_path: Path) -> tuple[dict[str, list[str]], list[str], dict[str, Any]]:
+    """Run the whole corpus on one sandbox; per program the list of problems (empty = contained)."""
     run_prefix = f"bchx{secrets.token_hex(3)}"
     canaries = Canaries(tmp_path / "canaries")
     out_dir = tmp_path / "out"
     out_dir.mkdir()
     (out_dir / "canary.txt").write_text(f"output-dir secret {canaries.value}\n")
     out_canary = (out_dir / "canary.txt").read_bytes()
-    cache_dir = tmp_path / "xdg-cache"
-    env = canaries.env()
-    env["XDG_CACHE_HOME"] = str(cache_dir)
-    env.pop("BIOCODER_CACHE_DIR", None)
+    cache_dir = tmp_path / "golden-cache"
+    env = evaluator_env(cache_dir, canaries.env())
     hostname, pid_max = socket.gethostname(), _pid_max()
 
     with HostListener() as listener:
@@ -183,10 +179,7 @@ def test_hostile_programs_are_contained(sandbox: str, tmp_path: Path) -> None:
             os.remove(path)
         except OSError:
             pass
-    if socket.gethostname() != hostname:
-        socket.sethostname(hostname)
-    if _pid_max() != pid_max:
-        Path("/proc/sys/kernel/pid_max").write_text(pid_max)
+    kernel_changed = socket.gethostname() != hostname or _pid_max() != pid_max
 
     results = {(r["task_id"], r["sample_index"]): r for r in run.results}
     texts = {k: json.dumps(r, sort_keys=True) for k, r in results.items()}
@@ -237,7 +230,7 @@ def test_hostile_programs_are_contained(sandbox: str, tmp_path: Path) -> None:
             issues.append(f"the host listener accepted connections from {accepted}")
         if name in WRITERS and canary_changes:
             issues.append(f"canary files changed: {canary_changes[:5]}")
-        if name in KERNEL and (socket.gethostname() != hostname or _pid_max() != pid_max):
+        if name in KERNEL and kernel_changed:
             issues.append("host hostname or kernel.pid_max changed")
         if name in TAMPER and (forged_records or cache_forged):
             issues.append(f"forged records reached the results {forged_records[:3]} or the golden cache {cache_forged[:3]}")
@@ -250,20 +243,62 @@ def test_hostile_programs_are_contained(sandbox: str, tmp_path: Path) -> None:
     if canary_changes and not any(n in plan for n in WRITERS):
         global_problems.append(f"canary files changed: {canary_changes[:5]}")
 
+    statuses = {name: results.get(plan[name]["key"], {}).get("status") for name in problems_found}
+    return problems_found, global_problems, {"statuses": statuses, "wall_s": run.wall_s}
+
+
+SANDBOXES = ("bwrap", "docker")
+
+
+@pytest.fixture(scope="module")
+def hostile_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Both sandboxes' runs, concurrently (half the wall time: most of it is waiting on timeouts)."""
+    reasons = {sb: sandbox_reason(sb) for sb in SANDBOXES}
+    outcomes: dict[str, Any] = {}
+    hostname, pid_max = socket.gethostname(), _pid_max()
+
+    def work(sb: str) -> None:
+        try:
+            outcomes[sb] = _hostile_run(sb, tmp_path_factory.mktemp(f"hostile-{sb}"))
+        except BaseException as exc:  # noqa: B036 - reported by the test of that sandbox
+            outcomes[sb] = exc
+
+    threads = [threading.Thread(target=work, args=(sb,)) for sb in SANDBOXES if not reasons[sb]]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    # Undo what an escape may have changed on the host (after recording it).
+    if socket.gethostname() != hostname:
+        socket.sethostname(hostname)
+    if _pid_max() != pid_max:
+        Path("/proc/sys/kernel/pid_max").write_text(pid_max)
+    return {"reasons": reasons, "outcomes": outcomes}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+def test_hostile_programs_are_contained(sandbox: str, hostile_runs: dict[str, Any]) -> None:
+    reason = hostile_runs["reasons"][sandbox]
+    if reason:
+        pytest.skip(f"{sandbox} sandbox not available here: {reason}")
+    outcome = hostile_runs["outcomes"][sandbox]
+    if isinstance(outcome, BaseException):
+        raise outcome
+    problems_found, global_problems, meta = outcome
     for name, issues in problems_found.items():
-        prog = plan[name]["program"]
-        status = results.get(plan[name]["key"], {}).get("status")
+        prog = next(p for p in CORPUS if p.name == name)
         record(
             "hostile",
             sandbox=sandbox,
             program=name,
             language=prog.language,
             expect=prog.expect,
-            status=status,
+            status=meta["statuses"][name],
             contained=not issues,
             issues=issues,
         )
-    record("hostile_run", sandbox=sandbox, wall_s=round(run.wall_s, 1), global_problems=global_problems)
+    record("hostile_run", sandbox=sandbox, wall_s=round(meta["wall_s"], 1), global_problems=global_problems)
 
     escaped = {n: i for n, i in problems_found.items() if i}
     message = "\n".join([f"{sandbox}: {len(escaped)} of {len(problems_found)} programs not contained:"]

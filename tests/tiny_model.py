@@ -113,3 +113,31 @@ def sandbox_env(cache_dir: Path) -> dict[str, str]:
     else:
         env.update(BIOCODER_SANDBOX="none", BIOCODER_ALLOW_UNSAFE="1")
     return env
+
+
+def golden_continuation(row: dict, prompt: str) -> str:
+    """What a perfect completion model writes after ``prompt``: the golden minus its header.
+
+    Python: everything after the ``def`` line(s) of the target, re-indented to the depth the
+    prompt's header sits at (methods are indented inside their class). Java: everything after
+    the header's ``{``.
+    """
+    import re
+
+    golden = row["golden_code"]
+    name = re.escape(row["function_name"])
+    if row["language"] == "java":
+        start = re.search(rf"\b{name}\s*\(", golden).start()
+        return golden[golden.index("{", start) + 1 :]
+    start = re.search(rf"^([ \t]*)(?:async[ \t]+)?def[ \t]+{name}[ \t]*\(", golden, re.M)
+    header_end = re.compile(r":[ \t]*(?:#.*)?\n").search(golden, start.end()).end()
+    body = golden[header_end:]
+    golden_indent = start.group(1)
+    head = re.search(rf"^([ \t]*)(?:async[ \t]+)?def[ \t]+{name}[ \t]*\(", prompt, re.M)
+    prompt_indent = head.group(1) if head else ""
+    lines = []
+    for ln in body.splitlines(keepends=True):
+        if ln.strip() and ln.startswith(golden_indent):
+            ln = prompt_indent + ln[len(golden_indent):]
+        lines.append(ln)
+    return "".join(lines)

@@ -19,6 +19,7 @@ and the lm-eval route post-process generations identically.
 
 from __future__ import annotations
 
+import ast
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -119,17 +120,40 @@ def target_head(prompt: str, function_name: str | None, language: str) -> str:
     return prompt[matches[-1].start():]
 
 
+def _parses(code: str) -> bool:
+    try:
+        ast.parse(code)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
 def _cut_python_body(head: str, body: str) -> str:
-    """End a continuation at the first line indented no deeper than the ``def`` (like a stop string)."""
+    """End a continuation at the first line indented no deeper than the ``def`` (like a stop string).
+
+    A line that only looks dedented because it continues a multi-line string or bracket is
+    skipped: the cut is taken at the first such line where the function so far parses.
+    When no cut parses but the whole text does, nothing is cut; broken code never parses, and
+    then the first dedented line is the cut.
+    """
     first = next((ln for ln in head.splitlines() if ln.lstrip().startswith(("def ", "async "))), "")
     indent = len(first) - len(first.lstrip())
     lines = body.split("\n")
-    for i, ln in enumerate(lines):
-        if i == 0 and not head.endswith("\n"):
-            continue  # the rest of the header line
-        if ln.strip() and len(ln) - len(ln.lstrip()) <= indent and not ln.lstrip().startswith((")", "]", "}")):
+    cuts = [
+        i
+        for i, ln in enumerate(lines)
+        if (i > 0 or head.endswith("\n"))
+        and ln.strip()
+        and len(ln) - len(ln.lstrip()) <= indent
+        and not ln.lstrip().startswith((")", "]", "}"))
+    ]
+    wrapper = "if True:\n" if indent else ""  # lets an indented method parse on its own
+    for i in cuts:
+        if _parses(wrapper + head + "\n".join(lines[:i])):
             return "\n".join(lines[:i])
-    return body
+    if not cuts or _parses(wrapper + head + body):
+        return body
+    return "\n".join(lines[: cuts[0]])
 
 
 def _close_java_method(text: str) -> str:

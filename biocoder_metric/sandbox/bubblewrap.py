@@ -21,10 +21,12 @@ non-secret paths are bound, and all of them read-only.
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from biocoder_metric.sandbox.base import (
@@ -54,6 +56,7 @@ HOST_ETC = (
 )
 HOST_UID = 65534  # nobody
 IMAGE_UID = 10001  # the image's "sandbox" user (docker/Dockerfile)
+_cgroup_seq = itertools.count()
 
 
 @functools.lru_cache(maxsize=1)
@@ -94,6 +97,78 @@ def _python_prefixes(python: str) -> list[str]:
     return out
 
 
+def _own_cgroup(controller: str) -> str:
+    """This process's cgroup (relative) for a v1 controller, or the v2 one for ``""``: the
+    sandbox's cgroup is created below it, so limits set on us (e.g. by a CI runner) still apply."""
+    try:
+        with open("/proc/self/cgroup") as fh:
+            for line in fh:
+                _, ctrls, path = line.rstrip("\n").split(":", 2)
+                if (controller and controller in ctrls.split(",")) or (not controller and ctrls == ""):
+                    return path.lstrip("/")
+    except (OSError, ValueError):
+        pass
+    return ""
+
+
+class CgroupLimits:
+    """Best-effort pids/memory cgroup around one bwrap sandbox.
+
+    Needed when bwrap runs as host root: root is exempt from RLIMIT_NPROC, so without a pids
+    cgroup a fork or thread bomb is bounded only by the time limit. Used only where the cgroup
+    file system is writable (root, v1 or v2); elsewhere the worker's rlimits are the limits
+    (for a normal user RLIMIT_NPROC counts only the sandbox's own user namespace).
+    """
+
+    def __init__(self, dirs: list[Path]):
+        self.dirs = dirs
+
+    @classmethod
+    def create(cls, *, pids_max: int, memory_mb: int) -> CgroupLimits | None:
+        if os.geteuid() != 0:
+            return None
+        name = f"biocoder-{os.getpid()}-{next(_cgroup_seq)}"
+        base = Path("/sys/fs/cgroup")
+        made: list[Path] = []
+        try:
+            if (base / "cgroup.controllers").is_file():  # v2
+                path = base / _own_cgroup("") / name
+                path.mkdir()
+                made.append(path)
+                (path / "pids.max").write_text(str(pids_max))
+                (path / "memory.max").write_text(str(memory_mb << 20))
+            else:  # v1: one dir per controller
+                for ctrl, key, value in (
+                    ("pids", "pids.max", str(pids_max)),
+                    ("memory", "memory.limit_in_bytes", str(memory_mb << 20)),
+                ):
+                    if not (base / ctrl / "cgroup.procs").is_file():
+                        continue
+                    path = base / ctrl / _own_cgroup(ctrl) / name
+                    path.mkdir()
+                    made.append(path)
+                    (path / key).write_text(value)
+        except OSError:
+            cls(made).remove()
+            return None
+        return cls(made) if made else None
+
+    def procs_files(self) -> list[str]:
+        return [str(d / "cgroup.procs") for d in self.dirs]
+
+    def remove(self) -> None:
+        for d in self.dirs:
+            for _ in range(100):
+                try:
+                    d.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:  # its processes are still exiting
+                    time.sleep(0.02)
+        self.dirs = []
+
+
 class BwrapSandbox(WorkerSandbox):
     """Runs the worker under bubblewrap; see the module docstring for the mount layout."""
 
@@ -107,6 +182,8 @@ class BwrapSandbox(WorkerSandbox):
         environment: str | None = None,
         python: str | None = None,
         tmpfs_mb: int = 1024,
+        pids_limit: int = 256,
+        memory_mb: int = 4096,
         **_ignored: object,
     ):
         if not bwrap_works():
@@ -123,6 +200,7 @@ class BwrapSandbox(WorkerSandbox):
         self.tmpfs_bytes = int(tmpfs_mb) << 20
         self._env_override = environment
         self._runtime = prepared_runtime_dir()
+        self._cgroup = CgroupLimits.create(pids_max=pids_limit, memory_mb=memory_mb)
 
     @classmethod
     def create(
@@ -156,7 +234,10 @@ class BwrapSandbox(WorkerSandbox):
         """The full bubblewrap command line (exposed for tests and debugging)."""
         exe = shutil.which("bwrap") or "bwrap"
         uid = IMAGE_UID if self.rootfs is not None else HOST_UID
-        argv = [exe, "--unshare-all", "--unshare-user", "--die-with-parent", "--new-session"]
+        # --as-pid-1: the (non-dumpable) worker itself is pid 1. Otherwise bwrap's own init is
+        # pid 1, runs as the sandbox uid, and a case could write into the protocol pipe through
+        # /proc/1/fd/1. As pid 1 the worker also cannot be killed from inside the sandbox.
+        argv = [exe, "--unshare-all", "--unshare-user", "--die-with-parent", "--new-session", "--as-pid-1"]
         argv += ["--uid", str(uid), "--gid", str(uid), "--hostname", "sandbox", "--cap-drop", "ALL"]
         if self.rootfs is not None:
             argv += ["--ro-bind", str(self.rootfs), "/"]
@@ -172,15 +253,11 @@ class BwrapSandbox(WorkerSandbox):
                 argv += ["--ro-bind", prefix, prefix]
             path = f"{Path(self.python).parent}:{CONTAINER_PATH}"
         argv += ["--proc", "/proc", "--dev", "/dev"]
-        for tmp in ("/tmp", "/var/tmp", "/work"):
-            argv += [
-                "--size",
-                str(self.tmpfs_bytes),
-                "--perms",
-                "1777" if tmp != "/work" else "0755",
-                "--tmpfs",
-                tmp,
-            ]
+        # Every writable place is a size-capped tmpfs; /dev itself (bwrap's tmpfs) goes read-only.
+        shm = str(min(self.tmpfs_bytes, 256 << 20))
+        argv += ["--size", shm, "--perms", "1777", "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
+        for tmp, perms in (("/tmp", "1777"), ("/var/tmp", "1777"), ("/work", "0755")):
+            argv += ["--size", str(self.tmpfs_bytes), "--perms", perms, "--tmpfs", tmp]
         argv += ["--tmpfs", "/run", "--ro-bind", str(self._runtime), RUNTIME_MOUNT, "--remount-ro", "/run"]
         if self.rootfs is None:
             argv += ["--remount-ro", "/"]
@@ -195,4 +272,15 @@ class BwrapSandbox(WorkerSandbox):
 
     def _open_channel(self) -> Channel:
         # bwrap's --clearenv handles the inside; the bwrap process itself needs nothing either.
-        return ProcessChannel(self.bwrap_argv(), env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+        argv = self.bwrap_argv()
+        procs = self._cgroup.procs_files() if self._cgroup else []
+        if procs:  # enter the cgroup first, then become bwrap: nothing escapes the limits
+            joins = " && ".join(f'echo $$ > "{p}"' for p in procs)
+            argv = ["/bin/sh", "-c", f'{joins} && exec "$@"', "sh", *argv]
+        return ProcessChannel(argv, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+
+    def close(self) -> None:
+        super().close()
+        if getattr(self, "_cgroup", None):
+            self._cgroup.remove()
+            self._cgroup = None

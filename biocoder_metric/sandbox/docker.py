@@ -1,12 +1,13 @@
-"""The ``docker`` backend: a long-lived, locked-down container per sandbox; code runs by exec.
+"""The ``docker`` backend: a long-lived, locked-down container per sandbox; the worker is its pid 1.
 
 Starting a container per case costs about a second; instead each :class:`DockerSandbox` keeps
-one container (``sleep infinity`` as pid 1, so the worker's ``kill(-1)`` after each case can
-never take the container down) and ``docker exec`` s the worker into it once. The container
-has no network, a read-only root, tmpfs ``/tmp`` and ``/work``, no capabilities,
-``no-new-privileges``, a non-root user and memory/pids/CPU limits. Timeouts are enforced by
-the worker inside; the host keeps a backstop deadline, and after any fault (worker silent or
-dead, OOM kill) the container is thrown away and a fresh one started.
+one container whose main process (pid 1) is the worker, attached over stdin/stdout. As pid 1
+the worker cannot be signalled from inside, and its ``kill(-1)`` after each case reaches every
+leftover. The container has no network, a read-only root, size-capped tmpfs ``/tmp``,
+``/var/tmp``, ``/dev/shm`` and ``/work``, no capabilities, ``no-new-privileges``, a non-root
+user, memory/pids/CPU limits and no log driver. Timeouts are enforced by the worker inside;
+the host keeps a backstop deadline, and after any fault (worker silent or dead, OOM kill) the
+container is thrown away and a fresh one started.
 
 Containers carry the label ``biocoder-eval=1`` (plus the owning host pid), are removed on
 :meth:`close` and at interpreter exit, and :func:`remove_stale_containers` removes those
@@ -38,7 +39,8 @@ from biocoder_metric.types import RUN_MEMORY
 LABEL = "biocoder-eval"
 RUNTIME_MOUNT = "/opt/biocoder/runtime"
 WORKROOT = "/work/.cases"
-SANDBOX_USER = "10001:10001"  # the image's "sandbox" user (docker/Dockerfile)
+SANDBOX_USER = "10001:10001"
+# the image's "sandbox" user (docker/Dockerfile)
 
 _live: weakref.WeakSet[DockerSandbox] = weakref.WeakSet()
 _live_lock = threading.Lock()
@@ -131,7 +133,7 @@ def _close_all() -> None:
 
 
 class DockerExecChannel(Channel):
-    """The attached stdin/stdout/stderr of a ``docker exec`` (multiplexed frames, no TTY)."""
+    """The attached stdin/stdout/stderr of the worker container (multiplexed frames, no TTY)."""
 
     def __init__(self, owner: DockerSandbox, sock: Any):
         self.owner = owner
@@ -239,13 +241,23 @@ class DockerSandbox(WorkerSandbox):
 
     # -- container lifecycle
 
-    def _start_container(self) -> Any:
+    def _start_worker_container(self) -> tuple[Any, Any]:
+        """Create a container whose pid 1 IS the worker, attach to its stdio, then start it.
+
+        As pid 1 the worker ignores every signal sent from inside the container (a case cannot
+        kill it), its ``kill(-1)`` after each case reaches everything else, and being
+        non-dumpable its /proc/1/fd cannot be opened by a case to forge protocol lines.
+        """
         tmpfs_opts = f"rw,nosuid,nodev,size={self.tmpfs_mb}m"
+        argv = ["python3", "-s", f"{RUNTIME_MOUNT}/worker.py", "--contained", "--workroot", WORKROOT]
+        if (self._runtime / "Runner.class").is_file():
+            argv += ["--runtime-dir", RUNTIME_MOUNT]
+        api = self.client.api
+        cid = None
         try:
-            return self.client.containers.run(
-                self.image_id,
-                command=["sleep", "infinity"],
-                detach=True,
+            from docker.types import LogConfig
+
+            host_config = api.create_host_config(
                 network_mode="none",
                 mem_limit=f"{self.memory_mb}m",
                 memswap_limit=f"{self.memory_mb}m",
@@ -255,20 +267,38 @@ class DockerSandbox(WorkerSandbox):
                 tmpfs={
                     "/tmp": f"{tmpfs_opts},mode=1777",
                     "/var/tmp": f"{tmpfs_opts},mode=1777",
+                    "/dev/shm": f"rw,nosuid,nodev,noexec,size={min(self.tmpfs_mb, 256)}m,mode=1777",
                     "/work": f"{tmpfs_opts},mode=0755,uid=10001,gid=10001",
                 },
                 cap_drop=["ALL"],
                 security_opt=["no-new-privileges"],
+                binds={str(self._runtime): {"bind": RUNTIME_MOUNT, "mode": "ro"}},
+                # Nothing a case prints can reach the host's disk through the engine's log.
+                log_config=LogConfig(type="none"),
+                ipc_mode="private",
+                init=False,
+            )
+            cid = api.create_container(
+                self.image_id,
+                command=argv,
                 user=SANDBOX_USER,
                 working_dir="/work",
                 environment=clean_env({"HOME": "/tmp"}, path=CONTAINER_PATH),
-                volumes={str(self._runtime): {"bind": RUNTIME_MOUNT, "mode": "ro"}},
                 labels={LABEL: "1", f"{LABEL}.pid": str(os.getpid()), f"{LABEL}.host": socket.gethostname()},
-                ipc_mode="private",
-                init=False,  # sleep is pid 1: a kill(-1) from inside cannot stop the container
-            )
+                stdin_open=True,
+                tty=False,
+                host_config=host_config,
+            )["Id"]
+            sock = api.attach_socket(cid, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
+            api.start(cid)
+            return self.client.containers.get(cid), sock
         except Exception as exc:
-            raise SandboxError(f"cannot start a container from {self.image!r}: {exc}") from exc
+            if cid is not None:
+                try:
+                    api.remove_container(cid, force=True)
+                except Exception:
+                    pass
+            raise SandboxError(f"cannot start a worker container from {self.image!r}: {exc}") from exc
 
     def _remove_container(self) -> None:
         container, self._container = self._container, None
@@ -279,25 +309,8 @@ class DockerSandbox(WorkerSandbox):
                 pass
 
     def _open_channel(self) -> Channel:
-        if self._container is None:
-            self._container = self._start_container()
-        argv = ["python3", "-s", f"{RUNTIME_MOUNT}/worker.py", "--contained", "--workroot", WORKROOT]
-        if (self._runtime / "Runner.class").is_file():
-            argv += ["--runtime-dir", RUNTIME_MOUNT]
-        try:
-            exec_id = self.client.api.exec_create(
-                self._container.id,
-                argv,
-                stdin=True,
-                stdout=True,
-                stderr=True,
-                user=SANDBOX_USER,
-                workdir="/work",
-            )["Id"]
-            sock = self.client.api.exec_start(exec_id, socket=True)
-        except Exception as exc:
-            self._remove_container()
-            raise SandboxError(f"cannot exec the worker in the {self._describe()} container: {exc}") from exc
+        self._remove_container()  # one worker per container; a new worker means a new container
+        self._container, sock = self._start_worker_container()
         return DockerExecChannel(self, sock)
 
     def _after_loss(self) -> str | None:

@@ -47,6 +47,9 @@ import javax.tools.ToolProvider;
  * the JVM's exit status and continues in a new one, so the exit code matches {@code java Main}.
  */
 public final class Runner {
+    /** Prefix of every reply line: anything else on stdout (JVM warnings) is not a reply. */
+    static final String REPLY = "@@biocoder@@ ";
+
     private Runner() {}
 
     public static void main(String[] args) throws Exception {
@@ -56,11 +59,11 @@ public final class Runner {
         while ((line = commands.readLine()) != null) {
             String[] f = line.split("\t", -1);
             if (f[0].equals("C")) {
-                control.println("C\t" + compile(new File(f[1]), new File(f[2])));
+                control.println(REPLY + "C\t" + compile(new File(f[1]), new File(f[2])));
             } else if (f[0].equals("R")) {
-                control.println("R\t" + run(f));
+                control.println(REPLY + "R\t" + run(f));
             } else {
-                control.println("?\tunknown command");
+                control.println(REPLY + "?\tunknown command");
             }
         }
     }
@@ -149,10 +152,17 @@ public final class Runner {
                     report(t, exit, oom);
                 }
             }, "main");
+            int hooksBefore = shutdownHooks();
             main.start();
             main.join();
             // Like the JVM's exit: wait for the program's non-daemon threads.
             boolean lingering = waitForThreads(group);
+            if (shutdownHooks() != hooksBefore) {
+                // The program registered shutdown hooks: they run (and may print or hang) only at
+                // JVM exit, so end this JVM exactly as `java Main` would end. The worker records the
+                // exit status and starts a fresh JVM for the next case.
+                System.exit(exit[0]);
+            }
             out.flush();
             err.flush();
             return exit[0] + "\t" + (oom[0] ? "M" : "") + (lingering ? "T" : "");
@@ -166,6 +176,18 @@ public final class Runner {
             out.close();
             err.close();
             in.close();
+        }
+    }
+
+    /** Number of registered application shutdown hooks (needs --add-opens java.base/java.lang). */
+    private static int shutdownHooks() {
+        try {
+            java.lang.reflect.Field f = Class.forName("java.lang.ApplicationShutdownHooks").getDeclaredField("hooks");
+            f.setAccessible(true);
+            Object hooks = f.get(null);
+            return hooks instanceof java.util.Map ? ((java.util.Map<?, ?>) hooks).size() : -1;
+        } catch (Throwable t) {
+            return -1;
         }
     }
 

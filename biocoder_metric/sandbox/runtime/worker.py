@@ -68,6 +68,7 @@ STDIO_ERRORS = [
     getattr(sys.stdout, "errors", None) or "strict",
 ]
 WORKER_DIR = os.path.dirname(os.path.abspath(__file__))
+RUNNER_REPLY = b"@@biocoder@@ "
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -790,7 +791,14 @@ class JavaRunner:
     def _start(self):
         os.makedirs(self.control, exist_ok=True)
         err_path = os.path.join(self.control, "stderr")
-        argv = ["java"] + self.w._java_flags(self.memory_mb) + ["-cp", self.w.runtime_dir, "Runner"]
+        argv = ["java"] + self.w._java_flags(self.memory_mb)
+        argv += [
+            "-Xlog:disable",
+            "-Xlog:all=warning:stderr",
+            "--add-opens",
+            "java.base/java.lang=ALL-UNNAMED",
+        ]
+        argv += ["-cp", self.w.runtime_dir, "Runner"]
         limit = max(MIN_FSIZE, int(self.job.get("output_limit_bytes") or (1 << 20)) + 1)
 
         def pre():
@@ -839,19 +847,21 @@ class JavaRunner:
             return None
         deadline = time.monotonic() + timeout
         fd = self.proc.stdout.fileno()
-        while b"\n" not in self.buf:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            ready, _, _ = select.select([fd], [], [], left)
-            if not ready:
-                continue
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                return None
-            self.buf += chunk
-        line_out, self.buf = self.buf.split(b"\n", 1)
-        return line_out.decode("utf-8", "replace")
+        while True:
+            while b"\n" not in self.buf:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                ready, _, _ = select.select([fd], [], [], left)
+                if not ready:
+                    continue
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    return None
+                self.buf += chunk
+            line_out, self.buf = self.buf.split(b"\n", 1)
+            if line_out.startswith(RUNNER_REPLY):  # the JVM may print its own warnings here
+                return line_out[len(RUNNER_REPLY) :].decode("utf-8", "replace")
 
     def run_all(self):
         self._start()

@@ -1,0 +1,111 @@
+"""``biocoder push``: the bundle built from a real evaluation run, and no network on --dry-run."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from tiny_model import REPO_ROOT, sandbox_env
+
+from biocoder_metric.hub import PARQUET_PATH, PushError, build_bundle, load_run, model_index_yaml
+
+#: Points every Hub call at a closed port: any network access on a dry run would fail loudly.
+NO_NETWORK = {"HF_HUB_OFFLINE": "1", "HF_ENDPOINT": "http://127.0.0.1:9"}
+
+
+def _biocoder(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "biocoder_metric", *args], cwd=REPO_ROOT, env={**os.environ, **env},
+        capture_output=True, text=True, timeout=600,
+    )
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory) -> Path:
+    """A real evaluation of 3 demo tasks: two golden answers, one wrong answer."""
+    from biocoder_dataset.configs import load_problems
+
+    rows = {r["task_id"]: r for r in load_problems("demo")}
+    tmp = tmp_path_factory.mktemp("run")
+    samples = tmp / "samples.jsonl"
+    lines = [
+        {"task_id": "demo_py_gc_content", "completion": rows["demo_py_gc_content"]["golden_code"]},
+        {"task_id": "demo_rosalind_dna", "completion": rows["demo_rosalind_dna"]["golden_code"]},
+        {"task_id": "demo_py_hamming", "completion": "def hamming_distance(a, b):\n    return -1\n"},
+    ]
+    samples.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    env = sandbox_env(tmp / "cache")
+    sandbox = ["--sandbox", env["BIOCODER_SANDBOX"]] + (["--allow-unsafe"] if env["BIOCODER_SANDBOX"] == "none" else [])
+    out = tmp / "eval"
+    proc = _biocoder("evaluate", "--samples", str(samples), "--config", "demo", "--out", str(out), "--k", "1,5", "--fuzz-cases", "3", "--no-progress", *sandbox, env=env)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return out
+
+
+def test_dry_run_writes_the_bundle_and_touches_no_network(run_dir, tmp_path):
+    bundle = tmp_path / "bundle"
+    proc = _biocoder("push", "--results", str(run_dir), "--repo-id", "someone/biocoder-demo-results", "--dry-run",
+                     "--bundle-dir", str(bundle), "--model-name", "org/some-model", env=NO_NETWORK)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert "nothing uploaded" in proc.stderr
+    files = sorted(str(p.relative_to(bundle)) for p in bundle.rglob("*") if p.is_file())
+    assert files == sorted(["README.md", PARQUET_PATH, "model-index.yaml", "results.jsonl", "run.json", "summary.json", "timing.json"])
+
+    # the printed block is the model-index of the evaluated model, values in percent
+    printed = yaml.safe_load(proc.stdout.split("\n", 2)[2])
+    assert printed == yaml.safe_load((bundle / "model-index.yaml").read_text(encoding="utf-8"))
+    entry = printed["model-index"][0]
+    assert entry["name"] == "org/some-model"
+    metrics = {m["type"]: m["value"] for r in entry["results"] for m in r["metrics"]}
+    summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
+    assert metrics == {"pass@1": round(100 * summary["pass@1"], 2)}  # pass@5 is not estimable from 1 sample
+    assert metrics["pass@1"] == pytest.approx(200 / 3, abs=0.01)  # 2 of 3 tasks pass
+    assert entry["results"][0]["dataset"]["config"] == "demo"
+
+    # the card declares the results config, and the Parquet behind it loads with datasets
+    card = (bundle / "README.md").read_text(encoding="utf-8")
+    front = yaml.safe_load(card.split("---")[1])
+    assert front["configs"][0]["data_files"][0] == {"split": "test", "path": PARQUET_PATH}
+    assert "| all | 3 |" in card and "model-index:" in card
+    import datasets
+
+    ds = datasets.load_dataset("parquet", data_files={"test": str(bundle / PARQUET_PATH)}, split="test")
+    assert ds.num_rows == 3
+    assert sorted(ds["status"]) == ["failed", "passed", "passed"]
+
+
+def test_default_dry_run_bundle_is_rebuilt_inside_the_run(run_dir):
+    for _ in range(2):  # a second dry run replaces the first bundle instead of failing
+        proc = _biocoder("push", "--results", str(run_dir), "--repo-id", "a/b", "--dry-run", env=NO_NETWORK)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+    assert (run_dir / "hub-bundle" / "README.md").is_file()
+
+
+def test_a_real_push_does_go_to_the_network(run_dir, tmp_path):
+    """Without --dry-run the upload is attempted (and fails here, offline) with a clear message."""
+    proc = _biocoder("push", "--results", str(run_dir), "--repo-id", "a/b", "--bundle-dir", str(tmp_path / "b"), env=NO_NETWORK)
+    assert proc.returncode == 1
+    assert "upload to a/b failed" in proc.stderr and str(tmp_path / "b") in proc.stderr
+
+
+def test_push_refuses_incomplete_runs_and_bad_ids(run_dir, tmp_path):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(PushError, match="has no summary.json"):
+        load_run(tmp_path / "empty")
+    with pytest.raises(PushError, match="ORG/NAME"):
+        build_bundle(run_dir, tmp_path / "x", repo_id="no-slash")
+    proc = _biocoder("push", "--results", str(tmp_path / "empty"), "--repo-id", "a/b", "--dry-run", env=NO_NETWORK)
+    assert proc.returncode == 2 and "biocoder evaluate" in proc.stderr
+
+
+def test_model_name_comes_from_the_generation_metadata(run_dir):
+    run = load_run(run_dir)
+    run["meta"] = {"model": {"model": "tiny", "path": "/nonexistent/local/ckpt"}, "config": "demo"}
+    assert "name: tiny" in model_index_yaml(run, dataset_id="d/s", source_url=None)  # local path: registry name
+    run["meta"]["model"]["path"] = "bigcode/starcoder2-3b"
+    assert "name: bigcode/starcoder2-3b" in model_index_yaml(run, dataset_id="d/s", source_url=None)
