@@ -20,6 +20,7 @@ would be uploaded can be read file by file, and no network call is made. Only
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -67,8 +68,8 @@ def _model_name(run: dict[str, Any], model_name: str | None) -> str:
     path = model.get("path")
     if model_name:
         return model_name
-    if path and not Path(path).exists():
-        return path
+    if path and re.fullmatch(r"[\w.-]+/[\w.-]+", path) and not Path(path).exists():
+        return path  # a Hub id (a local folder, here or on the GPU host, is not a public name)
     return model.get("model") or path or "unknown-model"
 
 

@@ -97,9 +97,11 @@ def remove_stale_containers(client: Any | None = None) -> int:
         host = socket.gethostname()
         for c in client.containers.list(all=True, filters={"label": f"{LABEL}=1"}):
             labels = c.labels or {}
-            pid = int(labels.get(f"{LABEL}.pid", "0") or 0)
-            if labels.get(f"{LABEL}.host") == host and pid and _pid_alive(pid):
+            if f"{LABEL}.pid" not in labels:  # not made by this module: not ours to judge
                 continue
+            pid = int(labels.get(f"{LABEL}.pid", "0") or 0)
+            if labels.get(f"{LABEL}.host") != host or (pid and _pid_alive(pid)):
+                continue  # another machine's, or its owner still runs
             try:
                 c.remove(force=True)
                 removed += 1
