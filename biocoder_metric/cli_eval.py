@@ -220,16 +220,18 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     problems = _problems(args)
     options = _options(args)
+    info: dict[str, Any] = {}
     try:
-        checks = check_goldens(problems, options, progress=not args.no_progress)
+        checks = check_goldens(problems, options, progress=not args.no_progress, run_info=info)
     except _engine_errors() as exc:
         raise UsageError(str(exc)) from None
+    report = {"config": args.config, **info, **options.fingerprint(), "tasks": checks}
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
-        write_json_atomic(out / "check.json", {"config": args.config, "tasks": checks})
+        write_json_atomic(out / "check.json", report)
     if args.json:
-        print(json.dumps({"config": args.config, "tasks": checks}, indent=2, sort_keys=True))
+        print(json.dumps(report, indent=2, sort_keys=True))
     else:
         print(render_check_table(checks))
     if args.strict and any(c["status"] != "pass" for c in checks):

@@ -55,7 +55,7 @@ from biocoder_metric.types import (
 #: Characters of expected / actual output / stderr kept in ``first_failure``.
 TAIL_CHARS = 2000
 #: Version of the golden cache entries; bump when their meaning changes.
-_GOLDEN_CACHE_VERSION = 1
+_GOLDEN_CACHE_VERSION = 2
 
 
 @dataclass
@@ -386,15 +386,16 @@ class _Engine:
                 cached = json.loads(path.read_text(encoding="utf-8")).get("cases", {})
             except (OSError, ValueError):
                 cached = {}
-        if all(str(i) in cached for i in range(n)):
+        if all(cached.get(str(i), {}).get("ok") for i in range(n)):
             entries = [cached[str(i)] for i in range(n)]
         else:
             job = self.harness_job(row, row["golden_code"], repeat=2)
             outcomes = self.pool.run(job)
             entries = [self._golden_entry(i, outcomes[i], outcomes[i + n], row["language"]) for i in range(n)]
             if self.options.use_golden_cache:
-                # Deterministic verdicts only: timeouts and sandbox errors may be load-dependent.
-                keep = {str(i): e for i, e in enumerate(entries) if e.get("cacheable")}
+                # Only reference outputs are cached. Failures are recomputed on every run: even a
+                # non-zero exit can be load-dependent (fork EAGAIN under a shared process limit).
+                keep = {str(i): e for i, e in enumerate(entries) if e["ok"]}
                 if keep:
                     cached.update(keep)
                     _atomic_write(path, json.dumps({"task_id": task_id, "cases": cached}, sort_keys=True))
@@ -416,15 +417,13 @@ class _Engine:
                 return {
                     "ok": False,
                     "reason": f"golden case {case}: {error} ({how}){': ' + detail if detail else ''}",
-                    "cacheable": error in (Status.COMPILE_ERROR, Status.RUNTIME_ERROR),
                 }
         if a.stdout != b.stdout:
             return {
                 "ok": False,
                 "reason": f"golden case {case}: output differs between two runs (nondeterministic)",
-                "cacheable": True,
             }
-        return {"ok": True, "stdout": a.stdout, "cacheable": True}
+        return {"ok": True, "stdout": a.stdout}
 
     def task_status(self, row: dict[str, Any]) -> tuple[str, str | None]:
         status, reason = static_task_status(row)
@@ -689,16 +688,22 @@ def evaluate_samples(
 
 
 def check_goldens(
-    problems: Iterable[dict[str, Any]], options: EvalOptions, progress: bool = True
+    problems: Iterable[dict[str, Any]],
+    options: EvalOptions,
+    progress: bool = True,
+    run_info: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """Run every task's golden through the sample path; per task ``pass`` or why not.
 
     Harness tasks: the golden must run cleanly and deterministically (twice), and then,
     fed through post-processing and insertion like any candidate, reproduce its own
     output. Rosalind tasks: the golden, as a candidate, must print the expected output.
+    ``run_info``, when given, receives the sandbox name and its environment id.
     """
     rows = sorted(index_problems(problems).values(), key=lambda r: r["task_id"])
     engine = _Engine(options)
+    if run_info is not None:
+        run_info.update(sandbox=engine.pool.name, environment_id=engine.pool.environment_id)
     try:
         statuses = _task_statuses(engine, rows, options.workers, progress)
         report: dict[str, dict[str, Any]] = {}

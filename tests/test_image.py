@@ -11,6 +11,7 @@ import json
 import shutil
 import subprocess
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -180,10 +181,18 @@ def test_cache_dir_follows_environment(monkeypatch: pytest.MonkeyPatch, tmp_path
     assert image.cache_dir() == tmp_path / "x" / "biocoder"
 
 
+@pytest.fixture
+def rootfs_dest(tmp_path: Path) -> Iterator[Path]:
+    """A private export root, deleted afterwards (an export is about 700 MB; pytest keeps tmp dirs)."""
+    dest = tmp_path / "rootfs"
+    yield dest
+    shutil.rmtree(dest, ignore_errors=True)
+
+
 @pytest.mark.docker
 @pytest.mark.slow
-def test_export_rootfs_once_atomic_and_runnable(image_tag: str, tmp_path: Path) -> None:
-    dest = tmp_path / "rootfs"
+def test_export_rootfs_once_atomic_and_runnable(image_tag: str, rootfs_dest: Path) -> None:
+    dest = rootfs_dest
     results: list[Path] = []
     errors: list[BaseException] = []
 

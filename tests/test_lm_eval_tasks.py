@@ -85,7 +85,7 @@ def test_all_tasks_and_groups_are_indexed():
     tm = _task_manager()
     names = set(tm.all_tasks)
     expected = {
-        "biocoder", "biocoder_demo", "biocoder_instruct", "biocoder_demo_instruct",
+        "biocoder", "biocoder_all", "biocoder_demo", "biocoder_instruct", "biocoder_demo_instruct",
         "biocoder_python", "biocoder_python_summary_only", "biocoder_python_instruct",
         "biocoder_java", "biocoder_java_summary_only", "biocoder_java_instruct",
         "biocoder_rosalind", "biocoder_rosalind_instruct",
@@ -101,7 +101,9 @@ def test_all_tasks_and_groups_are_indexed():
         assert cfg["task"] == path.stem
         assert cfg["unsafe_code"] is True and cfg["output_type"] == "generate_until"
     group = yaml.safe_load((BIOCODER_DIR / "_biocoder.yaml").read_text(encoding="utf-8"))
-    assert group["task"] == ["biocoder_python", "biocoder_java", "biocoder_rosalind"]
+    assert group["task"] == ["biocoder_python", "biocoder_rosalind"]
+    assert yaml.safe_load((BIOCODER_DIR / "_biocoder_all.yaml").read_text(encoding="utf-8"))["task"] == [
+        "biocoder_python", "biocoder_java", "biocoder_rosalind"]
     assert group["aggregate_metric_list"][0]["weight_by_size"] is True
 
 

@@ -223,7 +223,7 @@ def test_random_jsonl_garbage_is_rejected_or_read(lines: list[bytes], tmp_path_f
         assert str(path) in str(exc), str(exc)
         outcome = "rejected"
     except Exception as exc:  # noqa: BLE001 - anything else is an unclear error
-        record("bad_input", family="hypothesis", case=repr(b"\\n".join(lines))[:120], handled=False, problems=[repr(exc)[:200]])
+        record("bad_input_fuzz", outcome="unhandled", case=repr(b"\\n".join(lines))[:120], problem=repr(exc)[:200])
         raise AssertionError(f"unclear error {type(exc).__name__}: {exc}") from exc
     else:
         assert samples and all(isinstance(s["task_id"], str) and isinstance(s["completion"], str) for s in samples)

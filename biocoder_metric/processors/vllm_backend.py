@@ -14,8 +14,19 @@ from typing import Any
 from biocoder_metric.processors.base import Generation, Processor
 from biocoder_metric.processors.chat import ChatProcessor
 
-#: transformers ``generate`` names -> vLLM ``SamplingParams`` names.
-_RENAME = {"max_new_tokens": "max_tokens", "num_beams": None, "do_sample": None, "repetition_penalty": "repetition_penalty"}
+#: transformers ``generate`` names -> vLLM ``SamplingParams`` names (other keys, e.g. beam settings, do not apply).
+_RENAME = {
+    "max_new_tokens": "max_tokens",
+    "min_new_tokens": "min_tokens",
+    "temperature": "temperature",
+    "top_p": "top_p",
+    "top_k": "top_k",
+    "min_p": "min_p",
+    "repetition_penalty": "repetition_penalty",
+    "presence_penalty": "presence_penalty",
+    "frequency_penalty": "frequency_penalty",
+    "seed": "seed",
+}
 
 
 class VLLMProcessor(Processor):
@@ -39,9 +50,8 @@ class VLLMProcessor(Processor):
 
         params: dict[str, Any] = {}
         for key, value in self.spec.generation.items():
-            name = _RENAME.get(key, key)
-            if name:
-                params[name] = value
+            if key in _RENAME:
+                params[_RENAME[key]] = value
         if not self.spec.generation.get("do_sample"):
             params["temperature"] = 0.0  # greedy
             params.pop("top_p", None)
