@@ -262,6 +262,12 @@ def test_lm_eval_cli_on_tiny_model(tiny_model, env, tmp_path):
 
 @pytest.mark.slow
 def test_lm_eval_cli_under_accelerate_launch(tiny_model, env, tmp_path):
+    """``accelerate launch --num_processes 2 --cpu -m lm_eval`` works unchanged.
+
+    (accelerate 1.x starts one process for ``--cpu``, and lm-eval's HF model shards documents
+    only across GPUs, so on this CPU host the run is single-process; on GPUs the same command
+    with ``--multi_gpu`` is data parallel.)
+    """
     launcher = [sys.executable, "-m", "accelerate.commands.launch", "--num_processes", "2", "--cpu", "-m", "lm_eval"]
     results = _lm_eval_cli(launcher, tiny_model, tmp_path / "out", env, tmp_path / "verdicts")
     _check_results(results, tmp_path / "verdicts")

@@ -50,7 +50,7 @@ class Generation:
 
 @dataclass
 class ModelSpec:
-    """One resolved (model, version) entry of the registry (see :mod:`biocoder_metric.models`)."""
+    """One resolved (model, version) entry of the registry (see :mod:`biocoder_metric.processors.registry`)."""
 
     name: str
     version: str
