@@ -236,6 +236,20 @@ def _golden_only_row(config: str, language: str, g: _Golden, task_id: str) -> di
     return row
 
 
+def _harness_signature(language: str, upstream: str | None, info: Any) -> str | None:
+    """The header a candidate must implement.
+
+    Upstream's Python ``signature`` field drops default values (``f(data, percentile)`` where the
+    golden has ``percentile=75``), and the harness calls the function relying on them, so a prompt
+    built from it is unpassable. For Python the golden's own ``def`` header is used, with
+    upstream's decorator lines (``@staticmethod``...) kept in front.
+    """
+    if language != "python" or not info.signature:
+        return upstream or info.signature
+    decorators = [ln.strip() for ln in (upstream or "").splitlines() if ln.strip().startswith("@")]
+    return "\n".join([*decorators, info.signature])
+
+
 def _harness_row(config: str, h: _Harness, g: _Golden | None, how: str | None) -> dict[str, Any]:
     info = _function_info(h.language, h.golden)
     gf = g.fields if g is not None else {}
@@ -246,7 +260,7 @@ def _harness_row(config: str, h: _Harness, g: _Golden | None, how: str | None) -
         kind=KIND_HARNESS,
         executable=True,
         function_name=h.fields["function_name"] or info.name or gf.get("function_name"),
-        signature=h.fields["signature"] or gf.get("signature") or info.signature,
+        signature=_harness_signature(h.language, h.fields["signature"] or gf.get("signature"), info),
         comment=h.fields["comment"] or gf.get("comment") or info.docstring,
         context=h.context,
         golden_code=h.golden,

@@ -107,11 +107,12 @@ def _id_dirname(image: str) -> str:
 
 
 def _skip_special(member: tarfile.TarInfo, path: str) -> tarfile.TarInfo | None:
-    """Extraction filter: no device nodes or FIFOs (bwrap mounts its own /dev), rest as ``tar``."""
+    """Extraction filter: no device nodes or FIFOs (bwrap mounts its own /dev); the rest goes
+    through tarfile's ``tar`` filter (no paths outside ``path``; setuid and group/other-write
+    bits cleared, which a sandbox root wants anyway)."""
     if member.isdev():
         return None
-    tar_filter = getattr(tarfile, "tar_filter", None)  # Python >= 3.10.12 / 3.11.4
-    return tar_filter(member, path) if tar_filter else member
+    return tarfile.tar_filter(member, path)
 
 
 def _extract_container(container: str, into: Path) -> None:
@@ -122,7 +123,10 @@ def _extract_container(container: str, into: Path) -> None:
         assert proc.stdout is not None
         try:
             with tarfile.open(fileobj=proc.stdout, mode="r|") as tar:
-                tar.extractall(into, filter=_skip_special)  # type: ignore[call-arg]
+                if hasattr(tarfile, "tar_filter"):  # Python >= 3.10.12 / 3.11.4
+                    tar.extractall(into, filter=_skip_special)
+                else:  # older: no filter API; docker export holds no paths outside the root
+                    tar.extractall(into, members=(m for m in tar if not m.isdev()))
         except (tarfile.TarError, OSError) as exc:
             proc.kill()
             raise ImageError(f"extracting `docker export {container}` into {into} failed: {exc}") from exc
