@@ -153,6 +153,11 @@ class CgroupLimits:
             return None
         return cls(made) if made else None
 
+    @property
+    def limits_pids(self) -> bool:
+        """True when one of the cgroups caps the process count (v1 may lack the pids controller)."""
+        return any((d / "pids.max").is_file() for d in self.dirs)
+
     def procs_files(self) -> list[str]:
         return [str(d / "cgroup.procs") for d in self.dirs]
 
@@ -266,6 +271,8 @@ class BwrapSandbox(WorkerSandbox):
             argv += ["--setenv", key, value]
         argv += ["--", self.python, "-s", f"{RUNTIME_MOUNT}/worker.py", "--contained", "--workroot", WORKROOT]
         argv += ["--python", self.python]
+        if self._cgroup is not None and self._cgroup.limits_pids:  # RLIMIT_NPROC is per host uid
+            argv += ["--max-procs", "0"]
         if (self._runtime / "Runner.class").is_file():
             argv += ["--runtime-dir", RUNTIME_MOUNT]
         return argv

@@ -251,7 +251,9 @@ class DockerSandbox(WorkerSandbox):
         non-dumpable its /proc/1/fd cannot be opened by a case to forge protocol lines.
         """
         tmpfs_opts = f"rw,nosuid,nodev,size={self.tmpfs_mb}m"
-        argv = ["python3", "-s", f"{RUNTIME_MOUNT}/worker.py", "--contained", "--workroot", WORKROOT]
+        # The container's pids cgroup (pids_limit) bounds processes; RLIMIT_NPROC would be shared
+        # by every container running as the same uid and fail cases under load.
+        argv = ["python3", "-s", f"{RUNTIME_MOUNT}/worker.py", "--contained", "--workroot", WORKROOT, "--max-procs", "0"]
         if (self._runtime / "Runner.class").is_file():
             argv += ["--runtime-dir", RUNTIME_MOUNT]
         api = self.client.api

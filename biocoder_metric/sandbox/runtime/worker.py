@@ -508,9 +508,10 @@ def _looks_like_memory_error(case):
 
 
 class Worker:
-    def __init__(self, workroot, contained, runtime_dir, python_exe):
+    def __init__(self, workroot, contained, runtime_dir, python_exe, max_procs=256):
         self.workroot = workroot
         self.contained = contained
+        self.max_procs = max_procs
         self.runtime_dir = runtime_dir
         self.python_exe = python_exe or sys.executable
         self.failed_imports = set()
@@ -662,7 +663,7 @@ class Worker:
                 # address space; they must not eat the program's memory budget.
                 limit_mb = memory_mb + max(0, _vm_size_mb() - self.base_vm_mb) if warm else memory_mb
                 start = time.monotonic()
-                pid = self._spawn(case, limit_mb, 256, True, target)
+                pid = self._spawn(case, limit_mb, self.max_procs, True, target)
                 emit(index, self._finish(pid, case, start, timeout_s, snap))
                 _rmtree(case.dir)
         finally:
@@ -960,6 +961,14 @@ def main(argv=None):
         "--runtime-dir", default=None, help="read-only dir holding Runner.class for the warm Java path"
     )
     parser.add_argument("--python", default=None, help="interpreter for cold-path cases (default: this one)")
+    parser.add_argument(
+        "--max-procs",
+        type=int,
+        default=256,
+        help="RLIMIT_NPROC for Python cases; 0 = rely on the sandbox's pids cgroup. RLIMIT_NPROC counts "
+        "every process of the uid on the kernel, so sandboxes sharing a uid (docker containers) would "
+        "starve each other under load: there the per-container pids cgroup is the limit instead",
+    )
     args = parser.parse_args(argv)
 
     # The protocol gets a private copy of stdout; fd 1 goes to stderr so that a module printing
@@ -982,7 +991,7 @@ def main(argv=None):
 
         workroot = tempfile.mkdtemp(prefix="biocoder-worker-")
     os.makedirs(workroot, mode=0o700, exist_ok=True)
-    worker = Worker(os.path.abspath(workroot), args.contained, args.runtime_dir, args.python)
+    worker = Worker(os.path.abspath(workroot), args.contained, args.runtime_dir, args.python, args.max_procs)
 
     def send(obj):
         proto.write(json.dumps(obj) + "\n")
