@@ -49,6 +49,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="fuzz seed")
     p.add_argument("--no-naive", action="store_true", help="time the engine only (no comparison)")
     p.add_argument("--overhead", action="store_true", help="also measure per-case overhead above the program's compute")
+    p.add_argument("--overhead-cases", type=int, default=10, help="fuzz cases per task in the overhead probe (default: 10)")
     p.add_argument("--scaling", action="store_true", help="also measure engine wall time vs tasks/samples/fuzz/workers")
     p.add_argument("--quick", action="store_true", help="CI-sized defaults: 2 tasks, 4 samples, 2 fuzz cases, 1 repeat (explicit flags win)")
     p.add_argument("--out", default=None, help="write the full report as JSON to this file")
@@ -152,7 +153,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         entry: dict[str, Any] = {"comparison": sb_report.summary(), "disagreements": sb_report.disagreements}
         disagreements += len(sb_report.disagreements)
         if args.overhead and any(r["language"] == "python" and r["kind"] == "harness" for r in rows):
-            entry["overhead"] = bench.measure_overhead(sandbox, rows, EvalOptions(**{**vars(options), "sandbox": sandbox}), log=log)
+            entry["overhead"] = bench.measure_overhead(
+                sandbox, rows, EvalOptions(**{**vars(options), "sandbox": sandbox, "fuzz_cases": args.overhead_cases}), log=log
+            )
         if args.scaling:
             entry["scaling"] = bench.measure_scaling(sandbox, rows, args.samples, options, args.workers, log)
         report["sandboxes"][sandbox] = entry

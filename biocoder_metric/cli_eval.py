@@ -9,6 +9,7 @@ task, ``pass`` or why not (the harness sanity check to run before blaming a mode
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 import time
@@ -97,7 +98,17 @@ def read_samples(path: str | Path) -> list[dict[str, Any]]:
     if not path.is_file():
         raise UsageError(f"samples file {path} does not exist")
     out = []
-    with open(path, encoding="utf-8") as fh:
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line_no = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise UsageError(
+            f"{path}:{line_no}: not UTF-8 (byte {data[exc.start]:#04x} at column {column}); "
+            "samples files are UTF-8 JSON Lines"
+        ) from None
+    with io.StringIO(text, newline=None) as fh:  # universal newlines, as text-mode open() reads
         for number, line in enumerate(fh, start=1):
             where = f"{path}:{number}"
             if not line.strip():
@@ -106,6 +117,8 @@ def read_samples(path: str | Path) -> list[dict[str, Any]]:
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise UsageError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+            except RecursionError:
+                raise UsageError(f"{where}: JSON nested too deeply to be a sample") from None
             if not isinstance(obj, dict):
                 raise UsageError(f"{where}: expected a JSON object, got {type(obj).__name__}")
             if not isinstance(obj.get("task_id"), str):
@@ -117,6 +130,14 @@ def read_samples(path: str | Path) -> list[dict[str, Any]]:
                 raise UsageError(
                     f"{where}: task {obj['task_id']}: 'completion'/'solution' must be a string, got {type(text).__name__}"
                 )
+            for field, value in (("task_id", obj["task_id"]), ("completion", text)):
+                try:
+                    value.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise UsageError(
+                        f"{where}: field {field!r} holds an unpaired surrogate escape (e.g. \\ud800), "
+                        "which is not text and cannot be run or written"
+                    ) from None
             out.append(
                 {"task_id": obj["task_id"], "completion": text, "prompt": obj.get("prompt"), "where": where}
             )
@@ -156,10 +177,10 @@ def _problems(args: argparse.Namespace) -> list[dict[str, Any]]:
 def _engine_errors():
     from biocoder_metric.execute import EvalInputError
     from biocoder_metric.harness import HarnessError
-    from biocoder_metric.results import ResultsMismatchError
+    from biocoder_metric.results import ResultsMismatchError, ResultsWriteError
     from biocoder_metric.sandbox import SandboxError
 
-    return (EvalInputError, HarnessError, ResultsMismatchError, SandboxError)
+    return (EvalInputError, HarnessError, ResultsMismatchError, ResultsWriteError, SandboxError)
 
 
 # ---------------------------------------------------------------------------- commands
@@ -175,6 +196,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     problems = _problems(args)
     options = _options(args)
     out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} exists and is not a directory")
     started = time.monotonic()
     try:
         run = run_evaluation(
@@ -199,15 +222,18 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     summary = build_summary(
         run.results, ks, {t: task_config[t] for t in {r.task_id for r in run.results}}, run_info
     )
-    write_json_atomic(out / SUMMARY_NAME, summary)
-    write_json_atomic(
-        out / "timing.json",
-        {
-            "wall_s": round(time.monotonic() - started, 3),
-            "samples_run": run.executed,
-            "samples_resumed": len(run.results) - run.executed,
-        },
-    )
+    try:
+        write_json_atomic(out / SUMMARY_NAME, summary)
+        write_json_atomic(
+            out / "timing.json",
+            {
+                "wall_s": round(time.monotonic() - started, 3),
+                "samples_run": run.executed,
+                "samples_resumed": len(run.results) - run.executed,
+            },
+        )
+    except _engine_errors() as exc:
+        raise UsageError(str(exc)) from None
     print(render_summary(summary))
     print(f"\nresults: {out / 'results.jsonl'}\nsummary: {out / SUMMARY_NAME}", file=sys.stderr)
     return 0
@@ -228,8 +254,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     report = {"config": args.config, **info, **options.fingerprint(), "tasks": checks}
     if args.out:
         out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        write_json_atomic(out / "check.json", report)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            write_json_atomic(out / "check.json", report)
+        except (OSError, *_engine_errors()) as exc:
+            raise UsageError(f"cannot write {out / 'check.json'}: {exc}") from None
     if args.json:
         print(json.dumps(report, indent=2, sort_keys=True))
     else:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import queue
 import re
@@ -87,8 +88,8 @@ class EvalOptions:
             raise ValueError(f"workers must be >= 1, got {self.workers}")
         if self.fuzz_cases < 1:
             raise ValueError(f"fuzz_cases must be >= 1, got {self.fuzz_cases}")
-        if self.timeout_s <= 0:
-            raise ValueError(f"timeout_s must be > 0, got {self.timeout_s}")
+        if not math.isfinite(self.timeout_s) or self.timeout_s <= 0:  # nan compares False with everything
+            raise ValueError(f"timeout_s must be a finite number > 0, got {self.timeout_s}")
         if self.memory_mb < 16:
             raise ValueError(f"memory_mb must be >= 16, got {self.memory_mb}")
 

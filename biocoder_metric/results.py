@@ -36,6 +36,17 @@ class ResultsMismatchError(ValueError):
     """The output directory holds results of a different run."""
 
 
+class ResultsWriteError(ValueError):
+    """Results could not be written (disk full, read-only, ...); what was written before is intact."""
+
+
+def _write_error(path: Path, exc: OSError, kept: int | None = None) -> ResultsWriteError:
+    kept_text = f"; the {kept} samples finished before are kept in {path.parent / PARTIAL_NAME}" if kept else ""
+    return ResultsWriteError(
+        f"cannot write {path}: {exc.strerror or exc}{kept_text}; free space and rerun the same command to resume"
+    )
+
+
 def result_from_json(d: dict[str, Any]) -> SampleResult:
     """Inverse of ``SampleResult.to_json`` (unknown keys such as ``schema`` are ignored)."""
     names = {f.name for f in fields(SampleResult)}
@@ -54,12 +65,16 @@ def write_json_atomic(path: Path, obj: Any) -> None:
     """Write JSON via a temporary file + rename, so readers never see half a file."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(obj, fh, indent=2, sort_keys=True, ensure_ascii=False)
-        fh.write("\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(obj, fh, indent=2, sort_keys=True, ensure_ascii=False)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise _write_error(path, exc) from None
 
 
 def _differences(old: dict[str, Any], new: dict[str, Any], prefix: str = "") -> list[str]:
@@ -78,7 +93,12 @@ class ResultsStore:
 
     def __init__(self, out_dir: str | os.PathLike, fingerprint: dict[str, Any], overwrite: bool = False):
         self.dir = Path(out_dir)
-        self.dir.mkdir(parents=True, exist_ok=True)
+        if self.dir.exists() and not self.dir.is_dir():
+            raise ResultsWriteError(f"output directory {self.dir} exists and is not a directory")
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ResultsWriteError(f"cannot create output directory {self.dir}: {exc.strerror or exc}") from None
         self.fingerprint = {"schema": RESULTS_SCHEMA_VERSION, **fingerprint}
         manifest = self.dir / MANIFEST_NAME
         partial = self.dir / PARTIAL_NAME
@@ -138,25 +158,43 @@ class ResultsStore:
 
     def append(self, result: SampleResult) -> None:
         """Record one finished sample durably (flush + fsync) before moving on."""
-        self._fh.write(json.dumps(result.to_json(), sort_keys=True, ensure_ascii=False) + "\n")
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
+        line = json.dumps(result.to_json(), sort_keys=True, ensure_ascii=False) + "\n"
+        try:
+            self._fh.write(line)
+            self._fh.flush()
+            os.fsync(self._fh.fileno())
+        except OSError as exc:
+            # A partly written line has no newline: the next run's _load cuts it off.
+            self._broken = True
+            raise _write_error(self.dir / PARTIAL_NAME, exc, kept=len(self.done)) from None
+        self.done[(result.task_id, result.sample_index)] = result
 
     def finalize(self, results: list[SampleResult]) -> Path:
         """Write ``results.jsonl`` sorted by (task_id, sample_index), atomically."""
         path = self.dir / FINAL_NAME
         tmp = path.with_name(f".{path.name}.tmp")
-        with open(tmp, "w", encoding="utf-8") as fh:
-            for r in sorted(results, key=lambda r: (r.task_id, r.sample_index)):
-                fh.write(final_line(r))
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        try:
+            with open(tmp, "w", encoding="utf-8") as fh:
+                for r in sorted(results, key=lambda r: (r.task_id, r.sample_index)):
+                    fh.write(final_line(r))
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise _write_error(path, exc, kept=len(results)) from None
         return path
 
     def close(self) -> None:
-        if not self._fh.closed:
+        if self._fh.closed:
+            return
+        try:
             self._fh.close()
+        except OSError:
+            # Only after a failed append (disk full): the buffered tail is the torn line the
+            # next run cuts off; complete lines were fsync'd already.
+            if not getattr(self, "_broken", False):
+                raise
 
 
 def read_results(path: str | os.PathLike) -> list[SampleResult]:
