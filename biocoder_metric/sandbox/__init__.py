@@ -7,6 +7,8 @@ Backends, safest first: ``docker`` (long-lived locked-down container, code run b
 
 from __future__ import annotations
 
+import functools
+import os
 import shutil
 
 from biocoder_metric.sandbox.base import Sandbox, SandboxError
@@ -63,6 +65,28 @@ def default_sandbox_name(image: str | None = None) -> str:
     )
 
 
+def _reference_image_for_bwrap() -> str | None:
+    """The Docker reference image when it exists locally, so bwrap verdicts equal docker's.
+
+    bwrap then runs the image's exported root filesystem (Debian bullseye, the pinned scientific
+    stack) instead of the host's Python, whose numpy/scikit-image releases make many real tasks'
+    goldens fail. ``image="host"`` or ``BIOCODER_BWRAP_ROOTFS=host`` keeps the host's root.
+    """
+    if os.environ.get("BIOCODER_BWRAP_ROOTFS", "").lower() == "host":
+        return None
+    return _local_reference_image()
+
+
+@functools.lru_cache(maxsize=1)  # asked once per process, not once per pooled sandbox
+def _local_reference_image() -> str | None:
+    from biocoder_metric.sandbox.image import DEFAULT_IMAGE, ImageError, docker_available, image_id
+
+    try:
+        return DEFAULT_IMAGE if docker_available() and image_id(DEFAULT_IMAGE) else None
+    except ImageError:
+        return None
+
+
 def make_sandbox(
     name: str | None = None, *, allow_unsafe: bool = False, image: str | None = None, **kw: object
 ) -> Sandbox:
@@ -80,6 +104,10 @@ def make_sandbox(
     if name == "bwrap":
         from biocoder_metric.sandbox.bubblewrap import BwrapSandbox
 
+        if image is None and kw.get("rootfs") is None:
+            image = _reference_image_for_bwrap()
+        elif image == "host":
+            image = None
         return BwrapSandbox.create(image=image, **kw)  # type: ignore[arg-type]
     if name == "docker":
         from biocoder_metric.sandbox.docker import DockerSandbox
