@@ -16,6 +16,7 @@ _COMMAND_MODULES = (
     "biocoder_dataset.cli_data",  # data export | data push
     "biocoder_metric.cli_gen",  # generate | run | push
     "biocoder_metric.cli_eval",  # evaluate | check
+    "biocoder_metric.cli_bench",  # bench
 )
 
 
