@@ -156,16 +156,18 @@ def mutants(code: str, limit: int, seed: str = "") -> list[tuple[str, str]]:
     return out
 
 
-def make_samples(rows: Sequence[dict[str, Any]], per_task: int, golden_every: int = 4) -> list[dict[str, Any]]:
+def make_samples(
+    rows: Sequence[dict[str, Any]], per_task: int, golden_every: int = 4
+) -> list[dict[str, Any]]:
     """``per_task`` samples per task: the golden at every ``golden_every``-th index, mutants elsewhere.
 
     Java goldens get no AST mutants (Python's ``ast`` cannot parse them); they get textual
-    ones: a flipped ``<``/``>``, a ``+ 1``, ``return null``-free edits that keep compiling, or a
-    deliberately non-compiling variant, so compile errors are exercised too.
+    ones (a flipped ``<``, ``+`` made ``-``, an integer constant + 1) and one deliberately
+    non-compiling variant, so compile errors are exercised too.
     """
     out: list[dict[str, Any]] = []
     for row in rows:
-        golden = row["golden_code"] if row["kind"] == "harness" else row["golden_code"]
+        golden = row["golden_code"]
         if row["language"] == "python":
             pool = mutants(golden, per_task, seed=row["task_id"])
         else:
@@ -312,9 +314,7 @@ def bench_sandbox(
                 verdicts["engine"] = _engine_verdicts(run)
                 cases = sum(r.cases_total for r in run.results)
                 report.engine.append(Measurement("engine", sandbox, wall, len(run.results), cases))
-                report.verdicts = dict(
-                    sorted(_count(r.status for r in run.results).items())
-                )
+                report.verdicts = dict(sorted(_count(r.status for r in run.results).items()))
             else:
                 opts = EvalOptions(**{**asdict(options), "sandbox": sandbox})
                 t0 = time.perf_counter()
@@ -480,7 +480,9 @@ def measure_overhead(
     py_rows = [r for r in rows if r["language"] == "python" and r["kind"] == "harness"]
     jobs = []
     for row in py_rows:
-        progs = harness.build_harness_programs(row, row["golden_code"], fuzz_cases=options.fuzz_cases, seed=options.seed)
+        progs = harness.build_harness_programs(
+            row, row["golden_code"], fuzz_cases=options.fuzz_cases, seed=options.seed
+        )
         jobs.append(tuple(with_probe(p) for p in progs))
     reports = []
     for path in paths:
@@ -491,8 +493,11 @@ def measure_overhead(
         compute_cpu = 0.0
         if path == "naive":
             backend = make_naive_backend(
-                sandbox, allow_unsafe=options.allow_unsafe, image=options.image,
-                timeout_s=options.timeout_s, memory_mb=options.memory_mb,
+                sandbox,
+                allow_unsafe=options.allow_unsafe,
+                image=options.image,
+                timeout_s=options.timeout_s,
+                memory_mb=options.memory_mb,
             )
             try:
                 for progs in jobs:
@@ -512,9 +517,21 @@ def measure_overhead(
             sb = make_sandbox(sandbox, allow_unsafe=options.allow_unsafe, image=options.image, warm=warm)
             try:
                 for progs in jobs:  # warm-up: worker start, imports preloaded (paid once per worker)
-                    sb.run(Job(language="python", programs=progs[:1], timeout_s=options.timeout_s, memory_mb=options.memory_mb))
+                    sb.run(
+                        Job(
+                            language="python",
+                            programs=progs[:1],
+                            timeout_s=options.timeout_s,
+                            memory_mb=options.memory_mb,
+                        )
+                    )
                 for progs in jobs:
-                    job = Job(language="python", programs=progs, timeout_s=options.timeout_s, memory_mb=options.memory_mb)
+                    job = Job(
+                        language="python",
+                        programs=progs,
+                        timeout_s=options.timeout_s,
+                        memory_mb=options.memory_mb,
+                    )
                     c0 = sandbox_cpu_s(sb)
                     t0 = time.perf_counter()
                     outs = sb.run(job)
@@ -550,9 +567,11 @@ def measure_overhead(
             rep.cpu_ms_per_case = round(1000 * cpu_total / n, 2)
             rep.compute_cpu_ms_per_case = round(1000 * compute_cpu / n, 2)
             rep.overhead_cpu_ms_per_case = round(1000 * (cpu_total - compute_cpu) / n, 2)
-        log(f"  [{sandbox}] {path}: {rep.wall_ms_per_case} ms/case wall, {rep.compute_ms_per_case} compute, "
+        log(
+            f"  [{sandbox}] {path}: {rep.wall_ms_per_case} ms/case wall, {rep.compute_ms_per_case} compute, "
             f"{rep.overhead_ms_per_case} overhead; CPU {rep.cpu_ms_per_case} ms/case, "
-            f"{rep.overhead_cpu_ms_per_case} above the program's")
+            f"{rep.overhead_cpu_ms_per_case} above the program's"
+        )
         reports.append(rep)
     return reports
 
@@ -589,8 +608,15 @@ def measure_scaling(
     for label, rs, s, f, workers in points:
         samples = make_samples(rs, s)
         with tempfile.TemporaryDirectory(prefix="biocoder-bench-golden-") as cache:
-            opts = EvalOptions(**{**asdict(options), "sandbox": sandbox, "fuzz_cases": f, "workers": workers,
-                                  "golden_cache_dir": cache})
+            opts = EvalOptions(
+                **{
+                    **asdict(options),
+                    "sandbox": sandbox,
+                    "fuzz_cases": f,
+                    "workers": workers,
+                    "golden_cache_dir": cache,
+                }
+            )
             t0 = time.perf_counter()
             run = run_evaluation(rs, samples, opts, progress=False)
             wall = time.perf_counter() - t0
@@ -612,4 +638,6 @@ def measure_scaling(
 
 
 def dumps(obj: Any) -> str:
-    return json.dumps(obj, indent=2, default=lambda o: asdict(o) if hasattr(o, "__dataclass_fields__") else str(o))
+    return json.dumps(
+        obj, indent=2, default=lambda o: asdict(o) if hasattr(o, "__dataclass_fields__") else str(o)
+    )

@@ -31,27 +31,72 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", default="demo", help="dataset config (default: demo)")
-    p.add_argument("--source-dir", default=None, help="local folder with the upstream files (python_public needs it)")
-    p.add_argument("--language", default="python", choices=("python", "java", "all"), help="which tasks (default: python)")
-    p.add_argument("--kind", default="harness", choices=("harness", "rosalind", "all"), help="which task kinds (default: harness)")
-    p.add_argument("--sandbox", default="docker", help="comma-separated sandboxes: docker,bwrap,none (default: docker)")
+    p.add_argument(
+        "--source-dir", default=None, help="local folder with the upstream files (python_public needs it)"
+    )
+    p.add_argument(
+        "--language",
+        default="python",
+        choices=("python", "java", "all"),
+        help="which tasks (default: python)",
+    )
+    p.add_argument(
+        "--kind",
+        default="harness",
+        choices=("harness", "rosalind", "all"),
+        help="which task kinds (default: harness)",
+    )
+    p.add_argument(
+        "--sandbox", default="docker", help="comma-separated sandboxes: docker,bwrap,none (default: docker)"
+    )
     p.add_argument("--allow-unsafe", action="store_true", help="permit the 'none' sandbox for both runners")
     p.add_argument("--image", default=None, help="Docker image (docker, and bwrap's root filesystem)")
-    p.add_argument("--tasks", type=int, default=None, help="use the first N tasks (by task id) whose golden passes")
-    p.add_argument("--all-tasks", action="store_true", help="keep tasks whose golden fails (default: only passing ones)")
+    p.add_argument(
+        "--tasks", type=int, default=None, help="use the first N tasks (by task id) whose golden passes"
+    )
+    p.add_argument(
+        "--all-tasks", action="store_true", help="keep tasks whose golden fails (default: only passing ones)"
+    )
     p.add_argument("--task-ids", default=None, help="comma-separated task ids (overrides --tasks)")
-    p.add_argument("--samples", type=int, default=None, help="samples per task (default: 20, --quick 4; every 4th is the golden)")
-    p.add_argument("--fuzz-cases", type=int, default=None, help="fuzz cases per harness task (default: 10, --quick 2)")
-    p.add_argument("--repeats", type=int, default=None, help="interleaved repeats per runner (default: 3, --quick 1)")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="parallel sandboxes for BOTH runners (default: all cores)")
+    p.add_argument(
+        "--samples",
+        type=int,
+        default=None,
+        help="samples per task (default: 20, --quick 4; every 4th is the golden)",
+    )
+    p.add_argument(
+        "--fuzz-cases", type=int, default=None, help="fuzz cases per harness task (default: 10, --quick 2)"
+    )
+    p.add_argument(
+        "--repeats", type=int, default=None, help="interleaved repeats per runner (default: 3, --quick 1)"
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="parallel sandboxes for BOTH runners (default: all cores)",
+    )
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per case (default: 10)")
     p.add_argument("--memory-mb", type=int, default=2048, help="memory limit per case (default: 2048)")
     p.add_argument("--seed", type=int, default=0, help="fuzz seed")
     p.add_argument("--no-naive", action="store_true", help="time the engine only (no comparison)")
-    p.add_argument("--overhead", action="store_true", help="also measure per-case overhead above the program's compute")
-    p.add_argument("--overhead-cases", type=int, default=10, help="fuzz cases per task in the overhead probe (default: 10)")
-    p.add_argument("--scaling", action="store_true", help="also measure engine wall time vs tasks/samples/fuzz/workers")
-    p.add_argument("--quick", action="store_true", help="CI-sized defaults: 2 tasks, 4 samples, 2 fuzz cases, 1 repeat (explicit flags win)")
+    p.add_argument(
+        "--overhead", action="store_true", help="also measure per-case overhead above the program's compute"
+    )
+    p.add_argument(
+        "--overhead-cases",
+        type=int,
+        default=10,
+        help="fuzz cases per task in the overhead probe (default: 10)",
+    )
+    p.add_argument(
+        "--scaling", action="store_true", help="also measure engine wall time vs tasks/samples/fuzz/workers"
+    )
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="CI-sized defaults: 2 tasks, 4 samples, 2 fuzz cases, 1 repeat (explicit flags win)",
+    )
     p.add_argument("--out", default=None, help="write the full report as JSON to this file")
 
 
@@ -70,7 +115,9 @@ def _select_rows(args: argparse.Namespace, log) -> list[dict[str, Any]]:
         by_id = {r["task_id"]: r for r in rows}
         missing = [t for t in want if t not in by_id]
         if missing:
-            raise UsageError(f"--task-ids: not executable {args.language} tasks of config {args.config}: {missing}")
+            raise UsageError(
+                f"--task-ids: not executable {args.language} tasks of config {args.config}: {missing}"
+            )
         return [by_id[t] for t in want]
     if not rows:
         raise UsageError(f"config {args.config} has no executable {args.language}/{args.kind} tasks")
@@ -80,8 +127,14 @@ def _select_rows(args: argparse.Namespace, log) -> list[dict[str, Any]]:
     # not timed), so the benchmark measures evaluation work, not skipped tasks.
     sandbox = args.sandboxes[0]
     opts = EvalOptions(
-        sandbox=sandbox, allow_unsafe=args.allow_unsafe, image=args.image, workers=args.workers,
-        fuzz_cases=args.fuzz_cases, timeout_s=args.timeout, memory_mb=args.memory_mb, seed=args.seed,
+        sandbox=sandbox,
+        allow_unsafe=args.allow_unsafe,
+        image=args.image,
+        workers=args.workers,
+        fuzz_cases=args.fuzz_cases,
+        timeout_s=args.timeout,
+        memory_mb=args.memory_mb,
+        seed=args.seed,
     )
     chosen: list[dict[str, Any]] = []
     want_n = args.tasks or len(rows)
@@ -94,7 +147,9 @@ def _select_rows(args: argparse.Namespace, log) -> list[dict[str, Any]]:
             if entry["status"] == "pass" and len(chosen) < want_n:
                 chosen.append(by_id[entry["task_id"]])
             elif entry["status"] != "pass":
-                log(f"  skipping {entry['task_id']}: golden {entry['status']}: {str(entry.get('reason'))[:120]}")
+                log(
+                    f"  skipping {entry['task_id']}: golden {entry['status']}: {str(entry.get('reason'))[:120]}"
+                )
     if not chosen:
         raise UsageError("no task's golden passes in this sandbox; see `biocoder check`")
     return sorted(chosen, key=lambda r: r["task_id"])
@@ -107,8 +162,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
-    defaults = {"tasks": 2, "samples": 4, "fuzz_cases": 2, "repeats": 1} if args.quick else {
-        "tasks": None, "samples": 20, "fuzz_cases": 10, "repeats": 3}
+    defaults = (
+        {"tasks": 2, "samples": 4, "fuzz_cases": 2, "repeats": 1}
+        if args.quick
+        else {"tasks": None, "samples": 20, "fuzz_cases": 10, "repeats": 3}
+    )
     for key, value in defaults.items():
         if getattr(args, key) is None:
             setattr(args, key, value)
@@ -130,13 +188,23 @@ def cmd_bench(args: argparse.Namespace) -> int:
     rows = _select_rows(args, log)
     samples = bench.make_samples(rows, args.samples)
     options = EvalOptions(
-        sandbox=args.sandboxes[0], allow_unsafe=args.allow_unsafe, image=args.image, workers=args.workers,
-        fuzz_cases=args.fuzz_cases, timeout_s=args.timeout, memory_mb=args.memory_mb, seed=args.seed,
+        sandbox=args.sandboxes[0],
+        allow_unsafe=args.allow_unsafe,
+        image=args.image,
+        workers=args.workers,
+        fuzz_cases=args.fuzz_cases,
+        timeout_s=args.timeout,
+        memory_mb=args.memory_mb,
+        seed=args.seed,
     )
-    log(f"bench: {len(rows)} tasks x {args.samples} samples x {args.fuzz_cases} fuzz cases, "
-        f"{args.workers} workers, {args.repeats} repeats, sandboxes {args.sandboxes}")
+    log(
+        f"bench: {len(rows)} tasks x {args.samples} samples x {args.fuzz_cases} fuzz cases, "
+        f"{args.workers} workers, {args.repeats} repeats, sandboxes {args.sandboxes}"
+    )
     report: dict[str, Any] = {
-        "command": "biocoder bench " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["bench"] else " ".join(sys.argv),
+        "command": "biocoder bench " + " ".join(sys.argv[2:])
+        if sys.argv[1:2] == ["bench"]
+        else " ".join(sys.argv),
         "config": args.config,
         "tasks": [r["task_id"] for r in rows],
         "samples_per_task": args.samples,
@@ -154,7 +222,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         disagreements += len(sb_report.disagreements)
         if args.overhead and any(r["language"] == "python" and r["kind"] == "harness" for r in rows):
             entry["overhead"] = bench.measure_overhead(
-                sandbox, rows, EvalOptions(**{**vars(options), "sandbox": sandbox, "fuzz_cases": args.overhead_cases}), log=log
+                sandbox,
+                rows,
+                EvalOptions(**{**vars(options), "sandbox": sandbox, "fuzz_cases": args.overhead_cases}),
+                log=log,
             )
         if args.scaling:
             entry["scaling"] = bench.measure_scaling(sandbox, rows, args.samples, options, args.workers, log)
@@ -171,29 +242,43 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def _print_sandbox(sandbox: str, entry: dict[str, Any]) -> None:
     c = entry["comparison"]
-    print(f"\n== sandbox {sandbox}: {c['samples']} samples, {c['cases']} candidate cases, "
-          f"medians of {c['repeats']} interleaved repeats")
+    print(
+        f"\n== sandbox {sandbox}: {c['samples']} samples, {c['cases']} candidate cases, "
+        f"medians of {c['repeats']} interleaved repeats"
+    )
     print(f"{'runner':8} {'wall s':>9} {'samples/s':>10} {'cases/s':>9} {'ms/case':>9}")
     for key in ("naive", "engine"):
         if key in c:
             m = c[key]
-            print(f"{key:8} {m['wall_s_median']:9.2f} {m['samples_per_s']:10.2f} {m['cases_per_s']:9.2f} {m['ms_per_case']:9.1f}")
+            print(
+                f"{key:8} {m['wall_s_median']:9.2f} {m['samples_per_s']:10.2f} {m['cases_per_s']:9.2f} {m['ms_per_case']:9.1f}"
+            )
     if "speedup_engine_over_naive" in c:
-        print(f"speed-up engine/naive (b/a throughput): {c['speedup_engine_over_naive']}x  per pair: {c['speedup_pairs']}")
+        print(
+            f"speed-up engine/naive (b/a throughput): {c['speedup_engine_over_naive']}x  per pair: {c['speedup_pairs']}"
+        )
     print(f"verdicts: {c['verdicts']}")
     dis = entry["disagreements"]
     print(f"verdict disagreements: {len(dis)}")
     for d in dis[:20]:
-        print(f"  {d['task_id']} #{d['sample_index']} ({d['sample']}): engine={d['engine']} naive={d['naive']}")
+        print(
+            f"  {d['task_id']} #{d['sample_index']} ({d['sample']}): engine={d['engine']} naive={d['naive']}"
+        )
     for o in entry.get("overhead", []):
-        print(f"overhead {o.path:12}: {o.wall_ms_per_case:8.2f} ms/case wall, {o.compute_ms_per_case:8.2f} own compute, "
-              f"{o.overhead_ms_per_case:8.2f} overhead (median per case {o.overhead_ms_median}) over {o.cases} cases")
+        print(
+            f"overhead {o.path:12}: {o.wall_ms_per_case:8.2f} ms/case wall, {o.compute_ms_per_case:8.2f} own compute, "
+            f"{o.overhead_ms_per_case:8.2f} overhead (median per case {o.overhead_ms_median}) over {o.cases} cases"
+        )
         if o.cpu_ms_per_case is not None:
-            print(f"         {'':12}  CPU: {o.cpu_ms_per_case:8.2f} ms/case in the sandbox, {o.compute_cpu_ms_per_case:8.2f} "
-                  f"the program's own, {o.overhead_cpu_ms_per_case:8.2f} overhead")
+            print(
+                f"         {'':12}  CPU: {o.cpu_ms_per_case:8.2f} ms/case in the sandbox, {o.compute_cpu_ms_per_case:8.2f} "
+                f"the program's own, {o.overhead_cpu_ms_per_case:8.2f} overhead"
+            )
     for p in entry.get("scaling", []):
-        print(f"scaling {p['point']:10} tasks={p['tasks']:3} samples/task={p['samples_per_task']:3} fuzz={p['fuzz_cases']:3} "
-              f"workers={p['workers']}: {p['cases']:5} cases {p['wall_s']:8.2f} s {p['cases_per_s']:8.2f} cases/s")
+        print(
+            f"scaling {p['point']:10} tasks={p['tasks']:3} samples/task={p['samples_per_task']:3} fuzz={p['fuzz_cases']:3} "
+            f"workers={p['workers']}: {p['cases']:5} cases {p['wall_s']:8.2f} s {p['cases_per_s']:8.2f} cases/s"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:

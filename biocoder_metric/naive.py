@@ -45,7 +45,7 @@ from biocoder_metric.execute import (
     static_task_status,
 )
 from biocoder_metric.postprocess import extract_code
-from biocoder_metric.sandbox.base import BASE_ENV, SandboxError, clean_env
+from biocoder_metric.sandbox.base import SandboxError, clean_env
 from biocoder_metric.types import (
     RUN_COMPILE_ERROR,
     RUN_MEMORY,
@@ -106,7 +106,9 @@ def case_script(
             f"{shlex.quote(class_name)}.java >compile.txt 2>&1 || exit {JAVAC_FAILED}"
         )
         flags = " ".join(_java_flags(memory_mb))
-        lines.append(f"exec {guard}java {flags} -cp classes {shlex.quote(class_name)} <stdin >stdout 2>stderr")
+        lines.append(
+            f"exec {guard}java {flags} -cp classes {shlex.quote(class_name)} <stdin >stdout 2>stderr"
+        )
     return "\n".join(lines)
 
 
@@ -161,7 +163,9 @@ class NaiveBackend(ABC):
             os.chmod(os.path.join(d, "classes"), 0o777)
         return d
 
-    def run_case(self, language: str, program: str, *, class_name: str = "Main", stdin: str = "") -> CaseOutcome:
+    def run_case(
+        self, language: str, program: str, *, class_name: str = "Main", stdin: str = ""
+    ) -> CaseOutcome:
         """One case, start to finish, in a new process/sandbox; never raises for the program's faults."""
         d = self._case_dir(language, program, class_name, stdin)
         try:
@@ -259,7 +263,9 @@ class NaiveHost(_SubprocessBackend):
         return ["sh", "-c", script], case_dir
 
     def _env(self) -> dict[str, str]:
-        return clean_env({"HOME": self._root, "TMPDIR": self._root}, path=os.environ.get("PATH", "/usr/bin:/bin"))
+        return clean_env(
+            {"HOME": self._root, "TMPDIR": self._root}, path=os.environ.get("PATH", "/usr/bin:/bin")
+        )
 
 
 class NaiveBwrap(_SubprocessBackend):
@@ -284,7 +290,18 @@ class NaiveBwrap(_SubprocessBackend):
         return self._python_exe
 
     def _argv(self, case_dir: str, script: str) -> tuple[list[str], str | None]:
-        return [*self._prefix, "--bind", case_dir, "/work/case", "--chdir", "/work/case", "--", "sh", "-c", script], None
+        return [
+            *self._prefix,
+            "--bind",
+            case_dir,
+            "/work/case",
+            "--chdir",
+            "/work/case",
+            "--",
+            "sh",
+            "-c",
+            script,
+        ], None
 
     def _env(self) -> dict[str, str]:
         return {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
@@ -314,7 +331,9 @@ class NaiveDocker(NaiveBackend):
 
     def _execute(self, case_dir: str, language: str, class_name: str) -> tuple[str, int | None, str]:
         dk = self._dk
-        script = case_script(language, class_name, self.memory_mb, self.output_limit, timeout_s=self.timeout_s)
+        script = case_script(
+            language, class_name, self.memory_mb, self.output_limit, timeout_s=self.timeout_s
+        )
         tmpfs = "rw,nosuid,nodev,size=1024m"
         started = time.monotonic()
         try:
@@ -335,13 +354,19 @@ class NaiveDocker(NaiveBackend):
                 working_dir="/work",
                 environment=clean_env({"HOME": "/tmp"}, path=dk.CONTAINER_PATH),
                 volumes={case_dir: {"bind": "/work", "mode": "rw"}},
-                labels={dk.LABEL: "1", f"{dk.LABEL}.pid": str(os.getpid()), f"{dk.LABEL}.host": os.uname().nodename},
+                labels={
+                    dk.LABEL: "1",
+                    f"{dk.LABEL}.pid": str(os.getpid()),
+                    f"{dk.LABEL}.host": os.uname().nodename,
+                },
                 ipc_mode="private",
             )
         except Exception as exc:
             return RUN_SANDBOX_ERROR, None, f"cannot start a container: {exc}"
         try:
-            budget = self.timeout_s + START_SLACK_S + (max(60.0, self.timeout_s * 3) if language == "java" else 0)
+            budget = (
+                self.timeout_s + START_SLACK_S + (max(60.0, self.timeout_s * 3) if language == "java" else 0)
+            )
             try:
                 rc = int(container.wait(timeout=budget)["StatusCode"])
             except Exception:
@@ -368,15 +393,23 @@ class NaiveDocker(NaiveBackend):
             pass
 
 
-def make_naive_backend(name: str, *, allow_unsafe: bool = False, image: str | None = None, timeout_s: float = 10.0,
-                       memory_mb: int = 2048) -> NaiveBackend:
+def make_naive_backend(
+    name: str,
+    *,
+    allow_unsafe: bool = False,
+    image: str | None = None,
+    timeout_s: float = 10.0,
+    memory_mb: int = 2048,
+) -> NaiveBackend:
     """The naive runner for sandbox kind ``name`` (``none`` needs the same opt-in as the engine's)."""
     kw: dict[str, Any] = {"timeout_s": timeout_s, "memory_mb": memory_mb}
     if name == "none":
         from biocoder_metric.sandbox.none import unsafe_allowed
 
         if not unsafe_allowed(allow_unsafe):
-            raise SandboxError("the naive 'none' runner runs code unsandboxed: pass allow_unsafe / --allow-unsafe")
+            raise SandboxError(
+                "the naive 'none' runner runs code unsandboxed: pass allow_unsafe / --allow-unsafe"
+            )
         return NaiveHost(**kw)
     if name == "bwrap":
         return NaiveBwrap(image=image, **kw)
@@ -388,7 +421,9 @@ def make_naive_backend(name: str, *, allow_unsafe: bool = False, image: str | No
 # ---------------------------------------------------------------------------- naive judging
 
 
-def naive_sample(backend: NaiveBackend, row: dict[str, Any], sample: dict[str, Any], options: EvalOptions) -> dict[str, Any]:
+def naive_sample(
+    backend: NaiveBackend, row: dict[str, Any], sample: dict[str, Any], options: EvalOptions
+) -> dict[str, Any]:
     """Verdict of one sample the naive way: golden and candidate re-run for every case."""
     status, reason = static_task_status(row)
     base = {"task_id": row["task_id"], "sample_index": sample["sample_index"], "cases": 0, "runs": 0}
@@ -402,7 +437,9 @@ def naive_sample(backend: NaiveBackend, row: dict[str, Any], sample: dict[str, A
         st, passed, _ = judge([outcome], [row["expected_output"]], language, _stripped_equal)
         return {**base, "status": st, "cases_passed": passed, "cases": 1, "runs": 1}
     class_name = harness.java_class_name(row["context"]) if language == "java" else "Main"
-    goldens = harness.build_harness_programs(row, row["golden_code"], fuzz_cases=options.fuzz_cases, seed=options.seed)
+    goldens = harness.build_harness_programs(
+        row, row["golden_code"], fuzz_cases=options.fuzz_cases, seed=options.seed
+    )
     cands = harness.build_harness_programs(
         row, code, fuzz_cases=options.fuzz_cases, seed=options.seed, prompt=sample.get("prompt")
     )
@@ -413,8 +450,13 @@ def naive_sample(backend: NaiveBackend, row: dict[str, Any], sample: dict[str, A
         g = backend.run_case(language, gold, class_name=class_name)
         runs += 1
         if case_error(g, language) is not None:
-            return {**base, "status": TaskStatus.GOLDEN_FAILS, "cases_passed": 0, "runs": runs,
-                    "reason": f"golden: {g.status} rc={g.returncode}: {g.stderr[-300:]}"}
+            return {
+                **base,
+                "status": TaskStatus.GOLDEN_FAILS,
+                "cases_passed": 0,
+                "runs": runs,
+                "reason": f"golden: {g.status} rc={g.returncode}: {g.stderr[-300:]}",
+            }
         expected.append(g.stdout)
         outcomes.append(backend.run_case(language, cand, class_name=class_name))
         runs += 1
@@ -443,8 +485,11 @@ def evaluate_naive(
 
         name = default_sandbox_name(options.image)
     backend = make_naive_backend(
-        name, allow_unsafe=options.allow_unsafe, image=options.image,
-        timeout_s=options.timeout_s, memory_mb=options.memory_mb,
+        name,
+        allow_unsafe=options.allow_unsafe,
+        image=options.image,
+        timeout_s=options.timeout_s,
+        memory_mb=options.memory_mb,
     )
     out: list[dict[str, Any]] = []
     try:
@@ -461,4 +506,4 @@ def evaluate_naive(
     return sorted(out, key=lambda r: (r["task_id"], r["sample_index"]))
 
 
-__all__ = ["BASE_ENV", "NaiveBackend", "case_script", "evaluate_naive", "make_naive_backend", "naive_sample"]
+__all__ = ["NaiveBackend", "case_script", "evaluate_naive", "make_naive_backend", "naive_sample"]

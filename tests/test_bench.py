@@ -61,7 +61,9 @@ def test_make_samples_mixes_goldens_and_mutants(demo_rows):
 
 
 def test_probe_reports_the_programs_own_compute(tmp_path):
-    program = "import math\n\n@staticmethod\ndef f():\n    pass\nx = sum(i * i for i in range(200000))\nprint(x)\n"
+    program = (
+        "import math\n\n@staticmethod\ndef f():\n    pass\nx = sum(i * i for i in range(200000))\nprint(x)\n"
+    )
     probed = bench.with_probe(program)
     lines = probed.splitlines()
     assert lines[0] == "import math" and lines[2].startswith("import atexit as _bq_atexit")
@@ -83,8 +85,23 @@ def test_bench_quick_runs_and_verdicts_agree(tmp_path):
     name, extra = _sandbox()
     out = tmp_path / "bench.json"
     rc = bench_main(
-        ["--config", "demo", "--sandbox", name, *extra, "--quick", "--tasks", "2", "--samples", "5",
-         "--workers", "2", "--overhead", "--out", str(out)]
+        [
+            "--config",
+            "demo",
+            "--sandbox",
+            name,
+            *extra,
+            "--quick",
+            "--tasks",
+            "2",
+            "--samples",
+            "5",
+            "--workers",
+            "2",
+            "--overhead",
+            "--out",
+            str(out),
+        ]
     )
     report = json.loads(out.read_text())
     entry = report["sandboxes"][name]
