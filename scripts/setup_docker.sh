@@ -63,7 +63,16 @@ if ! engine_up; then
     if ! is_root; then
         no_engine "'docker version' fails and only root may start dockerd here (is the daemon running? is $(id -un) in the docker group?)"
     fi
-    command -v dockerd >/dev/null 2>&1 || no_engine "dockerd is not installed (docker CLI only)"
+    if ! command -v dockerd >/dev/null 2>&1; then
+        # A docker CLI alone (some images ship one) is no engine: install Debian's.
+        command -v apt-get >/dev/null 2>&1 || no_engine "dockerd is not installed (docker CLI only) and apt-get is unavailable"
+        log "dockerd missing: installing docker.io with apt-get"
+        export DEBIAN_FRONTEND=noninteractive
+        { apt-get install -y -qq --no-install-recommends docker.io >&2 \
+            || { apt-get update -qq >&2 && apt-get install -y -qq --no-install-recommends docker.io >&2; }; } \
+            || no_engine "apt-get install docker.io failed"
+        command -v dockerd >/dev/null 2>&1 || no_engine "dockerd is still missing after installing docker.io"
+    fi
     if pgrep -x dockerd >/dev/null 2>&1; then
         log "dockerd is running but not answering yet; waiting"
     else
