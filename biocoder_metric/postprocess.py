@@ -178,9 +178,14 @@ def _drop_python_scaffolding(code: str, function_name: str | None) -> str:
 # ---------------------------------------------------------------------------- java clean-up
 
 
-def _java_blocks(code: str):
-    """Yield (open_index, close_index) of top-level brace pairs, skipping strings, chars and comments."""
-    depth, i, n, open_at = 0, 0, len(code), -1
+def java_braces(code: str):
+    """Yield ``(index, depth_after)`` for each ``{`` / ``}`` outside strings, chars, comments and text blocks.
+
+    One scanner for every place that needs Java block structure (unwrapping a class here,
+    closing a method a stop string cut in ``processors.base``). Depth never goes below 0, so a
+    stray closing brace cannot shift everything after it.
+    """
+    depth, i, n = 0, 0, len(code)
     while i < n:
         ch = code[i]
         if code.startswith("//", i):
@@ -202,15 +207,23 @@ def _java_blocks(code: str):
             i = j + 1
             continue
         if ch == "{":
-            if depth == 0:
-                open_at = i
             depth += 1
+            yield i, depth
         elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                yield open_at, i
-            depth = max(depth, 0)
+            depth = max(depth - 1, 0)
+            yield i, depth
         i += 1
+
+
+def _java_blocks(code: str):
+    """Yield (open_index, close_index) of top-level brace pairs."""
+    open_at = -1
+    for i, depth in java_braces(code):
+        if code[i] == "{" and depth == 1:
+            open_at = i
+        elif code[i] == "}" and depth == 0 and open_at >= 0:
+            yield open_at, i
+            open_at = -1
 
 
 def _clean_java(code: str, function_name: str | None) -> str:

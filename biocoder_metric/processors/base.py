@@ -25,6 +25,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
+from biocoder_metric.postprocess import java_braces
+
 #: Stop strings for plain-completion prompts, per language. A completion prompt ends inside
 #: the target function (signature + docstring, or the Java header's ``{``), so the answer
 #: ends where the next top-level statement starts. Java methods can sit at any indentation,
@@ -158,32 +160,13 @@ def _cut_python_body(head: str, body: str) -> str:
 
 def _close_java_method(text: str) -> str:
     """Cut Java text after the brace that closes its first block, or append the braces a stop removed."""
-    depth, i, n, opened = 0, 0, len(text), False
-    while i < n:
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            i = n if j < 0 else j
-            continue
-        if text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            i = n if j < 0 else j + 2
-            continue
-        ch = text[i]
-        if ch in "\"'":
-            j = i + 1
-            while j < n and text[j] not in (ch, "\n"):
-                j += 2 if text[j] == "\\" else 1
-            i = j + 1
-            continue
-        if ch == "{":
-            depth += 1
+    depth, opened = 0, False
+    for i, depth in java_braces(text):
+        if text[i] == "{":
             opened = True
-        elif ch == "}":
-            depth -= 1
-            if opened and depth == 0:
-                return text[: i + 1] + "\n"
-        i += 1
-    return text.rstrip() + "\n" + "}\n" * max(depth, 0) if opened else text
+        elif opened and depth == 0:
+            return text[: i + 1] + "\n"
+    return text.rstrip() + "\n" + "}\n" * depth if opened else text
 
 
 def assemble_candidate(prompt: str, raw: str, row: dict[str, Any], *, chat: bool, stops: tuple[str, ...] | list[str] = ()) -> str:
