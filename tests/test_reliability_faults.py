@@ -6,6 +6,10 @@
 * The sandbox dies under a running evaluator (``docker kill`` of its worker container; the
   bwrap process tree killed from the host): the affected samples are retried or marked
   ``sandbox_error``, never judged ``failed``/``passed`` wrongly, and the run completes.
+* The Docker daemon restarts under a running evaluator (SIGTERM, as a service restart, and
+  SIGKILL, a crash; then started again as scripts/setup_docker.sh does): the run completes, or
+  stops with a clear error and the same command resumes and completes; every sample ends with
+  its reference status or ``sandbox_error`` (few), and no container of ours is left behind.
 * The output directory runs out of space (a 48 KiB tmpfs mounted as ``--out``): a clear
   error and a non-zero exit, every line already written intact, and a rerun in a roomy
   copy of the directory completes to the same results as an uninterrupted run.
@@ -232,3 +236,144 @@ def test_disk_full_while_writing_results(reference: dict, tmp_path: Path) -> Non
     assert resumed.returncode == 0, resumed.stderr[-3000:]
     assert final == reference["final"]
     assert clear, f"the error should say the disk is full, without a traceback; stderr was:\n{err[-2500:]}"
+
+
+# --------------------------------------------------------------------------- daemon restart
+
+
+def _dockerd_pids() -> list[int]:
+    """Host pids of processes named exactly ``dockerd`` (read from /proc)."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                if Path(f"/proc/{entry}/comm").read_text().strip() == "dockerd" and pid_alive(int(entry)):
+                    pids.append(int(entry))
+    return pids
+
+
+def _engine_up(timeout: float = 20) -> bool:
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        return subprocess.run(["docker", "version"], capture_output=True, timeout=timeout).returncode == 0
+    return False
+
+
+def _daemon_restart_reason() -> str | None:
+    """Why this test may not restart the Docker daemon here, or None when it may."""
+    host = os.environ.get("DOCKER_HOST", "")
+    if host and host != "unix:///var/run/docker.sock":
+        return f"DOCKER_HOST={host} is not a local daemon this test could restart"
+    if os.geteuid() != 0:
+        return "restarting dockerd needs root"
+    if shutil.which("dockerd") is None:
+        return "no dockerd binary here (the engine is not ours to restart)"
+    if len(_dockerd_pids()) != 1:
+        return f"expected exactly one local dockerd process, found {_dockerd_pids()} (not started by scripts/setup_docker.sh?)"
+    return None
+
+
+def _start_dockerd() -> None:
+    """Start dockerd exactly as scripts/setup_docker.sh does (``nohup setsid dockerd``), wait until it answers."""
+    cache = Path(os.environ.get("BIOCODER_CACHE_DIR", Path(os.environ.get("HOME", "/root")) / ".cache" / "biocoder"))
+    cache.mkdir(parents=True, exist_ok=True)
+    with open(cache / "dockerd.log", "ab") as log:
+        subprocess.Popen(["nohup", "setsid", "dockerd"], stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 90
+    while not _engine_up(10):
+        assert time.monotonic() < deadline, "dockerd did not come back within 90 s"
+        time.sleep(0.5)
+
+
+def _restart_dockerd(sig: signal.Signals, down_s: float) -> dict[str, float]:
+    """Stop the local dockerd with ``sig`` (SIGTERM: a service restart, which first stops every
+    container, up to 10 s each; SIGKILL: a crash), keep it down ``down_s``, start it again."""
+    (pid,) = _dockerd_pids()
+    t0 = time.monotonic()
+    os.kill(pid, sig)
+    while pid_alive(pid):
+        if time.monotonic() - t0 > 30:
+            os.kill(pid, signal.SIGKILL)
+        time.sleep(0.1)
+    stopped = time.monotonic()
+    time.sleep(down_s)
+    _start_dockerd()
+    return {"stop_s": round(stopped - t0, 2), "unreachable_s": round(time.monotonic() - stopped, 2)}
+
+
+@pytest.mark.slow
+@pytest.mark.docker
+@pytest.mark.parametrize(
+    ("sig", "copies"),
+    [(signal.SIGTERM, 3), (signal.SIGKILL, 3), (signal.SIGTERM, 1)],
+    ids=["restart", "crash", "restart-as-run-ends"],
+)
+def test_docker_daemon_restarts_mid_run(sig: signal.Signals, copies: int, reference: dict, tmp_path: Path) -> None:
+    """The daemon goes away under a running evaluator and comes back (WARNING: every container
+    on this engine is stopped, other users' too). A SIGTERMed daemon keeps serving attached
+    streams while it stops containers (~10 s), so with every reference sample three times
+    samples are still due once the engine is gone; with one copy the run usually ends while
+    the engine is away, and its last container must still be removed."""
+    reason = _daemon_restart_reason() or sandbox_reason("docker")
+    if reason:
+        pytest.skip(f"cannot restart the Docker daemon under a run here: {reason}")
+    lines = reference["samples"].read_text(encoding="utf-8").splitlines(keepends=True)
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text("".join(line for line in lines for _ in range(copies)), encoding="utf-8")
+    # Same completion, same verdict: the reference status of each (task, completion).
+    by_code = {(d["task_id"], d["completion"]): d["status"] for d in map(json.loads, reference["final"].decode().splitlines())}
+    want: dict[tuple[str, int], str] = {}
+    seen: dict[str, int] = {}
+    for d in (json.loads(line) for line in samples.read_text(encoding="utf-8").splitlines()):
+        index = seen[d["task_id"]] = seen.get(d["task_id"], -1) + 1
+        want[(d["task_id"], index)] = by_code[(d["task_id"], d["completion"])]
+    out, env = tmp_path / "out", _env(tmp_path / "cache")
+    cmd = _cmd(samples, out, "docker")
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=REPO_ROOT)
+    pids = [proc.pid]
+    timing: dict[str, float] = {}
+    done_at_restart = -1
+    try:
+        deadline = time.monotonic() + 300
+        # Restart once some samples are judged (goldens done, a worker container busy).
+        while proc.poll() is None and time.monotonic() < deadline:
+            done_at_restart = len(_partial_keys(out))
+            if done_at_restart >= 6:
+                timing = _restart_dockerd(sig, down_s=2.0)
+                break
+            time.sleep(0.1)
+        _, err = proc.communicate(timeout=600)
+    finally:
+        if not _engine_up():  # never leave the machine without its engine
+            _start_dockerd()
+    first_rc, reruns, done_first = proc.returncode, 0, len(_partial_keys(out))
+    errors = [err]
+    while proc.returncode != 0 and reruns < 2:
+        # A run that stopped must say why, without a traceback, and the same command must resume.
+        reruns += 1
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=REPO_ROOT)
+        pids.append(proc.pid)
+        _, rerun_err = proc.communicate(timeout=600)
+        errors.append(rerun_err)
+    got = _statuses((out / "results.jsonl").read_bytes()) if proc.returncode == 0 else {}
+    wrong = {k: (got.get(k), v) for k, v in want.items() if got.get(k) not in (v, "sandbox_error")}
+    sandbox_errors = sorted(k for k, s in got.items() if s == "sandbox_error")
+    left = [f"{c} (run {n}, pid {p})" for n, p in enumerate(pids) for c in subprocess.run(
+        ["docker", "ps", "-a", "--filter", f"label=biocoder-eval.pid={p}", "--format", "{{.ID}} {{.Status}}"],
+        capture_output=True, text=True, timeout=30,
+    ).stdout.splitlines()]
+    record("fault", fault=f"docker_daemon_{'restart' if sig == signal.SIGTERM else 'crash'}_x{copies}", sandbox="docker", injected=int(bool(timing)),
+           recovered=int(proc.returncode == 0 and not wrong and len(got) == len(want) and not left),
+           lost=len(want) - len(got), wrong=len(wrong), sandbox_errors=len(sandbox_errors), first_exit=first_rc,
+           reruns=reruns, done_at_restart=done_at_restart, done_by_first_run=done_first, samples=len(want), containers_left=len(left),
+           clear_error=all("Traceback" not in e for e in errors),
+           first_error=(errors[0].strip().splitlines() or [""])[-1][:300] if first_rc else "", **timing)
+    assert timing, f"the run ended before the daemon could be restarted ({done_at_restart} samples done)"
+    for e in errors[:-1]:
+        assert "Traceback" not in e and e.strip(), f"a run stopped by the daemon restart must say why, without a traceback:\n{e[-3000:]}"
+    assert proc.returncode == 0, f"the rerun did not complete after {reruns} tries:\n{errors[-1][-3000:]}"
+    assert len(got) == len(want), "samples lost"
+    assert not wrong, f"samples judged wrongly across the daemon restart (got, reference): {wrong}"
+    # Only samples whose container the restart killed, or that ran while the engine was away, may be
+    # sandbox errors: a handful with --workers 1, never a large share of the run.
+    assert len(sandbox_errors) <= 3, f"too many sandbox errors for one brief restart: {sandbox_errors}"
+    assert not left, f"containers left behind: {left}"

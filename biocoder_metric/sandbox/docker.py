@@ -21,6 +21,7 @@ import os
 import select
 import socket
 import struct
+import sys
 import threading
 import time
 import weakref
@@ -45,6 +46,7 @@ SANDBOX_USER = "10001:10001"
 _live: weakref.WeakSet[DockerSandbox] = weakref.WeakSet()
 _live_lock = threading.Lock()
 _swept = False
+_unremoved: set[str] = set()  # ids of our containers whose removal failed; see _remove_pending
 
 
 def _client(timeout: int = 60) -> Any:
@@ -123,6 +125,25 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+def _remove_pending(api: Any) -> None:
+    """Remove every container in ``_unremoved``; keep those the engine cannot remove right now.
+
+    A removal fails while the engine is away (a daemon restart stops our containers but keeps
+    them), often in a sandbox that is then thrown away; so the ids are kept here, process-wide,
+    and retried by every later removal and at exit.
+    """
+    with _live_lock:
+        ids = list(_unremoved)
+    for cid in ids:
+        try:
+            api.remove_container(cid, force=True)
+        except Exception as exc:
+            if getattr(getattr(exc, "response", None), "status_code", None) != 404:
+                continue  # engine unreachable or busy: retried next time
+        with _live_lock:
+            _unremoved.discard(cid)
+
+
 @atexit.register
 def _close_all() -> None:
     with _live_lock:
@@ -132,6 +153,27 @@ def _close_all() -> None:
             box.close()
         except Exception:
             pass
+    # Left by sandboxes closed while the engine was away (e.g. a daemon restart as the run
+    # ended): wait a bounded time for the engine to come back rather than leave them behind.
+    deadline = time.monotonic() + 60
+    while _unremoved and time.monotonic() < deadline:
+        try:
+            client = _client(timeout=10)
+        except SandboxError:
+            time.sleep(1)
+            continue
+        try:
+            _remove_pending(client.api)
+        finally:
+            client.close()
+        if _unremoved:
+            time.sleep(1)
+    if _unremoved:
+        print(
+            f"biocoder: {len(_unremoved)} sandbox container(s) could not be removed (Docker engine "
+            f"unreachable): {', '.join(c[:12] for c in sorted(_unremoved))}; the next docker run removes them",
+            file=sys.stderr,
+        )
 
 
 class DockerExecChannel(Channel):
@@ -307,10 +349,9 @@ class DockerSandbox(WorkerSandbox):
     def _remove_container(self) -> None:
         container, self._container = self._container, None
         if container is not None:
-            try:
-                container.remove(force=True)
-            except Exception:
-                pass
+            with _live_lock:
+                _unremoved.add(container.id)
+        _remove_pending(self.client.api)
 
     def _open_channel(self) -> Channel:
         self._remove_container()  # one worker per container; a new worker means a new container
