@@ -17,8 +17,8 @@ Protocol (one JSON object per line):
 Why the fast path: interpreter start-up plus ``import numpy, scipy, pandas`` costs far more
 than a typical fuzz case. The worker imports a job's top-level imports once, then forks one
 child per case; the child gets a fresh ``__main__``, its own session, work dir and rlimits.
-Java compiles all cases of a job in one JVM (javax.tools) and runs them in a long-lived
-runner JVM (``Runner.java``), one class loader per case.
+Java compiles in a long-lived compile-only JVM (``Runner.java``, javax.tools) and runs each
+job's cases in a fresh runner JVM, one class loader per case.
 """
 
 from __future__ import annotations
@@ -518,6 +518,13 @@ class Worker:
         self.job_counter = 0
         self.is_root = os.geteuid() == 0
         self.base_vm_mb = _vm_size_mb()
+        #: The long-lived Java compiler (``JavaCompiler``), started by the first warm Java job.
+        self.javac = None
+
+    def _keep(self, extra=()):
+        """Processes ``kill_leftovers`` must spare: ``extra`` plus the live Java compiler."""
+        pid = self.javac.pid() if self.javac is not None else None
+        return tuple(extra) + ((pid,) if pid else ())
 
     # -- shared per-case machinery
 
@@ -596,7 +603,7 @@ class Worker:
             os.killpg(pid, signal.SIGKILL)
         except OSError:
             pass
-        kill_leftovers(self.contained, keep)
+        kill_leftovers(self.contained, self._keep(keep))
         self._tmp_cleanup(snap)
         rc = _exit_code(status)
         oom_after = _oom_kills()
@@ -705,7 +712,7 @@ class Worker:
             else:
                 self._java_cold(cases, class_name, timeout_s, memory_mb, emit)
         finally:
-            kill_leftovers(self.contained)
+            kill_leftovers(self.contained, self._keep())
             _rmtree(jobdir)
 
     def _java_cold(self, cases, class_name, timeout_s, memory_mb, emit):
@@ -769,30 +776,26 @@ class Worker:
         return facts
 
 
-class JavaRunner:
-    """Drives ``Runner.java``: one JVM compiles every case, then runs them one after another.
+class _Jvm:
+    """One ``Runner`` JVM driven over its stdin/stdout (one reply line per command)."""
 
-    The runner answers each command with one line on its (saved) stdout. If a case ends the
-    JVM (``System.exit``, a crash, our timeout kill) that case is recorded from the JVM's
-    exit and the remaining cases continue in a new JVM.
-    """
-
-    def __init__(self, worker, cases, job, class_name, timeout_s, memory_mb, emit):
+    def __init__(self, worker, control, memory_mb, output_limit, extra_flags=(), java="java"):
         self.w = worker
-        self.cases = cases
-        self.job = job
-        self.class_name = class_name
-        self.timeout_s = timeout_s
+        self.control = control
         self.memory_mb = memory_mb
-        self.emit = emit
+        self.output_limit = output_limit
+        self.extra_flags = list(extra_flags)
+        self.java = java
         self.proc = None
         self.buf = b""
-        self.control = os.path.join(os.path.dirname(cases[0].dir), "runner")
 
-    def _start(self):
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def start(self):
         os.makedirs(self.control, exist_ok=True)
         err_path = os.path.join(self.control, "stderr")
-        argv = ["java"] + self.w._java_flags(self.memory_mb)
+        argv = [self.java] + self.w._java_flags(self.memory_mb) + self.extra_flags
         argv += [
             "-Xlog:disable",
             "-Xlog:all=warning:stderr",
@@ -800,11 +803,12 @@ class JavaRunner:
             "java.base/java.lang=ALL-UNNAMED",
         ]
         argv += ["-cp", self.w.runtime_dir, "Runner"]
-        limit = max(MIN_FSIZE, int(self.job.get("output_limit_bytes") or (1 << 20)) + 1)
+        limit = max(MIN_FSIZE, self.output_limit + 1)
+        memory_mb = self.memory_mb
 
         def pre():
             os.setsid()
-            _set_limits(self.memory_mb, limit, 0, False)
+            _set_limits(memory_mb, limit, 0, False)
 
         with open(err_path, "wb") as err:
             self.proc = subprocess.Popen(
@@ -818,7 +822,8 @@ class JavaRunner:
             )
         self.buf = b""
 
-    def _kill(self):
+    def kill(self):
+        """Kill this JVM (its whole session) and reap it; returns its wait status, or None."""
         if self.proc is None:
             return None
         try:
@@ -836,10 +841,10 @@ class JavaRunner:
             except OSError:
                 pass
         self.proc = None
-        kill_leftovers(self.w.contained)
+        kill_leftovers(self.w.contained, self.w._keep())
         return status
 
-    def _command(self, line, timeout):
+    def command(self, line, timeout):
         """Send one command; returns the reply line, or None if the JVM died / ran out of time."""
         try:
             self.proc.stdin.write((line + "\n").encode("utf-8"))
@@ -864,21 +869,158 @@ class JavaRunner:
             if line_out.startswith(RUNNER_REPLY):  # the JVM may print its own warnings here
                 return line_out[len(RUNNER_REPLY) :].decode("utf-8", "replace")
 
+
+def _nondumpable_java(parent, probe=True):
+    """A ``java`` launcher whose JVM is not dumpable, or None where that cannot be had.
+
+    Why: the compiler outlives the cases, which run as the same uid; a dumpable JVM could be
+    written through ``/proc/PID/mem`` (or ptraced) by a case and made to miscompile later
+    samples. The kernel makes a process non-dumpable when it executes a file it may not read,
+    so this builds a private JAVA_HOME whose ``bin/java`` is a fresh execute-only (0111) copy
+    of the real launcher, everything else symlinked to the real JDK. It is rebuilt at every
+    compiler start (no case process is alive then), so a case cannot plant its own launcher.
+    """
+    real = shutil.which("java")
+    if not real:
+        return "java"
+    real = os.path.realpath(real)
+    home = os.path.dirname(os.path.dirname(real))
+    try:
+        os.makedirs(parent, mode=0o700, exist_ok=True)
+        import tempfile
+
+        fake = tempfile.mkdtemp(prefix="jdk-", dir=parent)
+        for old in os.listdir(parent):  # earlier copies
+            if old.startswith("jdk-") and os.path.join(parent, old) != fake:
+                _rmtree(os.path.join(parent, old))
+        for name in os.listdir(home):
+            if name != "bin":
+                os.symlink(os.path.join(home, name), os.path.join(fake, name))
+        os.mkdir(os.path.join(fake, "bin"), 0o700)
+        launcher = os.path.join(fake, "bin", "java")
+        shutil.copyfile(real, launcher)
+        os.chmod(launcher, 0o111)
+        if not probe:
+            return launcher
+        check = subprocess.run(
+            [launcher, "-XX:-UsePerfData", "-Xshare:auto", "-version"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=60,
+        )
+        if check.returncode == 0:
+            return launcher
+    except (OSError, subprocess.SubprocessError):  # e.g. a noexec workroot (Docker's tmpfs)
+        pass
+    return None
+
+
+class JavaCompiler:
+    """A long-lived ``Runner`` JVM that only compiles (javax.tools), reused across jobs.
+
+    Why: the first in-process javac compile in a fresh JVM costs ~0.8 s (class loading, cold
+    code); later ones 50-250 ms. Compiling does not execute the candidate's code
+    (``-proc:none``: no annotation processors), and the classes go to the job's own dir, so
+    reusing the compiler does not let samples share state the way reusing the JVM that *runs*
+    them would: every job still runs in a fresh JVM. The compiler is restarted after any fault
+    (timeout, crash, a kill by a case) or when the job's memory limit differs, and a compile
+    that fails on a reused compiler for lack of a reply is retried once on a fresh one, so a
+    case that killed or stopped the compiler cannot turn a later sample into a compile error.
+    A case could otherwise tamper with the idle compiler, so it runs only where it can be made
+    non-dumpable (``_nondumpable_java``: no ``/proc/PID/mem`` or ptrace by the same uid) and
+    with its attach mechanism off (no agents); elsewhere (a noexec workroot, as under Docker)
+    each job compiles in its own JVM as before.
+    """
+
+    def __init__(self, worker):
+        self.w = worker
+        self.jvm = None
+        self.used = 0
+        #: None until the first start: whether a non-dumpable launcher works in this sandbox.
+        self.protected = None
+
+    def pid(self):
+        return self.jvm.proc.pid if self.jvm is not None and self.jvm.alive() else None
+
+    def close(self):
+        if self.jvm is not None:
+            jvm, self.jvm = self.jvm, None
+            jvm.kill()
+
+    def _ensure(self, memory_mb, output_limit):
+        jvm = self.jvm
+        if (
+            jvm is not None
+            and jvm.alive()
+            and jvm.memory_mb == memory_mb
+            and jvm.output_limit == output_limit
+        ):
+            return True
+        self.close()
+        control = os.path.join(self.w.workroot, "compiler")
+        launcher = _nondumpable_java(control, probe=self.protected is None)
+        self.protected = launcher is not None
+        if launcher is None:
+            return False
+        self.jvm = _Jvm(self.w, control, memory_mb, output_limit, ["-XX:+DisableAttachMechanism"], launcher)
+        self.jvm.start()
+        self.used = 0
+        return True
+
+    def compile(self, src_dir, classes_dir, timeout, memory_mb, output_limit):
+        """True if it compiled, None where no protected compiler can run here (the caller then
+        compiles in its own per-job JVM); diagnostics are in ``src_dir/../compile.txt``."""
+        if self.protected is False:
+            return None
+        for _attempt in range(2):
+            if not self._ensure(memory_mb, output_limit):
+                return None
+            reused = self.used > 0
+            self.used += 1
+            reply = self.jvm.command(f"C\t{src_dir}\t{classes_dir}", timeout)
+            if reply is not None:
+                return reply.split("\t")[1:2] == ["0"]
+            self.close()
+            if not reused:
+                break
+        with open(os.path.join(os.path.dirname(src_dir), "compile.txt"), "a", encoding="utf-8") as fh:
+            fh.write("compiler did not finish (timeout or crash)\n")
+        return False
+
+
+class JavaRunner:
+    """Runs a job's Java cases: compiled by the worker's ``JavaCompiler``, run one after another
+    in a fresh ``Runner`` JVM per job (one class loader per case).
+
+    If a case ends the run JVM (``System.exit``, a crash, our timeout kill) that case is
+    recorded from the JVM's exit and the remaining cases continue in a new JVM.
+    """
+
+    def __init__(self, worker, cases, job, class_name, timeout_s, memory_mb, emit):
+        self.w = worker
+        self.cases = cases
+        self.job = job
+        self.class_name = class_name
+        self.timeout_s = timeout_s
+        self.memory_mb = memory_mb
+        self.emit = emit
+        self.output_limit = int(job.get("output_limit_bytes") or (1 << 20))
+        self.jvm = _Jvm(
+            worker, os.path.join(os.path.dirname(cases[0].dir), "runner"), memory_mb, self.output_limit
+        )
+
     def run_all(self):
-        self._start()
+        if self.w.javac is None:
+            self.w.javac = JavaCompiler(self.w)
+        # The run JVM boots while the cases compile.
+        self.jvm.start()
         compiled = []
         for index, case in enumerate(self.cases):
-            reply = self._command(
-                "C\t{}\t{}".format(os.path.join(case.dir, "src"), os.path.join(case.dir, "classes")),
-                max(60.0, self.timeout_s * 3),
-            )
-            if reply is None:
-                self._kill()
-                self._start()
-                reply = "C\t1"
-                with open(os.path.join(case.dir, "compile.txt"), "a", encoding="utf-8") as fh:
-                    fh.write("compiler did not finish (timeout or crash)\n")
-            ok = reply.split("\t")[1:2] == ["0"]
+            src, classes = os.path.join(case.dir, "src"), os.path.join(case.dir, "classes")
+            timeout = max(60.0, self.timeout_s * 3)
+            ok = self.w.javac.compile(src, classes, timeout, self.memory_mb, self.output_limit)
+            if ok is None:  # no protected long-lived compiler here: compile in this job's JVM
+                ok = self._compile_here(src, classes, timeout)
             compiled.append(ok)
             if not ok:
                 msg = _read_tail(os.path.join(case.dir, "compile.txt"))
@@ -892,12 +1034,37 @@ class JavaRunner:
                         "duration_s": 0.0,
                     },
                 )
+        try:
+            self._run_compiled(compiled)
+        finally:
+            if self.jvm.proc is not None:
+                try:
+                    self.jvm.proc.stdin.close()
+                except OSError:
+                    pass
+                self.jvm.kill()
+
+    def _compile_here(self, src, classes, timeout):
+        if not self.jvm.alive():
+            self.jvm.kill()
+            self.jvm.start()
+        reply = self.jvm.command(f"C\t{src}\t{classes}", timeout)
+        if reply is None:
+            self.jvm.kill()
+            self.jvm.start()
+            with open(os.path.join(os.path.dirname(src), "compile.txt"), "a", encoding="utf-8") as fh:
+                fh.write("compiler did not finish (timeout or crash)\n")
+            return False
+        return reply.split("\t")[1:2] == ["0"]
+
+    def _run_compiled(self, compiled):
+        jvm = self.jvm
         for index, case in enumerate(self.cases):
             if not compiled[index]:
                 continue
-            if self.proc is None or self.proc.poll() is not None:
-                self._kill()
-                self._start()
+            if not jvm.alive():
+                jvm.kill()
+                jvm.start()
             snap = self.w._tmp_snapshot()
             start = time.monotonic()
             cmd = "R\t{}\t{}\t{}\t{}\t{}\t{}".format(
@@ -908,11 +1075,11 @@ class JavaRunner:
                 case.stdout,
                 case.stderr,
             )
-            reply = self._command(cmd, self.timeout_s)
+            reply = jvm.command(cmd, self.timeout_s)
             duration = time.monotonic() - start
             if reply is None:
-                timed_out = self.proc.poll() is None and duration >= self.timeout_s
-                status = self._kill()
+                timed_out = jvm.proc.poll() is None and duration >= self.timeout_s
+                status = jvm.kill()
                 self.w._tmp_cleanup(snap)
                 if timed_out:
                     self.emit(index, case.outcome(RUN_TIMEOUT, None, duration))
@@ -926,20 +1093,14 @@ class JavaRunner:
             parts = reply.split("\t")
             rc = int(parts[1]) if len(parts) > 1 and parts[1].lstrip("-").isdigit() else 1
             flags = parts[2] if len(parts) > 2 else ""
-            kill_leftovers(self.w.contained, keep=(self.proc.pid,))
+            kill_leftovers(self.w.contained, self.w._keep((jvm.proc.pid,)))
             self.w._tmp_cleanup(snap)
             res = case.outcome(RUN_OK, rc, duration)
             if "M" in flags and res["status"] == RUN_OK:
                 res["status"] = RUN_MEMORY
             self.emit(index, res)
             if "T" in flags or "M" in flags:  # threads still running or heap exhausted: fresh JVM
-                self._kill()
-        if self.proc is not None:
-            try:
-                self.proc.stdin.close()
-            except OSError:
-                pass
-            self._kill()
+                jvm.kill()
 
 
 # --------------------------------------------------------------------------- main loop
@@ -1037,6 +1198,8 @@ def main(argv=None):
                     "traceback": traceback.format_exc()[-STDERR_TAIL:],
                 }
             )
+    if worker.javac is not None:
+        worker.javac.close()
     return 0
 
 
