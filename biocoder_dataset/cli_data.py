@@ -15,11 +15,14 @@ def _usage_error(exc: Exception):
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from biocoder_dataset.export import export
+    from biocoder_dataset.export import export, export_task_file
 
     try:
-        result = export(args.out, configs=args.configs, source_dir=args.source_dir,
-                        verify=False if args.skip_checksum else None, overwrite=args.overwrite)
+        if args.tasks:
+            result = export_task_file(args.out, args.tasks, overwrite=args.overwrite)
+        else:
+            result = export(args.out, configs=args.configs, source_dir=args.source_dir,
+                            verify=False if args.skip_checksum else None, overwrite=args.overwrite)
     except DatasetError as exc:
         raise _usage_error(exc) from exc
     summary = {name: {k: c[k] for k in ("rows", "executable", "kinds")} for name, c in result.counts.items()}
@@ -49,6 +52,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     exp.add_argument("--source-dir", default=None,
                      help="local copy of the upstream files (default: $BIOCODER_SOURCE_DIR, else download)")
     exp.add_argument("--configs", default=None, help="comma-separated configs (default: all)")
+    exp.add_argument("--tasks", default=None, metavar="FILE",
+                     help="export the task rows in FILE (JSON/JSONL from `biocoder build tasks`) instead of the upstream configs")
     exp.add_argument("--overwrite", action="store_true", help="replace an existing non-empty output folder")
     exp.add_argument("--skip-checksum", action="store_true",
                      help="do not verify upstream sha256 pins (development only; same as BIOCODER_SKIP_CHECKSUM=1)")

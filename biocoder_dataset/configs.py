@@ -39,10 +39,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from biocoder_dataset import prompts
+from biocoder_dataset import prompts, synth_harnesses
 from biocoder_dataset._rosalind_table import ROSALIND_TABLE
 from biocoder_dataset.demo_tasks import load_demo_rows
 from biocoder_dataset.errors import RecordError, UnknownConfigError
+from biocoder_dataset.harness_strength import strength_column
 from biocoder_dataset.normalize import (
     canonical,
     code_key,
@@ -61,7 +62,7 @@ from biocoder_dataset.schema import (
     empty_row,
     validate_row,
 )
-from biocoder_dataset.sources import REGISTRY, SourceResolver, rosalind_testcase
+from biocoder_dataset.sources import REGISTRY, SourceResolver, rosalind_testcase, verify_records
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +110,9 @@ def _load_records(res: SourceResolver, name: str) -> tuple[list[dict[str, Any]],
     path = res.path(REGISTRY[name])
     if path is None:
         return None
-    return to_records(read_json(path, name), f"{path} ({name})"), path
+    records = to_records(read_json(path, name), f"{path} ({name})")
+    verify_records(name, records, f"{path} ({name})", complete=not res.offline)
+    return records, path
 
 
 def _content_id(language: str, code: str) -> str:
@@ -297,8 +300,12 @@ def _fill_missing(row: dict[str, Any], h: _Harness) -> None:
                      ("line_start", "line_start"), ("line_end", "line_end"), ("repository", "repository")):
         if row[col] is None and h.fields.get(key) is not None:
             row[col] = h.fields[key]
-    if h.fields.get("summary") and "summary" not in row["metadata"]:
-        row["metadata"]["summary"] = h.fields["summary"]
+    summary = h.fields.get("summary") or _summary_from_upstream_prompt(h.fields.get("upstream_prompt"))
+    if summary and "summary" not in row["metadata"]:
+        row["metadata"]["summary"] = summary
+    for key in ("hash", "package_name", "upstream_prompt"):  # e.g. the adapters file behind a Hub record
+        if h.fields.get(key) is not None and key not in row["metadata"]:
+            row["metadata"][key] = h.fields[key]
     row["metadata"].setdefault("also_in", []).append(h.source)
 
 
@@ -366,7 +373,8 @@ def _build_merged(config: str, res: SourceResolver) -> ConfigBuild:
     language = "python" if config.startswith("python") else "java"
     if config == "python_public":
         goldens = _golden_records(res, "github-d1c922e/python_public")
-        harnesses = _harness_records(res, ("python-harness/tasks", *_HF_ENTRIES))
+        # The Hub's official files first; the adapters file fills in what they lack (fallback).
+        harnesses = _harness_records(res, (*_HF_ENTRIES, "python-harness/tasks"))
     elif config in ("java_public", "java_similar"):
         goldens = _golden_records(res, f"github-head/{config}")
         harnesses = _harness_records(res, _HF_ENTRIES)
@@ -437,6 +445,9 @@ def _finish(build: ConfigBuild) -> ConfigBuild:
     for i, row in enumerate(build.rows):
         if isinstance(row.get("metadata"), dict):
             row["metadata"] = json.dumps(row["metadata"], sort_keys=True, ensure_ascii=False, default=str)
+        if row.get("harness_strength") is None:
+            row["harness_strength"] = strength_column(build.config, row["task_id"])
+        synth_harnesses.apply(build.config, row)  # harness_source; shipped synthesised harnesses
         where = f"config {build.config!r} row {i} (task {row.get('task_id')!r})"
         try:
             row["prompt_summary_only"] = prompts.build_prompt(row, "summary_only")
@@ -465,6 +476,8 @@ def build_config(config: str, source_dir: str | os.PathLike | None = None, *, ve
         res = SourceResolver(source_dir, verify=verify)
         build = _build_rosalind(res) if config == "rosalind" else _build_merged(config, res)
         build.report["source"] = res.describe()
+        if res.skipped:
+            build.report["skipped_optional_sources"] = list(res.skipped)
     build = _finish(build)
     log.info("built config %s: %s", config, build.report)
     return build

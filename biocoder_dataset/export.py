@@ -94,6 +94,29 @@ def _front_matter(counts: dict[str, dict[str, Any]]) -> str:
     return yaml.dump(meta, Dumper=_NoAliasDumper, sort_keys=False, allow_unicode=True, width=1000)
 
 
+def _strength_notes(counts: dict[str, dict[str, Any]]) -> str:
+    """The card's harness-audit summary (``harness_strength`` column) for the exported configs."""
+    from biocoder_dataset.harness_strength import card_summary
+
+    rows = []
+    for name, s in card_summary().items():
+        if name not in counts:
+            continue
+        weak = ", ".join(f"`{t}`" for t in s["weak"]) or "none"
+        rows.append(f"| `{name}` | {s['audited']} | {len(s['weak'])} ({weak}) | {s['constant_output']} | "
+                    f"{s['mutants_killed']}/{s['mutants_total']} | {s['likely_equivalent']} |")
+    if not rows:
+        return ""
+    version = next(iter(card_summary().values()))["audit_version"]
+    return ("\n\n## Harness strength (audit " + str(version) + ")\n\n"
+            "`biocoder audit` judges null candidates (`return None`, `pass`, the first argument, `raise`) and "
+            "single-site mutants of the golden on every executable task. A task where a null candidate passes is "
+            "a *weak harness*: evaluators leave it out of the headline pass@k unless asked (`--include-weak`). "
+            "Per task results are in the `harness_strength` column; method in the project's `docs/validity.md`.\n\n"
+            "| config | audited | weak harness | constant output | mutants killed | likely equivalent |\n"
+            "|---|---:|---|---:|---:|---:|\n" + "\n".join(rows))
+
+
 def render_card(counts: dict[str, dict[str, Any]], reports: dict[str, dict[str, Any]], source: str) -> str:
     """The README.md text for an export with these per-config counts."""
     from biocoder_dataset.builder import _CITATION
@@ -114,13 +137,15 @@ def render_card(counts: dict[str, dict[str, Any]], reports: dict[str, dict[str, 
     columns = "\n".join(f"| `{n}` | {t} | {d} |" for n, (t, d) in COLUMNS.items())
     sources = "\n".join(
         f"- `{e.local_path}`: `{e.repo}` @ `{e.revision[:12]}` `{e.path}`"
-        + (f" (sha256 `{e.sha256[:16]}...`)" if e.sha256 else " (optional; verified against the Hub's LFS sha256 on download)")
+        + (f" (sha256 `{e.sha256[:16]}...`)" if e.sha256
+           else " (optional; verified against the Hub's LFS sha256 on download, and per record)" if e.host == "hf"
+           else " (no checksum: the real file's was never computed; verified per record)")
         for e in REGISTRY.values()
     )
     sources += "\n- `rosalind-testcases/`: `gersteinlab/BioCoder` `evaluation/TestRosalind/testcases/` (each file pinned by sha256)"
     return Template(_TEMPLATE.read_text(encoding="utf-8")).substitute(
         front_matter=_front_matter(counts), version=__version__, source=source, configs_table=table,
-        match_notes=match_notes, columns_table=columns, sources_list=sources, citation=_CITATION,
+        match_notes=match_notes + _strength_notes(counts), columns_table=columns, sources_list=sources, citation=_CITATION,
     )
 
 
@@ -169,6 +194,40 @@ def export(out_dir: str | os.PathLike, configs: str | list[str] | None = None,
             shutil.rmtree(old, ignore_errors=True)
         else:
             os.replace(tmp, out)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return result
+
+
+def export_task_file(out_dir: str | os.PathLike, tasks_file: str | os.PathLike, *, overwrite: bool = False) -> ExportResult:
+    """Export the rows of a tasks file (``biocoder build tasks``) like :func:`export`, one folder per config.
+
+    Rows are grouped by their ``config`` column (``custom`` when absent), so a built set is
+    loadable with ``load_dataset(folder, config)`` exactly like the upstream configs.
+    """
+    from biocoder_dataset.task_file import load_task_rows
+
+    rows = load_task_rows(tasks_file)
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault(row["config"], []).append(row)
+    out = Path(out_dir).resolve()
+    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not overwrite:
+        raise DatasetError(f"output folder {out} already exists and is not empty; choose another folder "
+                           f"or pass overwrite=True (--overwrite) to replace it")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.partial-"))
+    result = ExportResult(out)
+    try:
+        for name, group in groups.items():
+            result.counts[name] = _write_config(group, tmp / name)
+            result.reports[name] = {}
+        (tmp / "README.md").write_text(render_card(result.counts, result.reports, f"`{Path(tasks_file).name}` (a built task set)"),
+                                       encoding="utf-8")
+        if out.exists():
+            shutil.rmtree(out)
+        os.replace(tmp, out)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)

@@ -40,6 +40,8 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "package_name": ("packageName", "package_name"),
 }
 _ALL_ALIASES = {a for names in ALIASES.values() for a in names}
+#: Split names a Hub JSON file may be keyed by (``datasets`` writes "train" by default).
+SPLIT_NAMES = ("train", "test", "validation")
 
 
 def read_json(path: Path, name: str) -> Any:
@@ -75,6 +77,13 @@ def to_records(data: Any, where: str) -> list[dict[str, Any]]:
                 raise RecordError(f"{where}: record {i} should be a JSON object, got {type(rec).__name__}")
         return list(data)
     if isinstance(data, dict):
+        if data and set(data) <= set(SPLIT_NAMES) and all(isinstance(v, (list, dict)) for v in data.values()):
+            # A split-keyed file ({"train": [...]} or {"test": {...}}): the Hub's split name for the
+            # public set could not be seen, so both are read; records keep the file's order.
+            out: list[dict[str, Any]] = []
+            for split, part in data.items():
+                out += to_records(part, f"{where} split {split!r}")
+            return out
         if data and all(isinstance(v, dict) for v in data.values()):
             index: list[str] = []
             for col in data.values():

@@ -56,6 +56,9 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "line_end": ("int32", "Last line of the function in that file."),
     "source": ("string", "Which upstream file(s) this row was built from (registry names)."),
     "metadata": ("string", "Remaining upstream fields, as a JSON object string."),
+    "harness_source": ("string", "Who wrote the harness: 'upstream' (hand-written) or 'synthesized' (biocoder build harness, validated); null without one."),
+    "harness_strength": ("string", "Harness audit (`biocoder audit`) as a JSON object string: weak_harness, "
+                         "constant_output, null_candidates_passed, mutation_score, audit_version; null if not audited."),
 }
 
 

@@ -15,10 +15,23 @@ Files are found, in this order:
 
 ``verify=False`` or ``BIOCODER_SKIP_CHECKSUM=1`` skip the sha256 check (development only).
 
-The two Hugging Face files of ``lilbillbiscuit/biocoder_public`` could not be read when
-these pins were made, so their sha256 cannot be known offline: a local copy is used as
-is, and a download is checked against the sha256 the Hub reports for the LFS object.
-They are optional in a source dir (the configs that use them are still built without).
+What is verified, per source (a checksum is pinned only where it was computed from the real
+upstream file; one that could not be computed is not guessed):
+
+* ``github-head/*``, ``github-d1c922e/*``, Rosalind test cases: the sha256 of the real file
+  at the pinned commit (``ChecksumError`` on any difference).
+* ``python-harness/tasks`` (joe1chief/adapters): **no file checksum**. The only copy seen here
+  holds 79 of the upstream file's 157 records, so the real file's sha256 was never computed.
+  Instead every record is checked (:func:`verify_records`): ``full_hash`` is 64 hex digits,
+  ``task_id`` is ``py_`` + its first 12, no hash repeats, and there are at most 157 records
+  (exactly 157 for a download, which is the whole upstream file).
+* ``hf-biocoder_public/*``: a download is checked against the sha256 the Hub reports for the
+  LFS object (or the git blob id); every record is checked too: ``test_case_id`` is 64 hex
+  digits and unique, ``language`` is Python or Java, and there are at most 157 Python and
+  50 Java records (the public set's sizes). The Hub files are preferred for the
+  ``python_public``/``java_public`` harnesses; the adapters file is the fallback, and a Hub
+  file that cannot be downloaded is skipped with a warning (the configs are built without it).
+  They are optional in a source dir.
 ``lilbillbiscuit/biocoder_hidden`` is registered for reference only: it holds prompts
 and reference outputs of the hidden set without test harnesses, so no config reads it.
 """
@@ -26,7 +39,9 @@ and reference outputs of the hidden set without test harnesses, so no config rea
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
+import re
 import shutil
 import tempfile
 import urllib.error
@@ -100,9 +115,10 @@ _ENTRIES: tuple[SourceFile, ...] = (
             "4b6658ad79de53a6c70223877b8ed8c8847a7c6c0ccc1c3c70ec9d4a1d79c753"),
     _github("github-d1c922e/rosalind", D1C922E_COMMIT, "datasets/rosalind.json", "github-d1c922e/rosalind.json",
             "9f82136935f832e8cb40e634817dbac74f0ca7b923acf0ec08d111bb4b8a4c70"),
-    _github("python-harness/tasks", ADAPTERS_COMMIT, "src/biocoder/src/biocoder/data/biocoder_tasks.json",
-            "python-harness/tasks.json", "f626fecf2897954fe8fda10433f9e839c73ce3cdf59b775dfb57a152c1bb4607",
-            repo=ADAPTERS_REPO),
+    # No sha256: the real file (157 records) was never seen here, only a 79-record copy whose
+    # checksum is not upstream's. Verified per record instead (verify_records).
+    SourceFile("python-harness/tasks", "github", ADAPTERS_REPO, ADAPTERS_COMMIT,
+               "src/biocoder/src/biocoder/data/biocoder_tasks.json", "python-harness/tasks.json", None),
     SourceFile("hf-biocoder_public/biocoder", "hf", HF_PUBLIC_REPO, HF_PUBLIC_REVISION, "biocoder.json",
                "hf-biocoder_public/biocoder.json", None, optional=True),
     SourceFile("hf-biocoder_public/test_combined", "hf", HF_PUBLIC_REPO, HF_PUBLIC_REVISION, "test_combined.json",
@@ -169,6 +185,56 @@ def verify_file(path: Path, entry: SourceFile) -> None:
         )
 
 
+#: Public set sizes (github-d1c922e size statistics): a harness file cannot hold more tasks.
+PUBLIC_SIZES = {"python": 157, "java": 50}
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+def verify_records(name: str, records: list[dict], where: str, complete: bool) -> None:
+    """Per-record checks of a source that has no pinned checksum (see the module docstring).
+
+    ``complete``: the records are the whole upstream file (a download), not a local copy that
+    may hold a subset. Raises :class:`SourceFileError` naming the file, the record and the field.
+    """
+    if name == "python-harness/tasks":
+        seen: set[str] = set()
+        for i, rec in enumerate(records):
+            full = rec.get("full_hash")
+            if not isinstance(full, str) or not _HEX64.fullmatch(full):
+                raise SourceFileError(f"{where} record {i}: field 'full_hash' should be 64 lowercase hex digits, got {full!r:.80}")
+            if rec.get("task_id") != f"py_{full[:12]}":
+                raise SourceFileError(f"{where} record {i}: field 'task_id' should be 'py_{full[:12]}' (py_ + the first 12 "
+                                      f"hex digits of full_hash), got {rec.get('task_id')!r:.80}")
+            if full in seen:
+                raise SourceFileError(f"{where} record {i}: full_hash {full} appears twice")
+            seen.add(full)
+        limit = PUBLIC_SIZES["python"]
+        if len(records) > limit or (complete and len(records) != limit):
+            raise SourceFileError(f"{where}: {len(records)} records; the upstream file at {ADAPTERS_COMMIT[:12]} holds "
+                                  f"{limit} (a local copy may hold fewer, never more)")
+    elif name.startswith("hf-biocoder_public/"):
+        seen = set()
+        counts = {"python": 0, "java": 0}
+        for i, rec in enumerate(records):
+            # The 13-field layout's name; consumers of the Hub files also meet the snake_case family.
+            tcid = rec.get("test_case_id", rec.get("full_hash"))
+            if not isinstance(tcid, str) or not _HEX64.fullmatch(tcid):
+                raise SourceFileError(f"{where} record {i}: field 'test_case_id' should be 64 lowercase hex digits, "
+                                      f"got {tcid!r:.80}")
+            if tcid in seen:
+                raise SourceFileError(f"{where} record {i}: test_case_id {tcid} appears twice")
+            seen.add(tcid)
+            lang = str(rec.get("language", "")).strip().lower()
+            if lang not in counts:
+                raise SourceFileError(f"{where} record {i} ({tcid[:12]}): field 'language' should be 'Python' or 'Java', "
+                                      f"got {rec.get('language')!r:.40}")
+            counts[lang] += 1
+        for lang, n in counts.items():
+            if n > PUBLIC_SIZES[lang]:
+                raise SourceFileError(f"{where}: {n} {lang} records, more than the {PUBLIC_SIZES[lang]} tasks of the "
+                                      f"public set")
+
+
 def _env_flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in ("1", "true", "yes")
 
@@ -191,6 +257,7 @@ class SourceResolver:
         self.verify = (not _env_flag(ENV_SKIP_CHECKSUM)) if verify is None else verify
         default_cache = Path(os.environ.get(ENV_CACHE_DIR) or Path.home() / ".cache" / "biocoder-eval" / "sources")
         self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache
+        self.skipped: list[str] = []  # optional files that could not be had (reported by the build)
 
     @property
     def offline(self) -> bool:
@@ -215,6 +282,13 @@ class SourceResolver:
             if self.verify:
                 verify_file(p, entry)
             return p
+        if entry.host == "hf" and entry.optional:
+            try:
+                return self._download(entry)
+            except SourceFileError as exc:  # the Hub file is preferred, not required: fall back
+                logging.getLogger(__name__).warning("skipping optional Hub file %s: %s", entry.name, exc)
+                self.skipped.append(entry.name)
+                return None
         return self._download(entry)
 
     # -- network path (never used by the tests: they pass a source dir) --------------------------

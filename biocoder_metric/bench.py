@@ -11,9 +11,9 @@ under each requested sandbox, ``repeats`` times with the order of (a) and (b) al
 (so slow drift of a shared machine hits both equally), and reports medians, the ratio
 b/a, and every verdict on which the two disagree.
 
-Samples are the task's golden plus AST mutants of it (a changed constant, a flipped
-comparison, ``+``/``-`` swapped, a ``range`` bound off by one, ``return None``), so that
-passing and failing paths are both exercised. Mutants are deterministic per task.
+Samples are the task's golden plus mutants of it (:mod:`biocoder_metric.mutation`:
+arithmetic, comparison, boundary, constant, return and statement-deletion operators), so
+that passing and failing paths are both exercised. Mutants are deterministic per task.
 
 Why ratios and medians only: this machine is shared, so absolute times say little;
 both paths run in the same minute on the same inputs, which makes the ratio meaningful.
@@ -22,9 +22,7 @@ both paths run in the same minute on the same inputs, which makes the ratio mean
 from __future__ import annotations
 
 import ast
-import copy
 import json
-import random
 import re
 import statistics
 import tempfile
@@ -35,125 +33,20 @@ from typing import Any
 
 from biocoder_metric import harness
 from biocoder_metric.execute import EvalOptions, run_evaluation
-from biocoder_metric.naive import evaluate_naive, make_naive_backend
+from biocoder_metric.mutation import java_mutants, python_mutants
+from biocoder_metric.naive import BASELINES, evaluate_naive, make_naive_backend
 from biocoder_metric.types import Job
 
 # ---------------------------------------------------------------------------- mutants
 
-_CMP_FLIP: dict[type, type] = {
-    ast.Lt: ast.GtE,
-    ast.GtE: ast.Lt,
-    ast.Gt: ast.LtE,
-    ast.LtE: ast.Gt,
-    ast.Eq: ast.NotEq,
-    ast.NotEq: ast.Eq,
-    ast.In: ast.NotIn,
-    ast.NotIn: ast.In,
-    ast.Is: ast.IsNot,
-    ast.IsNot: ast.Is,
-}
-_BIN_SWAP: dict[type, type] = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv}
-
-
-class _Mutator(ast.NodeTransformer):
-    """Numbers every mutation site in visiting order; with ``target`` set, changes only that one.
-
-    Sites inside a ``while`` condition are skipped: flipping them mostly makes endless loops,
-    and a benchmark full of timeouts would measure the timeout, not the engine.
-    """
-
-    def __init__(self, target: int | None = None):
-        self.target = target
-        self.count = 0
-        self.done: str | None = None
-        self._in_while_test = 0
-
-    def _site(self, what: str) -> bool:
-        if self._in_while_test:
-            return False
-        hit = self.count == self.target
-        self.count += 1
-        if hit:
-            self.done = what
-        return hit
-
-    def visit_While(self, node: ast.While) -> ast.AST:
-        self._in_while_test += 1
-        node.test = self.visit(node.test)
-        self._in_while_test -= 1
-        node.body = [self.visit(n) for n in node.body]
-        node.orelse = [self.visit(n) for n in node.orelse]
-        return node
-
-    def visit_Constant(self, node: ast.Constant) -> ast.AST:
-        v = node.value
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            return node
-        if self._site(f"constant {v!r}"):
-            return ast.copy_location(ast.Constant(value=v + 1 if isinstance(v, int) else v * 1.5 + 1.0), node)
-        return node
-
-    def visit_Compare(self, node: ast.Compare) -> ast.AST:
-        self.generic_visit(node)
-        op = node.ops[0]
-        if type(op) in _CMP_FLIP and self._site(f"comparison {type(op).__name__}"):
-            node.ops = [_CMP_FLIP[type(op)](), *node.ops[1:]]
-        return node
-
-    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
-        self.generic_visit(node)
-        if type(node.op) in _BIN_SWAP and self._site(f"operator {type(node.op).__name__}"):
-            node.op = _BIN_SWAP[type(node.op)]()
-        return node
-
-    def visit_Call(self, node: ast.Call) -> ast.AST:
-        self.generic_visit(node)
-        if isinstance(node.func, ast.Name) and node.func.id == "range" and node.args:
-            if self._site("range bound off by one"):
-                last = node.args[-1] if len(node.args) < 3 else node.args[1]
-                bumped = ast.BinOp(left=last, op=ast.Add(), right=ast.Constant(value=1))
-                idx = len(node.args) - 1 if len(node.args) < 3 else 1
-                node.args[idx] = ast.copy_location(bumped, last)
-        return node
-
-    def visit_Return(self, node: ast.Return) -> ast.AST:
-        self.generic_visit(node)
-        if node.value is not None and self._site("return None"):
-            node.value = ast.Constant(value=None)
-        return node
-
 
 def mutants(code: str, limit: int, seed: str = "") -> list[tuple[str, str]]:
-    """Up to ``limit`` distinct single-site mutants of ``code`` as (description, source).
+    """Up to ``limit`` Python mutants of ``code`` labelled ``"mutant: <operator>"``.
 
-    Which sites are used is a deterministic shuffle keyed by ``seed`` (the task id), so a
-    benchmark run is reproducible. Returns fewer when the code has fewer sites.
+    Kept for the benchmark's callers; the operators live in :mod:`biocoder_metric.mutation`
+    (shared with the harness audit) and are deterministic per ``seed`` (the task id).
     """
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return []
-    counter = _Mutator()
-    counter.visit(copy.deepcopy(tree))
-    sites = list(range(counter.count))
-    random.Random(f"mutants:{seed}").shuffle(sites)
-    original = ast.unparse(tree)
-    seen = {original}
-    out: list[tuple[str, str]] = []
-    for site in sites:
-        if len(out) >= limit:
-            break
-        m = _Mutator(site)
-        new = m.visit(copy.deepcopy(tree))
-        try:
-            text = ast.unparse(ast.fix_missing_locations(new))
-        except Exception:  # noqa: BLE001 - an unparsable mutant is simply not used
-            continue
-        if text in seen or m.done is None:
-            continue
-        seen.add(text)
-        out.append((f"mutant: {m.done}", text))
-    return out
+    return [(f"mutant: {op}", text) for op, text in python_mutants(code, limit, seed=seed)]
 
 
 def make_samples(
@@ -182,19 +75,8 @@ def make_samples(
 
 
 def _java_mutants(code: str) -> list[tuple[str, str]]:
-    """Textual Java mutants: first comparison flipped, first ``+`` made ``-``, first int +1, a syntax error."""
-    out: list[tuple[str, str]] = []
-    for label, pattern, repl in (
-        ("comparison flipped", r"(?<![<>=!])<(?![<=])", ">="),
-        ("operator + to -", r"(?<=\w) \+ (?=\w)", " - "),
-        ("constant +1", r"(?<![\w.])(\d+)(?![\w.])", None),
-    ):
-        if repl is None:
-            new = re.sub(pattern, lambda m: str(int(m.group(1)) + 1), code, count=1)
-        else:
-            new = re.sub(pattern, repl, code, count=1)
-        if new != code:
-            out.append((f"mutant: {label}", new))
+    """Three textual Java mutants (:func:`biocoder_metric.mutation.java_mutants`) and a syntax error."""
+    out = [(f"mutant: {op}", text) for op, text in java_mutants(code, limit=3)]
     out.append(("mutant: compile error", code.rstrip().rstrip("}") + "\n"))
     return out
 
@@ -235,6 +117,7 @@ class SandboxReport:
             "repeats": max(len(self.naive), len(self.engine)),
             "verdicts": self.verdicts,
             "disagreements": len(self.disagreements),
+            "baseline": BASELINES.get(self.sandbox, "?"),
         }
         for key, wall in (("naive", n), ("engine", e)):
             if wall:
@@ -246,6 +129,7 @@ class SandboxReport:
                     "ms_per_case": round(1000 * wall / max(ref.cases, 1), 2),
                 }
         if n and e:
+            # The headline is the ratio of the median times (not a median of per-pair ratios).
             out["speedup_engine_over_naive"] = round(n / e, 2)
             # Same pairing as the run order: the ratio of each interleaved pair, then the median.
             pairs = [a.wall_s / b.wall_s for a, b in zip(self.naive, self.engine, strict=False)]

@@ -16,7 +16,11 @@ _COMMAND_MODULES = (
     "biocoder_dataset.cli_data",  # data export | data push
     "biocoder_metric.cli_gen",  # generate | run | push
     "biocoder_metric.cli_eval",  # evaluate | check
+    "biocoder_metric.cli_scale",  # merge (of --shard runs)
     "biocoder_metric.cli_bench",  # bench
+    "biocoder_metric.cli_report",  # report | compare
+    "biocoder_metric.cli_build",  # build extract | select | prompts | tasks | run | serve
+    "biocoder_metric.cli_audit",  # audit
 )
 
 

@@ -23,6 +23,8 @@ DEFAULT_KS = "1,5,10"
 
 def _add_engine_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", default="demo", help="dataset config (default: demo, embedded, no download)")
+    p.add_argument("--tasks", default=None, metavar="FILE",
+                   help="evaluate the task rows in FILE (JSON/JSONL, e.g. from `biocoder build tasks`) instead of --config")
     p.add_argument("--source-dir", default=None, help="local folder with the upstream files (no download)")
     p.add_argument(
         "--sandbox",
@@ -45,6 +47,33 @@ def _add_engine_flags(p: argparse.ArgumentParser) -> None:
         "--golden-cache", default=None, help="golden output cache dir (default: ~/.cache/biocoder/golden)"
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    _add_scale_flags(p)
+
+
+def _add_scale_flags(p: argparse.ArgumentParser) -> None:
+    """Where sandbox jobs run (docs/scale.md)."""
+    p.add_argument(
+        "--executor",
+        default="local",
+        choices=("local", "ray"),
+        help="local (default) or ray: one sandbox pool per node of a Ray cluster (pip install 'biocoder-eval[ray]')",
+    )
+    p.add_argument(
+        "--ray-address", default=None, help="Ray cluster to join: auto | HOST:PORT | ray://HOST:10001 (default: RAY_ADDRESS or a new local cluster)"
+    )
+    p.add_argument(
+        "--workers-per-node", type=int, default=None, help="--executor ray: sandboxes per node (default: the node's CPUs)"
+    )
+
+
+def _add_shard_flag(p: argparse.ArgumentParser) -> None:
+    """``--shard`` exists only where a merge can combine the slices (evaluate, check)."""
+    p.add_argument(
+        "--shard",
+        default=None,
+        metavar="I/N",
+        help="do only slice I of N (whole tasks, deterministic); combine the N output dirs with `biocoder merge`",
+    )
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -54,7 +83,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Judge samples (JSONL lines {task_id, completion|solution}) and write results.jsonl + summary.json. "
         "Rerunning the same command resumes where it stopped.",
     )
-    ev.add_argument("--samples", required=True, help="samples JSONL file")
+    ev.add_argument("--samples", default=None, help="samples JSONL file (or --samples-dir)")
     ev.add_argument("--out", required=True, help="output directory (results.jsonl, summary.json, resume log)")
     ev.add_argument(
         "--k", default=DEFAULT_KS, help=f"comma-separated k values for pass@k (default: {DEFAULT_KS})"
@@ -65,6 +94,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="discard results in --out that came from different inputs/options",
     )
     _add_engine_flags(ev)
+    _add_validity_flags(ev)
+    _add_denominator_flags(ev)
+    from biocoder_metric.reporting.eval_extras import add_evaluate_flags
+
+    add_evaluate_flags(ev)  # --samples-dir, --upstream-results, --metrics
+    _add_shard_flag(ev)
     ev.set_defaults(func=cmd_evaluate)
 
     ck = subparsers.add_parser(
@@ -76,7 +111,55 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     ck.add_argument("--json", action="store_true", help="print JSON instead of the table")
     ck.add_argument("--strict", action="store_true", help="exit 1 unless every task passes")
     _add_engine_flags(ck)
+    _add_shard_flag(ck)
     ck.set_defaults(func=cmd_check)
+
+
+def _add_denominator_flags(p: argparse.ArgumentParser) -> None:
+    """What pass@k is over, and what may be left out of it (docs/formats.md, exit statuses)."""
+    p.add_argument(
+        "--task-ids",
+        default=None,
+        metavar="IDS",
+        help="evaluate this subset of the config: comma-separated task ids, or @FILE with one id per line "
+        "(default: every task of the config)",
+    )
+    p.add_argument(
+        "--allow-missing",
+        action="store_true",
+        help="tasks of the set without samples count as 0 correct (default: exit 1 and name them)",
+    )
+    p.add_argument(
+        "--allow-partial",
+        action="store_true",
+        help="score what can be scored when goldens fail in this environment or sandboxes keep failing; "
+        "the headline is labelled partial (default: exit 3, resp. 4)",
+    )
+
+
+def parse_task_ids(text: str | None) -> list[str] | None:
+    """``--task-ids``: ``a,b,c`` or ``@file`` (one id per line, ``#`` comments)."""
+    if not text:
+        return None
+    if text.startswith("@"):
+        path = Path(text[1:])
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"--task-ids: cannot read {path}: {exc}") from None
+        ids = [ln.split("#", 1)[0].strip() for ln in lines]
+    else:
+        ids = [x.strip() for x in text.split(",")]
+    ids = [x for x in ids if x]
+    if not ids:
+        raise UsageError(f"--task-ids {text!r} names no task")
+    return ids
+
+
+#: Exit statuses of ``biocoder evaluate`` besides 0 (ok) and 2 (usage / input error).
+EXIT_MISSING_TASKS = 1
+EXIT_GOLDEN_FAILS = 3
+EXIT_INFRA_ERRORS = 4
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -160,7 +243,61 @@ def _options(args: argparse.Namespace):
             memory_mb=args.memory_mb,
             seed=args.seed,
             golden_cache_dir=args.golden_cache,
+            **_scale_options(args),
+            **_validity_options(args),
         )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _add_validity_flags(p: argparse.ArgumentParser) -> None:
+    """Benchmark-validity switches of ``evaluate`` (docs/validity.md)."""
+    p.add_argument(
+        "--rosalind-check",
+        default="rosalind",
+        choices=("rosalind", "exact"),
+        help="rosalind (default): judge Rosalind answers by the problem's own rules (tolerance, any valid "
+        "answer, any order); exact: upstream's stripped text equality",
+    )
+    p.add_argument(
+        "--plus",
+        action="store_true",
+        help="also judge edge-value and extra fuzz cases; reported as a separate headline pass@k (plus)",
+    )
+    p.add_argument(
+        "--include-weak",
+        action="store_true",
+        help="score tasks whose harness the audit found weak (excluded from the headline by default)",
+    )
+
+
+def _validity_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The validity fields of EvalOptions (absent on commands without these flags: defaults)."""
+    return {
+        "rosalind_check": getattr(args, "rosalind_check", None) or "rosalind",
+        "plus": bool(getattr(args, "plus", False)),
+        "include_weak": bool(getattr(args, "include_weak", False)),
+    }
+
+
+def _scale_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The executor fields of EvalOptions (absent on callers that build their own Namespace)."""
+    return {
+        "executor": getattr(args, "executor", None) or "local",
+        "ray_address": getattr(args, "ray_address", None),
+        "workers_per_node": getattr(args, "workers_per_node", None),
+    }
+
+
+def _shard(args: argparse.Namespace):
+    """The parsed ``--shard`` or None."""
+    text = getattr(args, "shard", None)
+    if not text:
+        return None
+    from biocoder_metric.shard import parse_shard
+
+    try:
+        return parse_shard(text)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 
@@ -168,6 +305,13 @@ def _options(args: argparse.Namespace):
 def _problems(args: argparse.Namespace) -> list[dict[str, Any]]:
     from biocoder_dataset.configs import load_problems
 
+    if getattr(args, "tasks", None):  # a task set built with `biocoder build tasks` (or by hand)
+        from biocoder_dataset.task_file import load_task_rows
+
+        try:
+            return load_task_rows(args.tasks)
+        except ValueError as exc:
+            raise UsageError(f"cannot load --tasks {args.tasks}: {exc}") from None
     try:
         return load_problems(args.config, source_dir=args.source_dir)
     except (ValueError, FileNotFoundError, KeyError) as exc:
@@ -187,17 +331,40 @@ def _engine_errors():
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from biocoder_metric.execute import run_evaluation, sha256
+    from biocoder_metric.execute import run_evaluation
     from biocoder_metric.report import build_summary, render_summary
+    from biocoder_metric.reporting import eval_extras
     from biocoder_metric.results import SUMMARY_NAME, write_json_atomic
 
     ks = parse_ks(args.k)
-    samples = read_samples(args.samples)
-    problems = _problems(args)
+    eval_extras.requested_metrics(args)  # a bad --metrics fails before anything runs
+    if getattr(args, "samples_dir", None):  # upstream layout: task ids come from the folder names
+        problems = _problems(args)
+        samples, origin = eval_extras.load_samples(args, problems, read_samples)
+    else:
+        samples, origin = eval_extras.load_samples(args, [], read_samples)
+        problems = _problems(args)
     options = _options(args)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} exists and is not a directory")
+    extra_fingerprint: dict[str, Any] = {"config": args.config}
+    from biocoder_metric.execute import GoldenFailuresError, MissingTasksError
+
+    task_ids = parse_task_ids(getattr(args, "task_ids", None))
+    allow_missing = bool(getattr(args, "allow_missing", False))
+    all_samples = samples
+    shard, shard_info = _shard(args), None
+    if shard is not None:  # a slice of whole tasks; `biocoder merge` checks completeness
+        from biocoder_metric.shard import plan
+
+        try:
+            samples, shard_info = plan(problems, samples, shard, args.config, options, task_ids, allow_missing)
+        except _engine_errors() as exc:
+            raise UsageError(str(exc)) from None
+        extra_fingerprint["shard"] = {"index": shard.index, "count": shard.count}
+    if shard is not None:  # a shard holds some tasks by construction; `biocoder merge` applies the rule
+        task_ids = sorted({s["task_id"] for s in samples} & set(task_ids or {r["task_id"] for r in problems}))
     started = time.monotonic()
     try:
         run = run_evaluation(
@@ -207,8 +374,21 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             out_dir=out,
             progress=not args.no_progress,
             overwrite=args.overwrite,
-            extra_fingerprint={"config": args.config},
+            extra_fingerprint=extra_fingerprint,
+            task_ids=task_ids,
+            allow_missing=allow_missing,
+            allow_partial=bool(getattr(args, "allow_partial", False)),
         )
+        if shard_info is not None:
+            from biocoder_metric.shard import SHARD_FILE
+
+            write_json_atomic(out / SHARD_FILE, shard_info)
+    except MissingTasksError as exc:
+        print(f"biocoder evaluate: error: {exc}", file=sys.stderr)
+        return EXIT_MISSING_TASKS
+    except GoldenFailuresError as exc:
+        print(f"biocoder evaluate: error: {exc}", file=sys.stderr)
+        return EXIT_GOLDEN_FAILS
     except _engine_errors() as exc:
         raise UsageError(str(exc)) from None
     task_config = {r["task_id"]: r.get("config") or args.config for r in problems}
@@ -217,11 +397,17 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         "sandbox": run.sandbox,
         "environment_id": run.environment_id,
         **options.fingerprint(),
-        "samples_file_sha256": sha256(Path(args.samples).read_text(encoding="utf-8")),
+        **eval_extras.samples_identity(args, all_samples),  # the whole input, also in a shard
     }
     summary = build_summary(
-        run.results, ks, {t: task_config[t] for t in {r.task_id for r in run.results}}, run_info
+        run.results,
+        ks,
+        {t: task_config[t] for t in {r.task_id for r in run.results} | set(run.missing)},
+        run_info,
+        task_set=run.task_set,
+        missing=run.missing,
     )
+    eval_extras.extend_summary(summary, args, run.results, problems)
     try:
         write_json_atomic(out / SUMMARY_NAME, summary)
         write_json_atomic(
@@ -234,8 +420,21 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         )
     except _engine_errors() as exc:
         raise UsageError(str(exc)) from None
+    upstream = eval_extras.write_upstream(args, run.results, origin)
     print(render_summary(summary))
+    if eval_extras.render_text_metrics(summary):
+        print(eval_extras.render_text_metrics(summary))
     print(f"\nresults: {out / 'results.jsonl'}\nsummary: {out / SUMMARY_NAME}", file=sys.stderr)
+    if upstream:
+        print(f"upstream results.json: {upstream}", file=sys.stderr)
+    if run.infra_errors and not getattr(args, "allow_partial", False):
+        print(
+            f"biocoder evaluate: error: {len(run.infra_errors)} samples hit sandbox errors on 3 fresh sandboxes "
+            "each and are left out of n and c (listed in summary.json 'infra_errors'); rerun the same "
+            "command to retry them, or pass --allow-partial to accept this partial score",
+            file=sys.stderr,
+        )
+        return EXIT_INFRA_ERRORS
     return 0
 
 
@@ -246,12 +445,20 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     problems = _problems(args)
     options = _options(args)
+    shard = _shard(args)
+    all_task_ids = sorted(r["task_id"] for r in problems)
+    if shard is not None:
+        from biocoder_metric.shard import select_problems
+
+        problems = select_problems(problems, shard)
     info: dict[str, Any] = {}
     try:
         checks = check_goldens(problems, options, progress=not args.no_progress, run_info=info)
     except _engine_errors() as exc:
         raise UsageError(str(exc)) from None
     report = {"config": args.config, **info, **options.fingerprint(), "tasks": checks}
+    if shard is not None:
+        report["shard"] = {"index": shard.index, "count": shard.count, "all_tasks": all_task_ids}
     if args.out:
         out = Path(args.out)
         try:

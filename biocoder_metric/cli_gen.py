@@ -33,9 +33,53 @@ def _add_generation_flags(p: argparse.ArgumentParser, *, with_data: bool) -> Non
     p.add_argument("--task-ids", default=None, help="comma-separated task ids to generate for (default: all)")
     p.add_argument("--limit", type=int, default=None, help="only the first N tasks (after filtering)")
     p.add_argument("--all-tasks", action="store_true", help="also generate for tasks that cannot be executed (no harness)")
+    _add_upstream_aliases(p)
+    _add_backend_flags(p)
     if with_data:
         p.add_argument("--config", required=True, help="dataset config (e.g. python_public, rosalind, demo)")
         p.add_argument("--source-dir", default=None, help="local folder with the upstream files (no download)")
+
+
+#: Upstream BioCoder's inference settings (inference/final_batch_run.py), where they have a meaning here.
+UPSTREAM_TOLERANCE_TOKENS = 128
+
+
+def _add_upstream_aliases(p: argparse.ArgumentParser) -> None:
+    """Upstream inference's option names, mapped onto ours (docs/reports.md lists the mapping)."""
+    g = p.add_argument_group("upstream BioCoder inference names (aliases)")
+    g.add_argument("--PROMPT_AMOUNT", dest="n_samples", type=int, help="= --n-samples (upstream: generations per prompt, 20)")
+    g.add_argument("--max_generation", dest="max_new_tokens", type=int, help="= --max-new-tokens (upstream: 256)")
+    g.add_argument("--use_summary_only", dest="prompt_style", action="store_const", const="summary_only",
+                   help="= --prompt-style summary_only (upstream: summary-only prompts, its Rosalind setting)")
+    g.add_argument("--max_length", dest="max_length", type=int, default=None,
+                   help="total token budget (prompt + generation): the prompt keeps its last "
+                   f"max_length - max_new_tokens - {UPSTREAM_TOLERANCE_TOKENS} tokens, as upstream cut it "
+                   "(causal_lm processor; upstream: 8192)")
+
+
+def _add_backend_flags(p: argparse.ArgumentParser) -> None:
+    """Generation backend and GPU parallelism (docs/scale.md "Generation at scale")."""
+    g = p.add_argument_group("backend and parallelism")
+    g.add_argument("--backend", default=None, choices=("hf", "vllm"),
+                   help="hf (transformers) or vllm; default: the model entry's processor (chat entries stay chat)")
+    g.add_argument("--tensor-parallel-size", type=int, default=None,
+                   help="vllm: GPUs per engine (vLLM tensor parallelism)")
+    g.add_argument("--data-parallel-size", type=int, default=None,
+                   help="vllm: engines, one Ray actor each on --tensor-parallel-size GPUs; batches split between them")
+
+
+def _apply_backend(args: argparse.Namespace, spec):
+    """``--backend`` / parallel sizes onto the resolved entry (no vLLM import here)."""
+    backend = getattr(args, "backend", None)
+    tp, dp = getattr(args, "tensor_parallel_size", None), getattr(args, "data_parallel_size", None)
+    if backend is None and tp is None and dp is None:
+        return spec
+    from biocoder_metric.processors.vllm_backend import apply_backend
+
+    try:
+        return apply_backend(spec, backend, tp, dp)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -64,6 +108,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--out", required=True, help="run directory")
     run.add_argument("--k", default=DEFAULT_KS, help=f"comma-separated k for pass@k (default: {DEFAULT_KS}; k above n is reported as not estimable)")
     run.add_argument("--overwrite", action="store_true", help="discard existing samples and results in --out")
+    run.add_argument("--generation-only", action="store_true",
+                     help="stop after generation (GPU nodes); evaluate DIR/samples.jsonl later, e.g. on CPU nodes")
     _add_engine_flags(run)
     run.set_defaults(func=cmd_run)
 
@@ -96,9 +142,17 @@ def _resolve(args: argparse.Namespace):
         "max_new_tokens": args.max_new_tokens,
     }
     try:
-        return resolve_model(args.model, args.models_file, version=args.model_version, decode_mode=args.decode_mode, overrides=overrides)
+        spec = resolve_model(args.model, args.models_file, version=args.model_version, decode_mode=args.decode_mode, overrides=overrides)
     except (ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
+    max_length = getattr(args, "max_length", None)
+    if max_length is not None:
+        budget = max_length - int(spec.generation.get("max_new_tokens", 512)) - UPSTREAM_TOLERANCE_TOKENS
+        if budget < 1:
+            raise UsageError(f"--max_length {max_length} leaves no room for a prompt after max_new_tokens "
+                             f"{spec.generation.get('max_new_tokens', 512)} and {UPSTREAM_TOLERANCE_TOKENS} tokens of tolerance")
+        spec.generation["max_input_tokens"] = budget  # read by the causal_lm processor, not passed to generate()
+    return _apply_backend(args, spec)
 
 
 def _problems(config: str, source_dir: str | None, limit: int | None, all_tasks: bool, task_ids: str | None = None) -> list[dict[str, Any]]:
@@ -196,6 +250,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     print(f"[1/2] generating into {samples}", file=sys.stderr)
     meta = _generate(args, samples, args.config, args.source_dir)
     _print_meta(meta)
+    if getattr(args, "generation_only", False):
+        print(f"--generation-only: evaluate later with `biocoder evaluate --config {args.config} --samples {samples} "
+              f"--out {out}` (any executor, any machine with a sandbox)", file=sys.stderr)
+        return 0
     print(f"[2/2] evaluating in sandbox {args.sandbox!r} into {out}", file=sys.stderr)
     eval_args = argparse.Namespace(**{**vars(args), "samples": str(samples), "out": str(out)})
     return cmd_evaluate(eval_args)

@@ -33,7 +33,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +55,8 @@ from biocoder_metric.types import (
 
 #: Characters of expected / actual output / stderr kept in ``first_failure``.
 TAIL_CHARS = 2000
+#: Retries of a job whose sandbox failed, each on a fresh sandbox (issue: infrastructure errors).
+SANDBOX_RETRIES = 2
 #: Version of the golden cache entries; bump when their meaning changes.
 _GOLDEN_CACHE_VERSION = 2
 
@@ -82,6 +84,27 @@ class EvalOptions:
         },
     )
     use_golden_cache: bool = field(default=True, metadata={"help": "read/write the golden output cache"})
+    executor: str = field(
+        default="local", metadata={"help": "local | ray: where sandbox jobs run (see docs/scale.md)"}
+    )
+    ray_address: str | None = field(
+        default=None, metadata={"help": "Ray cluster: auto | HOST:PORT | ray://... (default: RAY_ADDRESS or a new local one)"}
+    )
+    workers_per_node: int | None = field(
+        default=None, metadata={"help": "ray: sandboxes per node (default: the node's CPUs)"}
+    )
+    rosalind_check: str = field(
+        default="rosalind",
+        metadata={"help": "rosalind | exact: Rosalind answers judged by Rosalind's rules or upstream's exact text"},
+    )
+    plus: bool = field(
+        default=False,
+        metadata={"help": "also judge edge-value and extra fuzz cases, reported as pass@k (plus)"},
+    )
+    include_weak: bool = field(
+        default=False,
+        metadata={"help": "score tasks whose harness the audit found weak (harness_strength.weak_harness)"},
+    )
 
     def __post_init__(self) -> None:
         if self.workers < 1:
@@ -92,10 +115,19 @@ class EvalOptions:
             raise ValueError(f"timeout_s must be a finite number > 0, got {self.timeout_s}")
         if self.memory_mb < 16:
             raise ValueError(f"memory_mb must be >= 16, got {self.memory_mb}")
+        if self.executor not in ("local", "ray"):
+            raise ValueError(f"executor must be 'local' or 'ray', got {self.executor!r}")
+        if self.workers_per_node is not None and self.workers_per_node < 1:
+            raise ValueError(f"workers_per_node must be >= 1, got {self.workers_per_node}")
+        if self.rosalind_check not in ("rosalind", "exact"):
+            raise ValueError(f"rosalind_check must be 'rosalind' or 'exact', got {self.rosalind_check!r}")
 
     def fingerprint(self) -> dict[str, Any]:
         """The fields that can change a verdict (workers and cache location cannot)."""
-        return {k: getattr(self, k) for k in ("fuzz_cases", "timeout_s", "memory_mb", "seed")}
+        return {
+            k: getattr(self, k)
+            for k in ("fuzz_cases", "timeout_s", "memory_mb", "seed", "rosalind_check", "plus", "include_weak")
+        }
 
     def cache_dir(self) -> Path:
         if self.golden_cache_dir:
@@ -108,6 +140,43 @@ class EvalOptions:
 
 class EvalInputError(ValueError):
     """Samples or problems that cannot be evaluated; the message names the sample or task."""
+
+
+class MissingTasksError(EvalInputError):
+    """Tasks of the task set have no sample: pass@k over the rest would move the denominator.
+
+    The CLI exits 1 on it; ``allow_missing=True`` counts those tasks as 0 correct instead.
+    """
+
+    def __init__(self, missing: Sequence[str], total: int):
+        self.missing = list(missing)
+        self.total = total
+        names = ", ".join(self.missing)
+        super().__init__(
+            f"{len(self.missing)} of {total} tasks have no samples: {names}. pass@k is taken over the whole "
+            "task set; add samples for them, name the subset you evaluate with --task-ids, or pass "
+            "--allow-missing to count them as 0 correct"
+        )
+
+
+class GoldenFailuresError(RuntimeError):
+    """Goldens fail in the chosen environment: a score here would be over a shrunken task set.
+
+    The CLI exits 3 on it; ``allow_partial=True`` scores the other tasks, labelled partial.
+    """
+
+    def __init__(self, failures: Sequence[tuple[str, str | None]], total: int, sandbox: str):
+        self.failures = list(failures)
+        self.total = total
+        shown = "\n".join(f"  {t}: {r}" for t, r in self.failures[:5])
+        more = f"\n  ... and {len(self.failures) - 5} more" if len(self.failures) > 5 else ""
+        super().__init__(
+            f"{len(self.failures)} of {total} goldens fail in this environment (sandbox {sandbox}), so its "
+            f"outputs cannot be the reference:\n{shown}{more}\n"
+            "Fix: run in the reference environment (bash scripts/setup_docker.sh builds the image; then "
+            "--sandbox docker, or --sandbox bwrap, which runs the image's root filesystem), or pass "
+            "--allow-partial to score the other tasks under a 'partial' headline"
+        )
 
 
 def sha256(text: str) -> str:
@@ -163,12 +232,16 @@ class SandboxPool:
             pass
 
     def run(self, job: Job) -> list[CaseOutcome]:
-        """Run ``job``; retry once on a sandbox error (fresh sandbox if it raised)."""
+        """Run ``job``; on a sandbox error retry up to :data:`SANDBOX_RETRIES` times, each on a fresh sandbox.
+
+        Infrastructure is never the candidate's fault: a sandbox that failed (raised, or reported
+        ``sandbox_error`` for a case) is discarded, and the whole job runs again on a new one.
+        """
         from biocoder_metric.sandbox import SandboxError
 
         outcomes: list[CaseOutcome] = []
-        for attempt in range(2):
-            sb = self._acquire()
+        for attempt in range(1 + SANDBOX_RETRIES):
+            sb = self._acquire() if attempt == 0 else self._new()
             try:
                 outcomes = list(sb.run(job))
             except SandboxError as exc:
@@ -176,10 +249,7 @@ class SandboxPool:
                 outcomes = [CaseOutcome(status=RUN_SANDBOX_ERROR, stderr=f"sandbox error: {exc}")] * len(
                     job.programs
                 )
-                if attempt == 1:
-                    return outcomes
                 continue
-            self._free.put(sb)
             if len(outcomes) != len(job.programs):
                 outcomes = [
                     CaseOutcome(
@@ -188,7 +258,9 @@ class SandboxPool:
                     )
                 ] * len(job.programs)
             if not any(o.status == RUN_SANDBOX_ERROR for o in outcomes):
+                self._free.put(sb)
                 return outcomes
+            self._discard(sb)
         return outcomes
 
     def close(self) -> None:
@@ -198,6 +270,35 @@ class SandboxPool:
             except queue.Empty:
                 break
             self._discard(sb)
+
+
+def executor_pool(options: EvalOptions, role: str) -> Any | None:
+    """The pool of a non-local executor (``options.executor``), or None for a local run.
+
+    Imported lazily so that Ray is loaded only when ``--executor ray`` asks for it.
+    """
+    if options.executor == "ray":
+        from biocoder_metric.executors.ray_pool import RayPool
+
+        return RayPool(options, role)
+    return None
+
+
+def make_pool(options: EvalOptions, role: str) -> Any:
+    """The pool for ``role``: ``"golden"`` (reference outputs) or ``"candidate"`` (samples).
+
+    Golden isolation: golden programs and candidates never share a worker, so no candidate
+    can find a golden's text or outputs in its sandbox (memory, processes, files). Golden
+    pools are short-lived: the engine closes one as soon as the goldens it needed are known.
+    """
+    if role not in ("golden", "candidate"):
+        raise ValueError(f"pool role must be 'golden' or 'candidate', got {role!r}")
+    return executor_pool(options, role) or SandboxPool(options, options.workers)
+
+
+def dispatch_threads(options: EvalOptions, pool: Any) -> int:
+    """Engine threads feeding ``pool``: ``workers``, or more when the pool (a cluster) runs more at once."""
+    return max(options.workers, int(getattr(pool, "concurrency", 0) or 0))
 
 
 # ---------------------------------------------------------------------------- judging (pure)
@@ -271,6 +372,25 @@ def judge(
     return status, passed, first
 
 
+def weak_harness_reason(row: dict[str, Any]) -> str | None:
+    """Why the harness audit found this task's test weak (``harness_strength`` column), or None.
+
+    The column is a JSON object string written by ``biocoder audit`` and shipped with the
+    dataset; a row without it (not audited) is never weak.
+    """
+    raw = row.get("harness_strength")
+    if not raw:
+        return None
+    try:
+        info = json.loads(raw) if isinstance(raw, str) else raw
+    except ValueError:
+        return None
+    if not isinstance(info, dict) or not info.get("weak_harness"):
+        return None
+    passed = ", ".join(info.get("null_candidates_passed") or []) or "a null candidate"
+    return f"weak harness: {passed} passes its test (harness audit {info.get('audit_version', '?')}; --include-weak scores it)"
+
+
 def _stripped_equal(actual: str, expected: str) -> bool:
     return actual.strip() == expected.strip()
 
@@ -319,11 +439,38 @@ class _Engine:
 
     def __init__(self, options: EvalOptions):
         self.options = options
-        self.pool = SandboxPool(options, options.workers)
+        self.pool = make_pool(options, "candidate")
+        self._golden_pool: Any | None = None
+        self._golden_pool_lock = threading.Lock()
         self._golden: dict[str, Golden] = {}
+        self._plus_golden: dict[str, list[tuple[int, str]]] = {}
 
     def close(self) -> None:
+        self.close_golden_pool()
         self.pool.close()
+
+    def golden_pool(self) -> Any:
+        """The pool golden programs run in (created on first use; never lent to a candidate)."""
+        with self._golden_pool_lock:
+            if self._golden_pool is None:
+                from biocoder_metric.sandbox import SandboxError
+
+                pool = make_pool(self.options, "golden")
+                if pool.environment_id != self.pool.environment_id:
+                    pool.close()
+                    raise SandboxError(
+                        f"the golden sandbox's environment ({pool.environment_id}) differs from the "
+                        f"candidates' ({self.pool.environment_id}); outputs would not be comparable"
+                    )
+                self._golden_pool = pool
+            return self._golden_pool
+
+    def close_golden_pool(self) -> None:
+        """End the golden workers: nothing that ran a golden outlives the golden phase."""
+        with self._golden_pool_lock:
+            pool, self._golden_pool = self._golden_pool, None
+        if pool is not None:
+            pool.close()
 
     # -- programs
 
@@ -391,7 +538,7 @@ class _Engine:
             entries = [cached[str(i)] for i in range(n)]
         else:
             job = self.harness_job(row, row["golden_code"], repeat=2)
-            outcomes = self.pool.run(job)
+            outcomes = self.golden_pool().run(job)
             entries = [self._golden_entry(i, outcomes[i], outcomes[i + n], row["language"]) for i in range(n)]
             if self.options.use_golden_cache:
                 # Only reference outputs are cached. Failures are recomputed on every run: even a
@@ -431,7 +578,60 @@ class _Engine:
         if status != TaskStatus.OK or row["kind"] != "harness":
             return status, reason
         g = self.golden(row)
-        return (TaskStatus.OK, None) if g.ok else (TaskStatus.GOLDEN_FAILS, g.reason)
+        if not g.ok:
+            return TaskStatus.GOLDEN_FAILS, g.reason
+        weak = weak_harness_reason(row)
+        if weak and not self.options.include_weak:
+            return TaskStatus.WEAK_HARNESS, weak
+        return TaskStatus.OK, None
+
+    def plus_golden(self, row: dict[str, Any]) -> list[tuple[int, str]]:
+        """(plus case index, golden stdout) for the plus cases on which the golden runs cleanly, twice alike.
+
+        Plus cases the golden itself fails on are dropped (see :mod:`biocoder_metric.validity.plus`).
+        Kept in memory only: plus mode is an occasional, explicit run.
+        """
+        from biocoder_metric.validity.plus import plus_programs
+
+        key = "plus:" + row["task_id"]
+        if key not in self._plus_golden:
+            programs = plus_programs(row, row["golden_code"], fuzz_cases=self.options.fuzz_cases, seed=self.options.seed)
+            kept: list[tuple[int, str]] = []
+            if programs:
+                outcomes = self.golden_pool().run(self._programs_job(row, programs * 2))
+                n = len(programs)
+                for i in range(n):
+                    entry = self._golden_entry(i, outcomes[i], outcomes[i + n], row["language"])
+                    if entry["ok"]:
+                        kept.append((i, entry["stdout"]))
+            self._plus_golden[key] = kept
+        return self._plus_golden[key]
+
+    def _programs_job(self, row: dict[str, Any], programs: Sequence[str]) -> Job:
+        return Job(
+            language=row["language"],
+            programs=tuple(programs),
+            timeout_s=self.options.timeout_s,
+            memory_mb=self.options.memory_mb,
+            class_name=harness.java_class_name(row["context"]) if row["language"] == "java" else "Main",
+        )
+
+    def _plus_verdict(self, row: dict[str, Any], code: str, prompt: str | None, base_status: str) -> dict[str, Any]:
+        """``extra.plus`` of a harness sample: the plus status (base failure stands) and the case counts."""
+        from biocoder_metric.validity.plus import plus_programs
+
+        kept = self.plus_golden(row)
+        total = len(plus_programs(row, row["golden_code"], fuzz_cases=self.options.fuzz_cases, seed=self.options.seed))
+        info: dict[str, Any] = {"status": base_status, "cases": len(kept), "dropped": total - len(kept)}
+        if base_status != Status.PASSED or not kept:
+            return info
+        programs = plus_programs(row, code, fuzz_cases=self.options.fuzz_cases, seed=self.options.seed, prompt=prompt)
+        outcomes = self.pool.run(self._programs_job(row, [programs[i] for i, _ in kept]))
+        status, passed, first = judge(outcomes, [out for _, out in kept], row["language"])
+        info.update(status=status, cases_passed=passed)
+        if first is not None:
+            info["first_failure"] = {**first, "plus_case": kept[first["case"]][0]}
+        return info
 
     # -- samples
 
@@ -441,13 +641,22 @@ class _Engine:
         language = row["language"]
         code = extract_code(raw, language, row.get("function_name"))
         if row["kind"] == "rosalind":
+            from biocoder_metric.validity.rosalind_checkers import comparator
+
+            checker, compare = comparator(row, self.options.rosalind_check)
             outcomes = self.pool.run(self.rosalind_job(row, code))
-            status, passed, first = judge(outcomes, [row["expected_output"]], language, _stripped_equal)
+            status, passed, first = judge(outcomes, [row["expected_output"]], language, compare)
+            added: dict[str, Any] = {"rosalind_checker": checker}
+            if self.options.plus:
+                added["plus"] = {"status": status, "cases": 0, "dropped": 0}
         else:
             g = self.golden(row)
             job = self.harness_job(row, code, prompt=sample.get("prompt"))
             outcomes = self.pool.run(job)
             status, passed, first = judge(outcomes, g.outputs, language)
+            added = {}
+            if self.options.plus:
+                added["plus"] = self._plus_verdict(row, code, sample.get("prompt"), status)
         return SampleResult(
             task_id=row["task_id"],
             sample_index=sample["sample_index"],
@@ -458,7 +667,7 @@ class _Engine:
             cases_passed=passed,
             first_failure=first,
             duration_s=round(time.monotonic() - started, 3),
-            extra={"task_status": TaskStatus.OK, "completion_sha256": sha256(raw)},
+            extra={"task_status": TaskStatus.OK, "completion_sha256": sha256(raw), **added},
         )
 
 
@@ -572,17 +781,54 @@ def _progress(total: int, desc: str, enabled: bool):
 def _task_statuses(
     engine: _Engine, rows: list[dict[str, Any]], workers: int, progress: bool
 ) -> dict[str, tuple[str, str | None]]:
-    """Task status for each row, goldens computed in parallel."""
+    """Task status for each row, goldens computed in parallel (in the golden pool, closed after)."""
     statuses: dict[str, tuple[str, str | None]] = {}
-    with (
-        ThreadPoolExecutor(max_workers=workers) as ex,
-        _progress(len(rows), "golden outputs", progress) as bar,
-    ):
-        futures = {ex.submit(engine.task_status, row): row["task_id"] for row in rows}
-        for fut in as_completed(futures):
-            statuses[futures[fut]] = fut.result()
-            bar.update(1)
+    try:
+        with (
+            ThreadPoolExecutor(max_workers=workers) as ex,
+            _progress(len(rows), "golden outputs", progress) as bar,
+        ):
+            futures = {ex.submit(engine.task_status, row): row["task_id"] for row in rows}
+            for fut in as_completed(futures):
+                statuses[futures[fut]] = fut.result()
+                bar.update(1)
+    finally:
+        engine.close_golden_pool()
     return statuses
+
+
+def select_tasks(by_id: dict[str, dict[str, Any]], task_ids: Sequence[str] | None) -> dict[str, dict[str, Any]]:
+    """The task set: every problem, or the named subset (an unknown id is an error naming it)."""
+    if task_ids is None:
+        return by_id
+    unknown = sorted(set(task_ids) - set(by_id))
+    if unknown:
+        raise EvalInputError(f"--task-ids names tasks that are not in the loaded problems: {', '.join(unknown)}")
+    return {t: by_id[t] for t in sorted(set(task_ids))}
+
+
+def scoreable_tasks(by_id: dict[str, dict[str, Any]], options: EvalOptions) -> list[str]:
+    """Tasks of the set that can be scored at all: executable, and not a known-weak harness
+    (unless ``include_weak``). Their number is the denominator of pass@k."""
+    out = []
+    for t, row in by_id.items():
+        if static_task_status(row)[0] != TaskStatus.OK:
+            continue
+        if not options.include_weak and weak_harness_reason(row):
+            continue
+        out.append(t)
+    return sorted(out)
+
+
+def missing_tasks(by_id: dict[str, dict[str, Any]], used: Iterable[str], options: EvalOptions) -> list[str]:
+    """Scoreable tasks of the set that have no sample."""
+    have = set(used)
+    return [t for t in scoreable_tasks(by_id, options) if t not in have]
+
+
+def _infra_reason(r: SampleResult) -> str:
+    ff = r.first_failure or {}
+    return _last_line(ff.get("stderr_tail", "")) or "sandbox error"
 
 
 @dataclass
@@ -594,6 +840,12 @@ class EvalRun:
     sandbox: str
     environment_id: str
     executed: int = 0  # samples actually run in this call (resumed ones are not)
+    #: The task set pass@k is taken over: the config's tasks, or the ``task_ids`` subset named.
+    task_set: list[str] = field(default_factory=list)
+    #: Scoreable tasks of the task set without any sample (only with ``allow_missing``: counted as 0).
+    missing: list[str] = field(default_factory=list)
+    #: Samples whose sandbox kept failing after the retries: in neither n nor c.
+    infra_errors: list[dict[str, Any]] = field(default_factory=list)
 
 
 def run_evaluation(
@@ -604,14 +856,28 @@ def run_evaluation(
     progress: bool = True,
     overwrite: bool = False,
     extra_fingerprint: dict[str, Any] | None = None,
+    task_ids: Sequence[str] | None = None,
+    allow_missing: bool = False,
+    allow_partial: bool = False,
 ) -> EvalRun:
     """Evaluate samples; with ``out_dir`` results are written as they finish and a rerun resumes.
 
+    Fixed denominators: pass@k is over the task set (every problem given, or the ``task_ids``
+    subset), never over whichever tasks happen to have samples. A scoreable task without a
+    sample raises :class:`MissingTasksError` before anything runs, unless ``allow_missing``
+    (then it is listed in ``EvalRun.missing`` and counts as 0 correct). A golden that fails
+    in this environment raises :class:`GoldenFailuresError` after the golden phase (before
+    any candidate runs), unless ``allow_partial``. Samples whose sandbox kept failing are
+    listed in ``EvalRun.infra_errors`` and run again on resume.
+
     See :mod:`biocoder_metric.results` for the files and the resume rules.
     """
-    by_id = index_problems(problems)
+    by_id = select_tasks(index_problems(problems), task_ids)
     norm = normalize_samples(samples, by_id)
     used = sorted({s["task_id"] for s in norm})
+    missing = missing_tasks(by_id, used, options)
+    if missing and not allow_missing:
+        raise MissingTasksError(missing, len(scoreable_tasks(by_id, options)))
     rows = [by_id[t] for t in used]
     engine = _Engine(options)
     store = None
@@ -628,10 +894,12 @@ def run_evaluation(
                 **(extra_fingerprint or {}),
             }
             store = ResultsStore(out_dir, fingerprint, overwrite=overwrite)
-        done: dict[tuple[str, int], SampleResult] = dict(store.done) if store else {}
+        done: dict[tuple[str, int], SampleResult] = {
+            k: r for k, r in (store.done if store else {}).items() if r.status != Status.SANDBOX_ERROR
+        }  # infrastructure failures are retried on resume
         todo = [s for s in norm if (s["task_id"], s["sample_index"]) not in done]
         statuses = _task_statuses(
-            engine, [by_id[t] for t in sorted({s["task_id"] for s in todo})], options.workers, progress
+            engine, [by_id[t] for t in sorted({s["task_id"] for s in todo})], dispatch_threads(options, engine.pool), progress
         )
         # Tasks whose samples were all resumed keep the status recorded with them.
         for s in norm:
@@ -639,6 +907,9 @@ def run_evaluation(
             if key in done and s["task_id"] not in statuses:
                 r = done[key]
                 statuses[s["task_id"]] = (r.extra.get("task_status", TaskStatus.OK), r.extra.get("reason"))
+        failed = sorted((t, reason) for t, (status, reason) in statuses.items() if status == TaskStatus.GOLDEN_FAILS)
+        if failed and not allow_partial:
+            raise GoldenFailuresError(failed, len(scoreable_tasks(by_id, options)), engine.pool.name)
         results: dict[tuple[str, int], SampleResult] = dict(done)
         runnable = []
         for s in todo:
@@ -651,7 +922,7 @@ def run_evaluation(
                 if store:
                     store.append(r)
         with (
-            ThreadPoolExecutor(max_workers=options.workers) as ex,
+            ThreadPoolExecutor(max_workers=dispatch_threads(options, engine.pool)) as ex,
             _progress(len(runnable), "samples", progress) as bar,
         ):
             futures = {ex.submit(engine.run_sample, by_id[s["task_id"]], s): s for s in runnable}
@@ -670,6 +941,13 @@ def run_evaluation(
             sandbox=engine.pool.name,
             environment_id=engine.pool.environment_id,
             executed=len(runnable),
+            task_set=sorted(by_id),
+            missing=missing,
+            infra_errors=[
+                {"task_id": r.task_id, "sample_index": r.sample_index, "reason": _infra_reason(r)}
+                for r in ordered
+                if r.status == Status.SANDBOX_ERROR
+            ],
         )
     finally:
         if store:
@@ -683,9 +961,31 @@ def evaluate_samples(
     options: EvalOptions,
     out_dir: str | os.PathLike | None = None,
     progress: bool = True,
+    **rules: Any,
 ) -> list[SampleResult]:
-    """One result per sample, sorted by (task_id, sample_index). See :func:`run_evaluation`."""
-    return run_evaluation(problems, samples, options, out_dir=out_dir, progress=progress).results
+    """One result per sample, sorted by (task_id, sample_index). See :func:`run_evaluation`
+    (``rules``: its ``task_ids``, ``allow_missing`` and ``allow_partial``)."""
+    return run_evaluation(problems, samples, options, out_dir=out_dir, progress=progress, **rules).results
+
+
+def golden_outputs(
+    problems: Iterable[dict[str, Any]], options: EvalOptions, progress: bool = True
+) -> dict[str, Golden]:
+    """Each harness task's golden outputs (or why there are none), through the engine's golden cache.
+
+    For callers that look at the reference outputs themselves, e.g. the harness audit's
+    constant-output check (:mod:`biocoder_metric.validity.audit`).
+    """
+    rows = [r for r in index_problems(problems).values() if static_task_status(r)[0] == TaskStatus.OK
+            and r.get("kind") == "harness"]
+    if not rows:
+        return {}
+    engine = _Engine(options)
+    try:
+        _task_statuses(engine, rows, dispatch_threads(options, engine.pool), progress)
+        return {r["task_id"]: engine.golden(r) for r in rows}
+    finally:
+        engine.close()
 
 
 def check_goldens(
@@ -702,11 +1002,12 @@ def check_goldens(
     ``run_info``, when given, receives the sandbox name and its environment id.
     """
     rows = sorted(index_problems(problems).values(), key=lambda r: r["task_id"])
+    options = replace(options, include_weak=True, plus=False)  # a golden check judges goldens, not harness strength
     engine = _Engine(options)
     if run_info is not None:
         run_info.update(sandbox=engine.pool.name, environment_id=engine.pool.environment_id)
     try:
-        statuses = _task_statuses(engine, rows, options.workers, progress)
+        statuses = _task_statuses(engine, rows, dispatch_threads(options, engine.pool), progress)
         report: dict[str, dict[str, Any]] = {}
         runnable = []
         for row in rows:
@@ -723,7 +1024,7 @@ def check_goldens(
                 report[row["task_id"]] = entry
                 runnable.append(row)
         with (
-            ThreadPoolExecutor(max_workers=options.workers) as ex,
+            ThreadPoolExecutor(max_workers=dispatch_threads(options, engine.pool)) as ex,
             _progress(len(runnable), "goldens as candidates", progress) as bar,
         ):
             futures = {
@@ -756,6 +1057,12 @@ def check_goldens(
 
 
 __all__ = [
+    "GoldenFailuresError",
+    "MissingTasksError",
+    "make_pool",
+    "missing_tasks",
+    "scoreable_tasks",
+    "select_tasks",
     "EvalOptions",
     "EvalRun",
     "EvalInputError",
@@ -764,6 +1071,8 @@ __all__ = [
     "case_error",
     "check_goldens",
     "evaluate_samples",
+    "golden_outputs",
+    "weak_harness_reason",
     "judge",
     "run_evaluation",
     "static_task_status",

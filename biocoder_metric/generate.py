@@ -214,7 +214,11 @@ def generate_samples(
             stops = processor.stop_sequences(rows[0]) if len({r.get("language") for r in rows}) == 1 else ()
             t0 = time.perf_counter()
             gens = processor.generate(prompts, need, stops)
-            stats.generation_s += time.perf_counter() - t0
+            batch_s = time.perf_counter() - t0
+            stats.generation_s += batch_s
+            # CodeFuseEval-style per-sample cost: the batch's time shared evenly by the samples it produced
+            produced = sum(len(range(done, n_samples)[: len(outs)]) for (_, done), outs in zip(batch, gens, strict=True))
+            per_sample_s = round(batch_s / produced, 4) if produced else None
             for (row, done), prompt, outs in zip(batch, prompts, gens, strict=True):
                 for index, gen in zip(range(done, n_samples), outs, strict=False):
                     record = {
@@ -223,6 +227,8 @@ def generate_samples(
                         "completion": processor.process_after(gen.text, row, prompt),
                         "raw": gen.text,
                         "schema": SAMPLES_SCHEMA_VERSION,
+                        "time_cost": per_sample_s,
+                        "n_tokens": gen.n_tokens,
                     }
                     fh.write(json.dumps(record, ensure_ascii=False) + "\n")
                     stats.samples += 1
@@ -289,7 +295,17 @@ def _run_entry(per_rank: list[dict[str, Any]], started: str, wall_s: float, num_
         # throughput of all processes together over the generation phase (model loading excluded)
         "tokens_per_s": round(tokens / phase_s, 2) if phase_s > 0 and tokens else None,
         "tokens_per_s_per_process": round(tokens / gen_s, 2) if gen_s > 0 and tokens else None,
+        **_time_cost_names(gen_s, tasks, samples),
         "per_process": per_rank,
+    }
+
+
+def _time_cost_names(generation_s: float, tasks: int, samples: int) -> dict[str, Any]:
+    """CodeFuseEval's names for the same figures, so its users find them: total seconds, seconds per task/sample."""
+    return {
+        "total_time_cost": round(generation_s, 3),
+        "average_time_cost": round(generation_s / tasks, 4) if tasks else None,
+        "average_time_cost_per_sample": round(generation_s / samples, 4) if samples else None,
     }
 
 
@@ -335,6 +351,7 @@ def _write_meta(out: Path, problems: list[dict[str, Any]], n_samples: int, run: 
             "avg_generation_s_per_task": round(total_s / total_tasks, 4) if total_tasks else None,
             "avg_generation_s_per_sample": round(total_s / total_samples, 4) if total_samples else None,
             "tokens_per_s": round(total_tok / total_s, 2) if total_s > 0 and total_tok else None,
+            **_time_cost_names(total_s, total_tasks, total_samples),
         },
         "runs": runs,
         "environment": _environment(),

@@ -10,7 +10,13 @@ leave) becomes a dataset repository:
 * the run's own files, unchanged: ``summary.json``, ``results.jsonl``, ``run.json``,
   ``samples.jsonl`` and ``samples.meta.json`` (model entry, decode mode, timings) when present;
 * ``model-index.yaml`` - the ``eval_results`` block (``huggingface_hub.EvalResult`` rendered
-  by ``ModelCardData``), also printed.
+  by ``ModelCardData``), also printed;
+* lm-evaluation-harness "details" layout, so leaderboard tooling that reads lm-eval details
+  repos reads this one: ``<model>/results_<date>.json`` (aggregated scores under
+  ``results.<task>`` as ``"pass@1,none"`` with ``"pass@1_stderr,none"`` and the CI bounds) and
+  ``<model>/samples_<task>_<date>.jsonl`` (one line per sample), declared in the card as configs
+  ``<model>__results`` and ``<model>__<task>`` with a split per run date plus ``latest``;
+* ``report/`` - ``biocoder report`` of the run (HTML + plots) when matplotlib is installed.
 
 The bundle is always built in a local folder first; ``--dry-run`` stops there, so what
 would be uploaded can be read file by file, and no network call is made. Only
@@ -246,8 +252,12 @@ def build_bundle(
     repo_id: str,
     dataset_id: str = DEFAULT_DATASET_ID,
     model_name: str | None = None,
+    date_id: str | None = None,
 ) -> dict[str, Any]:
-    """Write exactly what ``push`` uploads into ``out_dir``; return the file list and the model-index YAML."""
+    """Write exactly what ``push`` uploads into ``out_dir``; return the file list and the model-index YAML.
+
+    ``date_id`` names the run in the lm-eval details layout (default: now, as lm-eval writes it).
+    """
     if repo_id.count("/") != 1 or not all(repo_id.split("/")):
         raise PushError(f"repo id {repo_id!r} should look like ORG/NAME")
     run = load_run(results_dir)
@@ -262,9 +272,10 @@ def build_bundle(
             shutil.copy2(run["dir"] / name, out / name)
     _results_parquet(run["results"], out / PARQUET_PATH)
     (out / "model-index.yaml").write_text(model_index, encoding="utf-8")
-    (out / "README.md").write_text(
-        render_card(run, repo_id=repo_id, dataset_id=dataset_id, model_index=model_index, model_name=model_name), encoding="utf-8"
-    )
+    details = write_details(run, out, model=_model_name(run, model_name), date_id=date_id)
+    _write_report(run, out / "report")
+    card = render_card(run, repo_id=repo_id, dataset_id=dataset_id, model_index=model_index, model_name=model_name)
+    (out / "README.md").write_text(add_details_to_card(card, run, details), encoding="utf-8")
     files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
     return {"folder": str(out), "files": files, "model_index": model_index, "repo_id": repo_id}
 
@@ -277,3 +288,120 @@ def upload_bundle(folder: str | Path, repo_id: str, *, private: bool = False, to
     api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
     api.upload_folder(folder_path=str(folder), repo_id=repo_id, repo_type="dataset", commit_message="Add BioCoder evaluation results")
     return f"https://huggingface.co/datasets/{repo_id}"
+
+
+# ------------------------------------------------------------------------------ lm-eval details layout
+def sanitize_model_name(name: str) -> str:
+    """lm-eval's folder name for a model (``lm_eval.utils.sanitize_model_name``)."""
+    return re.sub(r"[\"<>:/|\\?*\[\]]+", "__", name)
+
+
+def sanitize_task_name(name: str) -> str:
+    """lm-eval's config-name form of a task (``lm_eval.utils.sanitize_task_name``)."""
+    return re.sub(r"\W", "_", name)
+
+
+def _task_name(run: dict[str, Any]) -> str:
+    config = (run["summary"].get("run") or {}).get("config") or run["meta"].get("config") or "all"
+    return f"biocoder_{config}"
+
+
+def write_details(run: dict[str, Any], out: Path, *, model: str, date_id: str | None = None) -> dict[str, Any]:
+    """``<model>/results_<date>.json`` and ``<model>/samples_<task>_<date>.jsonl`` as lm-eval writes them."""
+    from datetime import datetime
+
+    date_id = date_id or datetime.now().isoformat().replace(":", "-")
+    folder = out / sanitize_model_name(model)
+    folder.mkdir(parents=True, exist_ok=True)
+    summary = run["summary"]
+    task = _task_name(run)
+    cis = (summary.get("confidence_intervals") or {}).get("overall") or {}
+    scores: dict[str, Any] = {"alias": task}
+    for k in summary.get("k", []):
+        key = f"pass@{k}"
+        ci = cis.get(key) or {}
+        scores[f"{key},none"] = summary.get(key)
+        scores[f"{key}_stderr,none"] = ci.get("std_err", "N/A") if ci else "N/A"
+        scores[f"{key}_ci_low,none"] = ci.get("low")
+        scores[f"{key}_ci_high,none"] = ci.get("high")
+    results = {
+        "results": {task: scores},
+        "groups": {},
+        "configs": {task: {"task": task, "dataset_path": DEFAULT_DATASET_ID, "dataset_name": task.removeprefix("biocoder_"), "output_type": "generate_until", "metric_list": [{"metric": f"pass@{k}"} for k in summary.get("k", [])]}},
+        "versions": {task: 1},
+        "n-samples": {task: {"original": summary.get("tasks", {}).get("total"), "effective": summary.get("tasks", {}).get("scored")}},
+        "config": {"model": "biocoder-eval", "model_name": model, "run": summary.get("run") or {}},
+        "model_name": model,
+        "model_name_sanitized": sanitize_model_name(model),
+        "date": date_id,
+        "biocoder_summary": summary,
+    }
+    results_path = folder / f"results_{date_id}.json"
+    results_path.write_text(json.dumps(results, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")
+    samples_path = folder / f"samples_{task}_{date_id}.jsonl"
+    with samples_path.open("w", encoding="utf-8") as fh:
+        for doc_id, r in enumerate(sorted(run["results"], key=lambda r: (r.task_id, r.sample_index))):
+            d = r.to_json()
+            line = {
+                "doc_id": doc_id,
+                "doc": {"task_id": d["task_id"]},
+                "target": "",
+                "arguments": {},
+                "resps": [[d["completion"]]],
+                "filtered_resps": [d["completion"]],
+                "sample_index": d["sample_index"],
+                "status": d["status"],
+                "passed": d["status"] == "passed",
+                "task_status": (d.get("extra") or {}).get("task_status", "ok"),
+                "cases_total": d.get("cases_total"),
+                "cases_passed": d.get("cases_passed"),
+                "first_failure": d.get("first_failure"),
+                "program_hash": d.get("program_hash"),
+            }
+            fh.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
+    return {"model": model, "task": task, "date_id": date_id,
+            "results": str(results_path.relative_to(out)), "samples": str(samples_path.relative_to(out))}
+
+
+def add_details_to_card(card: str, run: dict[str, Any], details: dict[str, Any]) -> str:
+    """Declare the lm-eval configs in the card's front matter and add the headline with its CIs."""
+    import yaml
+
+    _, front_text, body = card.split("---", 2)
+    front = yaml.safe_load(front_text)
+    model = sanitize_model_name(details["model"])
+    split = re.sub(r"[^\w.]", "_", details["date_id"])
+    for name, pattern in (
+        (f"{model}__results", f"**/{Path(details['results']).name}"),
+        (f"{model}__{sanitize_task_name(details['task'])}", f"**/{Path(details['samples']).name}"),
+    ):
+        front["configs"].append({"config_name": name, "data_files": [{"split": split, "path": [pattern]}, {"split": "latest", "path": [pattern]}]})
+    summary = run["summary"]
+    cis = (summary.get("confidence_intervals") or {}).get("overall") or {}
+    head = ["## Headline", ""]
+    for k in summary.get("k", []):
+        v, ci = summary.get(f"pass@{k}"), cis.get(f"pass@{k}")
+        if v is None:
+            continue
+        ci_text = f" (95% CI {100 * ci['low']:.2f} to {100 * ci['high']:.2f}, bootstrap over {ci['tasks']} tasks)" if ci else ""
+        head.append(f"- **pass@{k} = {100 * v:.2f}%**{ci_text}")
+    head += [
+        "",
+        f"lm-evaluation-harness layout: aggregated `{details['results']}`, per-sample `{details['samples']}` "
+        f"(configs `{model}__results` and `{model}__{sanitize_task_name(details['task'])}`, splits `{split}` and `latest`).",
+        "",
+    ]
+    body = body.lstrip("\n")
+    marker = "## Scores (pass@k, %)"
+    body = body.replace(marker, "\n".join(head) + "\n" + marker, 1) if marker in body else "\n".join(head) + body
+    return "---\n" + yaml.safe_dump(front, sort_keys=False).rstrip() + "\n---\n\n" + body
+
+
+def _write_report(run: dict[str, Any], folder: Path) -> None:
+    """``biocoder report`` of the run into the bundle, when matplotlib (extra ``metrics``) is there."""
+    try:
+        from biocoder_metric.reporting.build import build_report
+        from biocoder_metric.reporting.runs import load_run as load_report_run
+    except ImportError:
+        return
+    build_report([load_report_run(run["dir"])], folder)

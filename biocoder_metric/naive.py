@@ -1,11 +1,12 @@
-"""The naive reference runner: one fresh process per fuzz case, nothing reused.
+"""The baseline runner: upstream's tester, one fresh process per fuzz case.
 
 This is the baseline the speed benchmark (``biocoder bench``) compares the engine with.
-It does what upstream's tester and Hugging Face ``code_eval`` do: for every case it writes
-``main.py`` (Java: ``Main.java``), starts ``python3 main.py`` (Java: ``javac`` then
-``java``) in a brand-new sandbox of the same kind, and waits. Nothing is kept between
-cases: no warm interpreter, no preloaded imports, no compile-once, no reused container,
-and no golden cache (every sample re-runs the golden program for every case).
+It does what upstream's tester does: for every case it writes ``main.py`` (Java:
+``Main.java``), starts a fresh ``python3 main.py`` (Java: ``javac`` then ``java``) in a
+sandbox of the same kind (under Docker: in a long-lived container of the same image, as
+upstream's workers keep theirs), and waits. Nothing else is reused: no warm interpreter,
+no preloaded imports, no compile-once, and no golden cache (every sample re-runs the
+golden program for every case). It runs ``workers`` cases at a time, as the engine does.
 
 It shares only *pure* code with the engine (harness program texts, ``extract_code``,
 :func:`~biocoder_metric.execute.judge`), so that when both give the same verdict the
@@ -16,8 +17,9 @@ Isolation per backend (kept comparable with the engine's, not identical):
 * ``none``: a host subprocess with the worker's rlimits and a clean environment.
 * ``bwrap``: the engine's bubblewrap command line (same mounts, uid, no network), with the
   case directory bound at ``/work/case`` and ``sh -c 'python3 main.py'`` instead of the worker.
-* ``docker``: a new container per case (``docker run`` with the engine's locked-down flags)
-  with the case directory bound at ``/work``.
+* ``docker``: upstream's way: long-lived containers of the same image (one per worker, the
+  engine's parallelism, the engine's locked-down flags) and a fresh interpreter / JVM per
+  case via ``docker exec``; case directories bound at ``/cases``.
 """
 
 from __future__ import annotations
@@ -48,7 +50,6 @@ from biocoder_metric.postprocess import extract_code
 from biocoder_metric.sandbox.base import SandboxError, clean_env
 from biocoder_metric.types import (
     RUN_COMPILE_ERROR,
-    RUN_MEMORY,
     RUN_OK,
     RUN_OUTPUT_LIMIT,
     RUN_SANDBOX_ERROR,
@@ -312,11 +313,22 @@ class NaiveBwrap(_SubprocessBackend):
 
 
 class NaiveDocker(NaiveBackend):
-    """``docker``: ``docker run`` of a new locked-down container per case (no reuse)."""
+    """``docker``, the way upstream's tester runs: long-lived containers of the same image
+    (one per worker thread, the engine's parallelism), and in them a fresh ``python3 main.py``
+    (``javac`` + ``java``) started with ``docker exec`` for every case, golden and candidate.
+
+    The case directories live on the host under one folder bound into every container at
+    :data:`CASES_MOUNT`; the containers carry the engine's locked-down flags.
+    """
 
     name = "docker"
+    CASES_MOUNT = "/cases"
 
-    def __init__(self, *, image: str | None = None, container_memory_mb: int = 4096, **kw: Any):
+    def __init__(
+        self, *, image: str | None = None, container_memory_mb: int = 4096, workers: int = 1, **kw: Any
+    ):
+        import queue
+
         from biocoder_metric.sandbox import docker as dk
 
         self._dk = dk
@@ -327,70 +339,102 @@ class NaiveDocker(NaiveBackend):
         except Exception as exc:
             raise SandboxError(f"Docker image {self.image!r} not found ({exc})") from exc
         self.container_memory_mb = container_memory_mb
+        self.workers = max(1, workers)
+        self._free: queue.Queue = queue.Queue()
+        self._containers: list[Any] = []
         super().__init__(**kw)
 
-    def _execute(self, case_dir: str, language: str, class_name: str) -> tuple[str, int | None, str]:
+    def _start_container(self) -> Any:
         dk = self._dk
-        script = case_script(
-            language, class_name, self.memory_mb, self.output_limit, timeout_s=self.timeout_s
-        )
         tmpfs = "rw,nosuid,nodev,size=1024m"
-        started = time.monotonic()
+        return self.client.containers.run(
+            self.image_id,
+            command=["sleep", "infinity"],
+            detach=True,
+            network_mode="none",
+            mem_limit=f"{self.container_memory_mb}m",
+            memswap_limit=f"{self.container_memory_mb}m",
+            pids_limit=256,
+            nano_cpus=int(1e9),
+            read_only=True,
+            tmpfs={"/tmp": f"{tmpfs},mode=1777", "/var/tmp": f"{tmpfs},mode=1777"},
+            cap_drop=["ALL"],
+            security_opt=["no-new-privileges"],
+            user=dk.SANDBOX_USER,
+            working_dir=self.CASES_MOUNT,
+            environment=clean_env({"HOME": "/tmp"}, path=dk.CONTAINER_PATH),
+            volumes={self._root: {"bind": self.CASES_MOUNT, "mode": "rw"}},
+            labels={dk.LABEL: "1", f"{dk.LABEL}.pid": str(os.getpid()), f"{dk.LABEL}.host": os.uname().nodename},
+            ipc_mode="private",
+        )
+
+    @property
+    def containers_started(self) -> int:
+        """How many long-lived containers this runner started (at most ``workers``)."""
+        return len(self._containers)
+
+    def _borrow(self) -> Any:
+        import queue
+
         try:
-            container = self.client.containers.run(
-                self.image_id,
-                command=["sh", "-c", script],
-                detach=True,
-                network_mode="none",
-                mem_limit=f"{self.container_memory_mb}m",
-                memswap_limit=f"{self.container_memory_mb}m",
-                pids_limit=256,
-                nano_cpus=int(1e9),
-                read_only=True,
-                tmpfs={"/tmp": f"{tmpfs},mode=1777", "/var/tmp": f"{tmpfs},mode=1777"},
-                cap_drop=["ALL"],
-                security_opt=["no-new-privileges"],
-                user=dk.SANDBOX_USER,
-                working_dir="/work",
-                environment=clean_env({"HOME": "/tmp"}, path=dk.CONTAINER_PATH),
-                volumes={case_dir: {"bind": "/work", "mode": "rw"}},
-                labels={
-                    dk.LABEL: "1",
-                    f"{dk.LABEL}.pid": str(os.getpid()),
-                    f"{dk.LABEL}.host": os.uname().nodename,
-                },
-                ipc_mode="private",
-            )
+            return self._free.get_nowait()
+        except queue.Empty:
+            pass
+        with self._lock:
+            grow = len(self._containers) < self.workers
+            if grow:
+                container = self._start_container()
+                self._containers.append(container)
+                return container
+        return self._free.get()
+
+    def _execute(self, case_dir: str, language: str, class_name: str) -> tuple[str, int | None, str]:
+        script = case_script(language, class_name, self.memory_mb, self.output_limit, timeout_s=self.timeout_s)
+        try:
+            container = self._borrow()
         except Exception as exc:
             return RUN_SANDBOX_ERROR, None, f"cannot start a container: {exc}"
+        started = time.monotonic()
         try:
-            budget = (
-                self.timeout_s + START_SLACK_S + (max(60.0, self.timeout_s * 3) if language == "java" else 0)
+            res = container.exec_run(
+                ["sh", "-c", script],
+                workdir=f"{self.CASES_MOUNT}/{os.path.basename(case_dir)}",
+                user=self._dk.SANDBOX_USER,
+                environment=clean_env({"HOME": "/tmp"}, path=self._dk.CONTAINER_PATH),
             )
-            try:
-                rc = int(container.wait(timeout=budget)["StatusCode"])
-            except Exception:
-                return RUN_TIMEOUT, None, ""
-            container.reload()
-            if container.attrs.get("State", {}).get("OOMKilled"):
-                return RUN_MEMORY, rc, ""
-            # coreutils ``timeout`` exits 124 (or 137 for KILL) when the limit hit; a program
-            # exiting so by itself would also need the whole limit to look the same.
-            if rc in (124, 137) and time.monotonic() - started >= self.timeout_s:
-                return RUN_TIMEOUT, None, ""
-            return RUN_OK, _signal_rc(rc), ""
+            rc = int(res.exit_code if res.exit_code is not None else -1)
+        except Exception as exc:
+            return RUN_SANDBOX_ERROR, None, f"docker exec failed: {exc}"
         finally:
+            self._free.put(container)
+        # coreutils ``timeout`` exits 137 (KILL) when the limit hit; a program exiting so by
+        # itself would also need the whole limit to look the same.
+        if rc in (124, 137) and time.monotonic() - started >= self.timeout_s:
+            return RUN_TIMEOUT, None, ""
+        return RUN_OK, _signal_rc(rc), ""
+
+    def close(self) -> None:
+        for container in self._containers:
             try:
                 container.remove(force=True)
             except Exception:
                 pass
-
-    def close(self) -> None:
+        self._containers.clear()
         super().close()
         try:
             self.client.close()
         except Exception:
             pass
+
+
+#: What the baseline is, per sandbox: recorded in every benchmark report, so that a figure
+#: always says what it was measured against.
+BASELINES = {
+    "docker": "upstream-style: long-lived containers of the same image (one per worker), a fresh "
+    "python3 (javac + java) per case via docker exec, the golden re-run for every sample",
+    "bwrap": "a fresh bubblewrap sandbox and python3 (javac + java) per case, the golden re-run for every sample",
+    "none": "a fresh python3 (javac + java) host process per case, the golden re-run for every sample",
+}
 
 
 def make_naive_backend(
@@ -400,6 +444,7 @@ def make_naive_backend(
     image: str | None = None,
     timeout_s: float = 10.0,
     memory_mb: int = 2048,
+    workers: int = 1,
 ) -> NaiveBackend:
     """The naive runner for sandbox kind ``name`` (``none`` needs the same opt-in as the engine's)."""
     kw: dict[str, Any] = {"timeout_s": timeout_s, "memory_mb": memory_mb}
@@ -414,7 +459,7 @@ def make_naive_backend(
     if name == "bwrap":
         return NaiveBwrap(image=image, **kw)
     if name == "docker":
-        return NaiveDocker(image=image, **kw)
+        return NaiveDocker(image=image, workers=workers, **kw)
     raise ValueError(f"unknown sandbox {name!r} for the naive runner (docker, bwrap, none)")
 
 
@@ -490,6 +535,7 @@ def evaluate_naive(
         image=options.image,
         timeout_s=options.timeout_s,
         memory_mb=options.memory_mb,
+        workers=options.workers,
     )
     out: list[dict[str, Any]] = []
     try:
@@ -506,4 +552,4 @@ def evaluate_naive(
     return sorted(out, key=lambda r: (r["task_id"], r["sample_index"]))
 
 
-__all__ = ["NaiveBackend", "case_script", "evaluate_naive", "make_naive_backend", "naive_sample"]
+__all__ = ["BASELINES", "NaiveBackend", "case_script", "evaluate_naive", "make_naive_backend", "naive_sample"]

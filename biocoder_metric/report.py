@@ -11,15 +11,20 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from biocoder_metric.reporting.ci import format_ci, summary_confidence_intervals
 from biocoder_metric.scoring import pass_at_k_summary
 from biocoder_metric.types import RESULTS_SCHEMA_VERSION, SampleResult, Status, TaskStatus
 
 
 def task_counts(results: Iterable[SampleResult]) -> dict[str, tuple[int, int]]:
-    """task_id -> (n, c) over results of scored tasks (``task_status == ok``)."""
+    """task_id -> (n, c) over results of scored tasks (``task_status == ok``).
+
+    A ``sandbox_error`` sample (the sandbox kept failing after its retries) is in neither n
+    nor c: infrastructure is never the candidate's fault. It is listed by :func:`build_summary`.
+    """
     counts: dict[str, list[int]] = {}
     for r in results:
-        if r.extra.get("task_status", TaskStatus.OK) != TaskStatus.OK:
+        if r.extra.get("task_status", TaskStatus.OK) != TaskStatus.OK or r.status == Status.SANDBOX_ERROR:
             continue
         nc = counts.setdefault(r.task_id, [0, 0])
         nc[0] += 1
@@ -47,9 +52,19 @@ def build_summary(
     ks: Iterable[int],
     task_config: Mapping[str, str] | None = None,
     run_info: Mapping[str, Any] | None = None,
+    task_set: Sequence[str] | None = None,
+    missing: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """The ``summary.json`` object (schema in docs/formats.md)."""
+    """The ``summary.json`` object (schema in docs/formats.md).
+
+    ``task_set``: the tasks pass@k is taken over (default: the tasks of ``results``).
+    ``missing``: tasks of that set without samples, counted as 0 correct (``--allow-missing``).
+    The headline is labelled ``partial`` when some scoreable task of the set could not be
+    scored (its golden fails here, or all its samples hit sandbox errors).
+    """
     counts = task_counts(results)
+    for t in missing:
+        counts.setdefault(t, (0, 0))
     scores = pass_at_k_summary(counts, ks, task_config)
     excluded = excluded_tasks(results)
     status_counts = Counter(
@@ -73,7 +88,80 @@ def build_summary(
         "per_task": scores["per_task"],
         "excluded_tasks": excluded,
         "run": dict(run_info or {}),
+        **_denominator_block(results, counts, task_set, missing, excluded),
+        **_plus_block(results, scores["k"], task_config),
+        **_rosalind_block(results),
+        # Bootstrap CIs over tasks (seeded, so the file stays byte-identical between reruns).
+        "confidence_intervals": summary_confidence_intervals(counts, scores["k"], task_config),
     }
+
+
+def _denominator_block(
+    results: Sequence[SampleResult],
+    counts: Mapping[str, tuple[int, int]],
+    task_set: Sequence[str] | None,
+    missing: Sequence[str],
+    excluded: Sequence[Mapping[str, Any]],
+) -> dict[str, Any]:
+    """What the headline is over: ``task_set`` size, ``missing`` tasks, ``partial`` and infra errors."""
+    infra = [
+        {"task_id": r.task_id, "sample_index": r.sample_index}
+        for r in results
+        if r.status == Status.SANDBOX_ERROR and r.extra.get("task_status", TaskStatus.OK) == TaskStatus.OK
+    ]
+    unscored = sorted(
+        {e["task_id"] for e in excluded if e["task_status"] == TaskStatus.GOLDEN_FAILS}
+        | {d["task_id"] for d in infra if d["task_id"] not in counts}
+    )
+    total = len(set(task_set)) if task_set is not None else len({r.task_id for r in results} | set(missing))
+    denominator = len(counts) + len(unscored)  # scored (missing ones as 0) + could not be scored here
+    block: dict[str, Any] = {
+        "task_set": {"tasks": total, "scoreable": denominator, "scored": len(counts)},
+        "missing": {"tasks": sorted(missing), "counted_as_zero": bool(missing)},
+        "infra_errors": infra,
+    }
+    if len(counts) < denominator:
+        block["partial"] = {"scored": len(counts), "of": denominator, "unscored_tasks": unscored}
+    return block
+
+
+def _plus_block(
+    results: Sequence[SampleResult], ks: Iterable[int], task_config: Mapping[str, str] | None
+) -> dict[str, Any]:
+    """``{"plus": ...}``: pass@k with the ``--plus`` cases (evalplus-style second headline), or ``{}``.
+
+    A sample passes plus when it passed the base cases and every plus case the golden
+    could run (``extra.plus.status``); the same scored tasks as the base headline.
+    """
+    scored = [r for r in results if r.extra.get("task_status", TaskStatus.OK) == TaskStatus.OK]
+    if not any("plus" in r.extra for r in scored):
+        return {}
+    counts: dict[str, list[int]] = {}
+    cases = dropped = 0
+    for r in scored:
+        nc = counts.setdefault(r.task_id, [0, 0])
+        plus = r.extra.get("plus") or {}
+        nc[0] += 1
+        nc[1] += plus.get("status") == Status.PASSED
+    for t in {r.task_id for r in scored}:
+        plus = next((r.extra.get("plus") or {}) for r in scored if r.task_id == t)
+        cases += plus.get("cases", 0)
+        dropped += plus.get("dropped", 0)
+    scores = pass_at_k_summary({t: (n, c) for t, (n, c) in counts.items()}, ks, task_config)
+    return {
+        "plus": {
+            **scores["overall"]["pass@k"],
+            "per_config": scores["per_config"],
+            "plus_cases": cases,
+            "plus_cases_dropped_golden_fails": dropped,
+        }
+    }
+
+
+def _rosalind_block(results: Sequence[SampleResult]) -> dict[str, Any]:
+    """``{"rosalind_checkers": {checker: samples}}`` when Rosalind samples were judged, else ``{}``."""
+    used = Counter(r.extra["rosalind_checker"] for r in results if "rosalind_checker" in r.extra)
+    return {"rosalind_checkers": dict(sorted(used.items()))} if used else {}
 
 
 def _fmt(value: float | None) -> str:
@@ -83,7 +171,23 @@ def _fmt(value: float | None) -> str:
 def render_summary(summary: Mapping[str, Any]) -> str:
     """A short human-readable report of ``summary.json``."""
     ks = summary["k"]
-    lines = [
+    lines = []
+    partial = summary.get("partial")
+    if partial:
+        lines.append(
+            f"partial: {partial['scored']} of {partial['of']} tasks scored "
+            f"(not scored: {', '.join(partial['unscored_tasks'][:20])}"
+            f"{' ...' if len(partial['unscored_tasks']) > 20 else ''})"
+        )
+    missing = (summary.get("missing") or {}).get("tasks") or []
+    if missing:
+        lines.append(f"missing: {len(missing)} tasks had no samples and count as 0 correct: {', '.join(missing)}")
+    infra = summary.get("infra_errors") or []
+    if infra:
+        lines.append(f"infrastructure errors: {len(infra)} samples left out of n and c (rerun to retry them)")
+    if lines:
+        lines.append("")
+    lines += [
         "| subset | tasks | " + " | ".join(f"pass@{k}" for k in ks) + " |",
         "|---|---|" + "---|" * len(ks),
     ]
@@ -96,6 +200,18 @@ def render_summary(summary: Mapping[str, Any]) -> str:
         lines.append(
             f"| {config} | {block['tasks']} | "
             + " | ".join(_fmt(block["pass@k"].get(f"pass@{k}")) for k in ks)
+            + " |"
+        )
+    cis = summary.get("confidence_intervals")
+    if cis:
+        level = round(100 * cis.get("level", 0.95))
+        lines.append(
+            f"| {level}% CI (all) | | " + " | ".join(format_ci(cis["overall"].get(f"pass@{k}")) for k in ks) + " |"
+        )
+    if summary.get("plus"):
+        lines.append(
+            f"| all (plus) | {summary['tasks']['scored']} | "
+            + " | ".join(_fmt(summary["plus"].get(f"pass@{k}")) for k in ks)
             + " |"
         )
     lines.append("")

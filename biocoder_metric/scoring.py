@@ -30,16 +30,25 @@ def estimate_pass_at_k(n: int, c: int, k: int) -> float:
     return float(1.0 - np.prod(1.0 - k / np.arange(n - c + 1, n + 1)))
 
 
+def task_pass_at_k(n: int, c: int, k: int) -> float | None:
+    """pass@k of one task in a summary: the estimate; ``None`` with fewer than k samples; and 0.0
+    for a task with no sample at all (a *missing* task that the caller chose to count as 0
+    correct, so the denominator stays the whole task set)."""
+    if n == 0:
+        return 0.0
+    return estimate_pass_at_k(n, c, k) if n >= k else None
+
+
 def _mean_over(counts: Mapping[str, tuple[int, int]], ks: Sequence[int]) -> dict:
     """pass@k averaged over tasks that have at least k samples, plus who was left out."""
     out: dict = {"tasks": len(counts), "pass@k": {}, "tasks_scored": {}, "insufficient": {}}
     for k in ks:
-        ok = {t: nc for t, nc in counts.items() if nc[0] >= k}
+        ok = {t: nc for t, nc in counts.items() if nc[0] >= k or nc[0] == 0}
         short = sorted(
-            ({"task_id": t, "n": nc[0]} for t, nc in counts.items() if nc[0] < k), key=lambda d: d["task_id"]
+            ({"task_id": t, "n": nc[0]} for t, nc in counts.items() if 0 < nc[0] < k), key=lambda d: d["task_id"]
         )
         if ok:
-            out["pass@k"][f"pass@{k}"] = float(np.mean([estimate_pass_at_k(n, c, k) for n, c in ok.values()]))
+            out["pass@k"][f"pass@{k}"] = float(np.mean([task_pass_at_k(n, c, k) for n, c in ok.values()]))
         else:
             out["pass@k"][f"pass@{k}"] = None
         out["tasks_scored"][f"pass@{k}"] = len(ok)
@@ -68,7 +77,7 @@ def pass_at_k_summary(
         per_task[task_id] = {
             "n": n,
             "c": c,
-            **{f"pass@{k}": (estimate_pass_at_k(n, c, k) if n >= k else None) for k in ks},
+            **{f"pass@{k}": task_pass_at_k(n, c, k) for k in ks},
         }
     overall = _mean_over(counts, ks)
     per_config = {}

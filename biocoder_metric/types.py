@@ -35,6 +35,7 @@ class TaskStatus:
     OK = "ok"  # golden passes: the task is scored
     NO_HARNESS = "no_harness"  # upstream has no executable harness for it
     GOLDEN_FAILS = "golden_fails"  # its own golden solution errors, times out or is not deterministic
+    WEAK_HARNESS = "weak_harness"  # the harness audit found that a null candidate passes (see docs/validity.md)
 
 
 # Outcome statuses of one program run (one fuzz case) as reported by the in-sandbox worker.

@@ -18,6 +18,20 @@ if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
   if ! command -v bwrap >/dev/null 2>&1; then
     (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null
   fi
+  # Upstream's Java harnesses compile against commons-math3, htsjdk and jregex; the bwrap sandbox
+  # uses the host JDK, so the host gets the same Debian packages as the image (/usr/share/java/*.jar).
+  java_libs="libcommons-math3-java libhtsjdk-java libjregex-java"
+  if ! dpkg -s $java_libs >/dev/null 2>&1; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $java_libs >/dev/null \
+      || { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $java_libs >/dev/null; }
+  fi
+fi
+
+# Headless Chromium: the report test opens report.html in a real browser (skipped without it).
+if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && ! command -v chromium >/dev/null 2>&1; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
+    || { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+    || echo "install: chromium unavailable; the browser test of biocoder report will be skipped" >&2
 fi
 
 if [ "${BIOCODER_SKIP_DOCKER:-0}" != 1 ]; then

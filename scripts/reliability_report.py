@@ -39,6 +39,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 SUITE = (
     "tests/test_reliability_hostile.py",
+    "tests/test_golden_isolation.py",
     "tests/test_reliability_faults.py",
     "tests/test_reliability_bad_input.py",
     "tests/test_determinism.py",
@@ -89,6 +90,18 @@ def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
         else:
             h["escaped"] += 1
             h["escapes"].append(f"{r['program']}: {'; '.join(r['issues'])[:300]}")
+    # Run-level checks of each hostile evaluator run: exit status 0, no leftover processes, no
+    # canary in the evaluator's own output, output dir untouched. A run with any problem is
+    # "not ok" even when every program on its own was contained.
+    runs: dict[str, dict[str, Any]] = {}
+    for r in by_kind["hostile_run"]:
+        h = runs.setdefault(r["sandbox"], {"tried": 0, "ok": 0, "not_ok": 0, "problems": []})
+        h["tried"] += 1
+        if r.get("global_problems"):
+            h["not_ok"] += 1
+            h["problems"] += [str(p)[:300] for p in r["global_problems"]]
+        else:
+            h["ok"] += 1
     faults = {"injected": 0, "runs": 0, "recovered": 0, "lost": 0, "details": []}
     for r in by_kind["fault"]:
         faults["injected"] += int(r.get("injected", 0))
@@ -106,13 +119,17 @@ def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
             bad["unhandled"].append(f"{r['family']}/{r['case']}: {'; '.join(r['problems'])[:200]}")
     fuzz = Counter(r["outcome"] for r in by_kind["bad_input_fuzz"])
     det = by_kind["determinism"]
-    return {"hostile": hostile, "faults": faults, "bad_input": bad, "fuzz": dict(fuzz), "determinism": det}
+    return {"hostile": hostile, "hostile_runs": runs, "faults": faults, "bad_input": bad, "fuzz": dict(fuzz), "determinism": det}
 
 
 def render(f: dict[str, Any], junit: dict[str, list[tuple[str, str]]], wall_s: float) -> str:
     lines = ["| check | scope | tried | ok | not ok |", "|---|---|---|---|---|"]
     for sandbox, h in sorted(f["hostile"].items()):
         lines.append(f"| hostile programs (contained / escaped) | {sandbox} | {h['tried']} | {h['contained']} | {h['escaped']} |")
+    for sandbox, h in sorted(f.get("hostile_runs", {}).items()):
+        lines.append(
+            f"| evaluator runs (exit 0, no leftovers, no canary in its output / not) | {sandbox} | {h['tried']} | {h['ok']} | {h['not_ok']} |"
+        )
     fl = f["faults"]
     lines.append(
         f"| faults injected (runs recovered / results lost) | {fl['runs']} scenarios | {fl['injected']} | {fl['recovered']} of {fl['runs']} | {fl['lost']} |"
@@ -133,6 +150,8 @@ def render(f: dict[str, Any], junit: dict[str, list[tuple[str, str]]], wall_s: f
     details = []
     for sandbox, h in sorted(f["hostile"].items()):
         details += [f"- escaped on {sandbox}: {e}" for e in h["escapes"]]
+    for sandbox, h in sorted(f.get("hostile_runs", {}).items()):
+        details += [f"- evaluator run on {sandbox}: {p}" for p in h["problems"]]
     details += [f"- fault not recovered: {d}" for d in fl["details"] if not d.get("recovered")]
     details += [f"- fault without a clear error message: {d['fault']} (exit {d.get('exit_code')})"
                 for d in fl["details"] if d.get("clear_error") is False]
@@ -164,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     bad = (
         rc != 0
         or any(h["escaped"] for h in f["hostile"].values())
+        or any(h["not_ok"] for h in f["hostile_runs"].values())
         or f["faults"]["lost"]
         or f["bad_input"]["unhandled"]
         or f["fuzz"].get("unhandled")

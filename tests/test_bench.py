@@ -127,3 +127,33 @@ def test_java_naive_and_engine_agree(demo_rows):
     report = bench.bench_sandbox(name, rows, samples, opts, repeats=1, log=lambda _m: None)
     assert report.disagreements == []
     assert report.verdicts.get("passed") == 1
+
+
+@pytest.mark.docker
+@pytest.mark.slow
+def test_docker_baseline_is_upstream_style_and_agrees_with_the_engine(demo_rows, tmp_path):
+    """The Docker baseline keeps long-lived containers (one per worker, as upstream's workers do),
+    starts a fresh interpreter per case, and reaches the engine's verdicts."""
+    from reliability_support import docker_reason
+
+    from biocoder_metric.execute import run_evaluation
+    from biocoder_metric.naive import evaluate_naive
+
+    reason = docker_reason()
+    if reason:
+        pytest.skip(reason)
+    rows = [demo_rows[t] for t in ("demo_py_gc_content", "demo_py_hamming")]
+    samples = bench.make_samples(rows, 3, golden_every=2)
+    opts = EvalOptions(sandbox="docker", workers=2, fuzz_cases=2, golden_cache_dir=str(tmp_path / "g"))
+    backend = make_naive_backend("docker", workers=2, timeout_s=30)
+    try:
+        for _ in range(5):
+            out = backend.run_case("python", "import os\nprint(os.getpid())\n")
+            assert out.status == "ok" and out.returncode == 0
+        assert backend.containers_started == 1  # reused, not one container per case
+    finally:
+        backend.close()
+    naive = {(r["task_id"], r["sample_index"]): r["status"] for r in evaluate_naive(rows, samples, opts)}
+    engine = run_evaluation(rows, samples, opts, progress=False)
+    assert naive == {(r.task_id, r.sample_index): r.status for r in engine.results}
+    assert {"failed", "passed"} <= set(naive.values())

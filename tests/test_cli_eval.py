@@ -71,6 +71,8 @@ def test_evaluate_writes_results_and_summary(demo_rows, tmp_path, capsys):
         "--golden-cache",
         str(tmp_path / "g"),
         "--no-progress",
+        "--task-ids",
+        ",".join(tasks),
         *SANDBOX_ARGS,
     ]
     assert main(argv) == 0
@@ -220,6 +222,8 @@ def _cli(samples: Path, out: Path, cache: Path) -> list[str]:
         "--golden-cache",
         str(cache),
         "--no-progress",
+        "--task-ids",
+        "demo_py_gc_content,demo_py_hamming,demo_py_revcomp,demo_py_translate,demo_py_motif,demo_py_titv",
     ]
 
 

@@ -29,17 +29,19 @@ def test_unknown_config_lists_the_valid_ones():
 def test_synthetic_python_public_merges_harnesses_and_goldens():
     build = build_config("python_public", SYNTHETIC_SRC, verify=False)
     rows = {r["task_id"]: r for r in build.rows}
-    # adapters task (text match), Hub camelCase record (text match despite layout), Hub snake_case
-    # record whose golden was edited (matched by function name), one golden without harness
-    assert list(rows) == ["py_aaaaaaaaaaaa", "py_bbbbbbbbbbbb", "py_dddddddddddd",
+    # Hub files first (preferred), the adapters file as fallback: Hub camelCase record (text match
+    # despite layout), Hub snake_case records (one text match, one whose golden was edited: matched
+    # by function name), one golden without harness; the adapters copy of py_aaaa only fills in
+    assert list(rows) == ["py_bbbbbbbbbbbb", "py_aaaaaaaaaaaa", "py_dddddddddddd",
                           "py_" + hashlib.sha256(b"def orphan(a):\n    return a").hexdigest()[:12]]
     assert build.report["golden_match"] == {"text": 2, "function_name": 1, "duplicate_harness": 1}
     assert [r["kind"] for r in rows.values()] == ["harness", "harness", "harness", "golden_only"]
     double = rows["py_aaaaaaaaaaaa"]
     meta = json.loads(double["metadata"])
-    assert meta["golden_match"] == "text" and meta["also_in"] == ["hf-biocoder_public/test_combined"]
-    assert meta["summary"] == 'Write a function called "double" that doubles x.'
-    assert double["file_path"] == "toy/double.py"  # filled from the second (Hub) copy
+    assert meta["golden_match"] == "text" and meta["also_in"] == ["python-harness/tasks"]
+    assert double["source"].startswith("hf-biocoder_public/test_combined")
+    assert meta["summary"] == 'Write a function called "double" that doubles x.'  # from the adapters copy
+    assert double["file_path"] == "toy/double.py"
     clip = json.loads(rows["py_dddddddddddd"]["metadata"])
     assert clip["golden_match"] == "function_name" and "params.HI" in clip["upstream_golden_code"]
     orphan = list(rows.values())[-1]

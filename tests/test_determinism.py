@@ -39,11 +39,16 @@ def _samples(path: Path) -> int:
     return len(lines)
 
 
+def _task_ids(samples: Path) -> str:
+    """The tasks the samples cover: the task set named explicitly (pass@k is over it)."""
+    return ",".join(sorted({json.loads(x)["task_id"] for x in samples.read_text().splitlines() if x.strip()}))
+
+
 def _run(samples: Path, root: Path, workers: int) -> bytes:
     env = evaluator_env(root / "golden")
     cmd = [sys.executable, "-m", "biocoder_metric", "evaluate", "--samples", str(samples), "--out", str(root / "out"),
            "--config", "demo", "--sandbox", "bwrap", "--workers", str(workers), "--fuzz-cases", "2", "--timeout", "1.5",
-           "--no-progress"]
+           "--no-progress", "--task-ids", _task_ids(samples)]
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, cwd=REPO_ROOT)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return (root / "out" / "results.jsonl").read_bytes()

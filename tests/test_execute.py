@@ -12,6 +12,7 @@ from biocoder_dataset.schema import empty_row
 from biocoder_metric.execute import (
     EvalInputError,
     EvalOptions,
+    GoldenFailuresError,
     SandboxPool,
     check_goldens,
     evaluate_samples,
@@ -185,7 +186,9 @@ def test_broken_tasks_are_reported_not_scored(tmp_path):
     ok = _py_row("unit_ok", CTX, GOLD)
     rows = [raising, random_out, no_ctx, not_exec, bad_ph, ok]
     samples = [{"task_id": r["task_id"], "completion": GOLD} for r in rows]
-    run = run_evaluation(rows, samples, _opts(tmp_path), progress=False)
+    with pytest.raises(GoldenFailuresError, match=r"2 of 3 goldens fail"):  # 3 scoreable: no_harness never is
+        run_evaluation(rows, samples, _opts(tmp_path), progress=False)
+    run = run_evaluation(rows, samples, _opts(tmp_path), progress=False, allow_partial=True)
     status = {t: s for t, (s, _) in run.task_status.items()}
     assert status == {
         "unit_raises": TaskStatus.GOLDEN_FAILS,
@@ -334,14 +337,19 @@ class _FlakySandbox(Sandbox):
 
 
 @pytest.mark.parametrize("mode", ["raise", "report"])
-def test_a_sandbox_error_is_retried_once(mode):
+def test_a_sandbox_error_is_retried_twice_on_fresh_sandboxes(mode):
     job = Job(language="python", programs=("print('ok')",) * 2)
-    for failures, expected in ((1, RUN_OK), (2, RUN_SANDBOX_ERROR)):
+    for failures, expected, runs in ((1, RUN_OK, 2), (2, RUN_OK, 3), (3, RUN_SANDBOX_ERROR, 3)):
         _FlakySandbox.runs = 0
-        pool = SandboxPool(
-            EvalOptions(sandbox="flaky"), 1, factory=lambda *a, _f=failures, **k: _FlakySandbox(_f, mode)
-        )
+        made: list[_FlakySandbox] = []
+
+        def factory(*a, _f=failures, _made=made, **k):
+            _made.append(_FlakySandbox(_f, mode))
+            return _made[-1]
+
+        pool = SandboxPool(EvalOptions(sandbox="flaky"), 1, factory=factory)
         outcomes = pool.run(job)
         pool.close()
         assert [o.status for o in outcomes] == [expected] * 2
-        assert _FlakySandbox.runs == 2
+        assert _FlakySandbox.runs == runs
+        assert len(made) == runs  # every retry on a sandbox that never failed before

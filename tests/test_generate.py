@@ -57,7 +57,7 @@ def test_generate_writes_the_samples_contract_and_metadata(models_file, tmp_path
         (t, i) for t in PY_TASKS.split(",") for i in (0, 1)
     ]
     for r in records:
-        assert set(r) == {"task_id", "sample_index", "completion", "raw", "schema"}
+        assert set(r) == {"task_id", "sample_index", "completion", "raw", "schema", "time_cost", "n_tokens"}
         assert r["schema"] == SAMPLES_SCHEMA_VERSION
         fn = {"demo_py_gc_content": "gc_content", "demo_py_hamming": "hamming_distance", "demo_py_revcomp": "reverse_complement"}[r["task_id"]]
         assert f"def {fn}(" in r["completion"], r  # the header is put back in front of the raw body
@@ -126,7 +126,8 @@ def test_generate_then_evaluate_end_to_end(models_file, env, tmp_path):
     _generate(models_file, samples, "--task-ids", PY_TASKS + ",demo_rosalind_dna", "--n-samples", "2", "--decode-mode", "sampling")
     out = tmp_path / "eval"
     sandbox = ["--sandbox", env["BIOCODER_SANDBOX"]] + (["--allow-unsafe"] if env["BIOCODER_SANDBOX"] == "none" else [])
-    _biocoder("evaluate", "--samples", str(samples), "--config", "demo", "--out", str(out), "--k", "1,2", "--fuzz-cases", "3", "--no-progress", *sandbox, env=env)
+    _biocoder("evaluate", "--samples", str(samples), "--config", "demo", "--out", str(out), "--k", "1,2", "--fuzz-cases", "3", "--no-progress",
+              "--task-ids", PY_TASKS + ",demo_rosalind_dna", *sandbox, env=env)
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["k"] == [1, 2] and summary["tasks"]["scored"] == 4 and summary["samples"]["total"] == 8
     assert 0.0 <= summary["pass@1"] <= 1.0

@@ -42,7 +42,8 @@ def run_dir(tmp_path_factory) -> Path:
     env = sandbox_env(tmp / "cache")
     sandbox = ["--sandbox", env["BIOCODER_SANDBOX"]] + (["--allow-unsafe"] if env["BIOCODER_SANDBOX"] == "none" else [])
     out = tmp / "eval"
-    proc = _biocoder("evaluate", "--samples", str(samples), "--config", "demo", "--out", str(out), "--k", "1,5", "--fuzz-cases", "3", "--no-progress", *sandbox, env=env)
+    proc = _biocoder("evaluate", "--samples", str(samples), "--config", "demo", "--out", str(out), "--k", "1,5", "--fuzz-cases", "3", "--no-progress",
+                     "--task-ids", ",".join(x["task_id"] for x in lines), *sandbox, env=env)
     assert proc.returncode == 0, proc.stderr[-4000:]
     return out
 
@@ -54,7 +55,9 @@ def test_dry_run_writes_the_bundle_and_touches_no_network(run_dir, tmp_path):
     assert proc.returncode == 0, proc.stderr[-4000:]
     assert "nothing uploaded" in proc.stderr
     files = sorted(str(p.relative_to(bundle)) for p in bundle.rglob("*") if p.is_file())
-    assert files == sorted(["README.md", PARQUET_PATH, "model-index.yaml", "results.jsonl", "run.json", "summary.json", "timing.json"])
+    core = sorted(f for f in files if "/" not in f or f == PARQUET_PATH)
+    assert core == sorted(["README.md", PARQUET_PATH, "model-index.yaml", "results.jsonl", "run.json", "summary.json", "timing.json"])
+    assert [f for f in files if f.startswith("org__some-model/")] and "report/report.html" in files  # lm-eval layout, report
 
     # the printed block is the model-index of the evaluated model, values in percent
     printed = yaml.safe_load(proc.stdout.split("\n", 2)[2])
@@ -109,3 +112,39 @@ def test_model_name_comes_from_the_generation_metadata(run_dir):
     assert "name: tiny" in model_index_yaml(run, dataset_id="d/s", source_url=None)  # local path: registry name
     run["meta"]["model"]["path"] = "bigcode/starcoder2-3b"
     assert "name: bigcode/starcoder2-3b" in model_index_yaml(run, dataset_id="d/s", source_url=None)
+
+
+def test_bundle_has_the_lm_eval_details_layout(run_dir, tmp_path):
+    """The results/samples files are named and declared the way lm-eval's details repos are."""
+    lm_utils = pytest.importorskip("lm_eval.utils", reason="lm-eval (extra 'generation') reads the layout")
+    info = build_bundle(run_dir, tmp_path / "b", repo_id="o/r", model_name="org/some-model", date_id="2026-01-02T03-04-05.000006")
+    files = info["files"]
+    assert lm_utils.get_results_filenames(files) == ["org__some-model/results_2026-01-02T03-04-05.000006.json"]
+    samples = lm_utils.get_sample_results_filenames(files)
+    assert samples == ["org__some-model/samples_biocoder_demo_2026-01-02T03-04-05.000006.jsonl"]
+    name = Path(samples[0]).name
+    assert lm_utils.get_file_task_name(name) == "biocoder_demo"
+    assert lm_utils.get_file_datetime(name) == "2026-01-02T03-04-05.000006"
+    assert lm_utils.sanitize_model_name("org/some-model") == "org__some-model"
+
+    summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
+    agg = json.loads((tmp_path / "b" / lm_utils.get_results_filenames(files)[0]).read_text(encoding="utf-8"))
+    scores = agg["results"]["biocoder_demo"]
+    ci = summary["confidence_intervals"]["overall"]["pass@1"]
+    assert scores["pass@1,none"] == summary["pass@1"] and scores["pass@1_stderr,none"] == ci["std_err"]
+    assert (scores["pass@1_ci_low,none"], scores["pass@1_ci_high,none"]) == (ci["low"], ci["high"])
+    lines = [json.loads(x) for x in (tmp_path / "b" / samples[0]).read_text(encoding="utf-8").splitlines()]
+    assert len(lines) == 3 and sum(x["passed"] for x in lines) == 2 and [x["doc_id"] for x in lines] == [0, 1, 2]
+
+    card = (tmp_path / "b" / "README.md").read_text(encoding="utf-8")
+    front = yaml.safe_load(card.split("---")[1])
+    configs = {c["config_name"]: c for c in front["configs"]}
+    assert configs["org__some-model__results"]["data_files"] == [
+        {"split": "2026_01_02T03_04_05.000006", "path": ["**/results_2026-01-02T03-04-05.000006.json"]},
+        {"split": "latest", "path": ["**/results_2026-01-02T03-04-05.000006.json"]}]
+    assert "org__some-model__biocoder_demo" in configs and configs["results"]["default"] is True
+    assert f"**pass@1 = {100 * summary['pass@1']:.2f}%** (95% CI {100 * ci['low']:.2f} to {100 * ci['high']:.2f}" in card
+    import datasets
+
+    ds = datasets.load_dataset("json", data_files=str(tmp_path / "b" / samples[0]), split="train")
+    assert ds.num_rows == 3

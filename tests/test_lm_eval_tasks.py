@@ -271,3 +271,28 @@ def test_lm_eval_cli_under_accelerate_launch(tiny_model, env, tmp_path):
     launcher = [sys.executable, "-m", "accelerate.commands.launch", "--num_processes", "2", "--cpu", "-m", "lm_eval"]
     results = _lm_eval_cli(launcher, tiny_model, tmp_path / "out", env, tmp_path / "verdicts")
     _check_results(results, tmp_path / "verdicts")
+
+
+def test_golden_failing_here_raises_instead_of_shrinking_the_task_set(patched_env, monkeypatch):
+    """A golden that fails in the chosen environment stops the lm-eval metric with the engine's
+    message (what failed, how to fix it); BIOCODER_ALLOW_PARTIAL=1 scores the rest, None for it."""
+    from biocoder_dataset.schema import empty_row
+
+    utils = _utils()
+    docs = []
+    for name, golden in (("ok", "def f(x):\n    return x + 1\n"), ("broken", "def f(x):\n    import no_such_module_here\n    return x\n")):
+        row = empty_row()
+        row.update(
+            task_id=f"lm_{name}", config="custom", language="python", kind="harness", executable=True,
+            function_name="f", signature="def f(x):", context="<<insert solution here>>\nprint(f(<|int;range=1,5|>))\n",
+            golden_code=golden, prompt="def f(x):\n", prompt_style="instruct",
+        )
+        docs.append(row)
+    answer = "```python\ndef f(x):\n    return x + 1\n```"
+    preds = utils.build_predictions([[answer], [answer]], docs)
+    with pytest.raises(RuntimeError, match=r"(?s)1 of 2 goldens fail in this environment.*no_such_module_here"):
+        utils.pass_at_k(["lm_ok"], [preds[0]])
+    monkeypatch.setenv("BIOCODER_ALLOW_PARTIAL", "1")
+    preds = utils.build_predictions([[answer], [answer + "\n"]], docs)
+    assert utils.pass_at_k(["lm_ok"], [preds[0]]) == {"pass@1": 1.0}
+    assert utils.pass_at_k(["lm_broken"], [preds[1]]) == {"pass@1": None}

@@ -96,7 +96,7 @@ def test_exact_estimator_values_on_a_synthetic_set(demo_rows, tmp_path, monkeypa
         references.append(task_id)
     metric = evaluate.load(str(MODULE_DIR))
     out = metric.compute(
-        predictions=predictions, references=references, k=(1, 2, 3, 5), fuzz_cases=2, **SANDBOX
+        predictions=predictions, references=references, k=(1, 2, 3, 5), fuzz_cases=2, task_ids=list(plan), **SANDBOX
     )
     for k in (1, 2, 3, 5):
         assert out[f"pass@{k}"] == pytest.approx(_expected(plan, k), abs=1e-12)
@@ -130,7 +130,7 @@ def test_json_row_references_and_excluded_tasks(tmp_path, monkeypatch):
             golden_code=golden,
         )
     metric = evaluate.load(str(MODULE_DIR))
-    out = metric.compute(
+    kwargs = dict(
         predictions=[
             ["def f(x):\n    return 1 + x\n", "def f(x):\n    return x\n"],
             ["def f(x):\n    return 0\n"],
@@ -140,7 +140,12 @@ def test_json_row_references_and_excluded_tasks(tmp_path, monkeypatch):
         fuzz_cases=2,
         **SANDBOX,
     )
+    # A golden that fails here: no score over a shrunken task set, unless asked for.
+    with pytest.raises(RuntimeError, match=r"1 of 2 goldens fail in this environment"):
+        metric.compute(**kwargs)
+    out = metric.compute(allow_partial=True, **kwargs)
     assert out["pass@1"] == 0.5  # the broken task is not averaged in
+    assert out["details"]["partial"] == {"scored": 1, "of": 2, "unscored_tasks": ["custom_broken"]}
     (excluded,) = out["details"]["excluded_tasks"]
     assert excluded["task_id"] == broken["task_id"] and excluded["task_status"] == "golden_fails"
     assert "ZeroDivisionError" in excluded["reason"]
@@ -160,3 +165,18 @@ def test_docstring_examples_run(in_repo_root):
     result = doctest.testmod(module, raise_on_error=False, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted >= 6
     assert result.failed == 0
+
+
+def test_denominator_is_the_config_not_the_referenced_tasks(demo_rows):
+    """One demo task referenced: the other 20 are missing (an error naming them), or count as 0."""
+    metric = evaluate.load(str(MODULE_DIR))
+    golden = demo_rows["demo_py_gc_content"]["golden_code"]
+    kwargs = dict(predictions=[[golden]], references=["demo_py_gc_content"], k=(1,), fuzz_cases=2, **SANDBOX)
+    with pytest.raises(ValueError, match=r"20 of 21 tasks have no samples: demo_java_codon_count, ") as info:
+        metric.compute(**kwargs)
+    assert "demo_rosalind_rna" in str(info.value)
+    out = metric.compute(allow_missing=True, **kwargs)
+    assert out["pass@1"] == pytest.approx(1 / 21)
+    assert len(out["details"]["missing"]["tasks"]) == 20 and out["details"]["missing"]["counted_as_zero"]
+    out = metric.compute(task_ids=["demo_py_gc_content"], **kwargs)
+    assert out["pass@1"] == 1.0 and out["details"]["missing"]["tasks"] == []

@@ -55,6 +55,13 @@ Args:
     workers (`int`): parallel sandboxes. Default 2.
     fuzz_cases (`int`): fuzz cases per harness task. Default 10.
     timeout (`float`): seconds per case. Default 10.
+    task_ids (`list` of `str`, optional): the task set pass@k is over. Default: every task of
+        `config` (plus any JSON task rows given). A task of the set without predictions
+        raises a `ValueError` naming it, unless `allow_missing`.
+    allow_missing (`bool`): count tasks of the set without predictions as 0 correct
+        (`details.missing`). Default `False`.
+    allow_partial (`bool`): when goldens fail in this environment, score the other tasks
+        (`details.partial`) instead of raising. Default `False`.
 Returns:
     A dict with `"pass@<k>"` for each k (a float in [0, 1], higher is better; `None` when
     no task has k candidates) and `"details"`: per task `n`, `c` and the status of each
@@ -69,7 +76,7 @@ Examples:
     >>> right = "def gc_content(seq):\\n    s = seq.upper()\\n    return (s.count('G') + s.count('C')) / len(s) if s else 0.0\\n"
     >>> wrong = "def gc_content(seq):\\n    return (seq.count('G') + seq.count('C')) / max(len(seq), 1)\\n"
     >>> out = biocoder_passk.compute(predictions=[[right, wrong]], references=["demo_py_gc_content"],
-    ...                              k=(1, 2), sandbox="auto", fuzz_cases=3)
+    ...                              task_ids=["demo_py_gc_content"], k=(1, 2), sandbox="auto", fuzz_cases=3)
     >>> out["pass@1"], out["pass@2"]
     (0.5, 1.0)
     >>> out["details"]["per_task"]["demo_py_gc_content"]["statuses"]
@@ -80,7 +87,7 @@ Examples:
 
     >>> answer = "Here you go:\\n```python\\n" + right + "```\\nIt counts G and C."
     >>> out = biocoder_passk.compute(predictions=[[answer]], references=["demo_py_gc_content"],
-    ...                              k=(1, 2), sandbox="auto", fuzz_cases=3)
+    ...                              task_ids=["demo_py_gc_content"], k=(1, 2), sandbox="auto", fuzz_cases=3)
     >>> out["pass@1"], out["pass@2"]
     (1.0, None)
     >>> out["details"]["insufficient_samples"]["pass@2"]
@@ -152,6 +159,9 @@ class BiocoderPassk(evaluate.Metric):
         workers: int = 2,
         fuzz_cases: int = 10,
         timeout: float = 10.0,
+        task_ids: list[str] | None = None,
+        allow_missing: bool = False,
+        allow_partial: bool = False,
     ) -> dict[str, Any]:
         from biocoder_metric.execute import EvalOptions, run_evaluation
         from biocoder_metric.report import build_summary
@@ -162,10 +172,10 @@ class BiocoderPassk(evaluate.Metric):
             )
         ks = (k,) if isinstance(k, int) else tuple(k)
         rows = _rows_for(list(references), config, source_dir)
-        task_ids = [json.loads(r)["task_id"] if r.lstrip().startswith("{") else r for r in references]
+        ref_ids = [json.loads(r)["task_id"] if r.lstrip().startswith("{") else r for r in references]
         samples = [
             {"task_id": t, "completion": c}
-            for t, cands in zip(task_ids, predictions, strict=True)
+            for t, cands in zip(ref_ids, predictions, strict=True)
             for c in cands
         ]
         options = EvalOptions(
@@ -175,8 +185,19 @@ class BiocoderPassk(evaluate.Metric):
             fuzz_cases=fuzz_cases,
             timeout_s=timeout,
         )
-        run = run_evaluation(rows, samples, options, progress=False)
-        summary = build_summary(run.results, ks)
+        if any(not r.lstrip().startswith("{") for r in references):
+            # Fixed denominators: the task set is the whole config (or the task_ids named), never
+            # just the referenced tasks; config tasks without predictions are missing.
+            from biocoder_dataset.configs import load_problems
+
+            given = {r["task_id"]: r for r in rows}
+            rows = [given.get(r["task_id"], r) for r in load_problems(config, source_dir=source_dir)]
+            rows += [r for t, r in given.items() if t not in {x["task_id"] for x in rows}]
+        run = run_evaluation(
+            rows, samples, options, progress=False,
+            task_ids=task_ids, allow_missing=allow_missing, allow_partial=allow_partial,
+        )
+        summary = build_summary(run.results, ks, task_set=run.task_set, missing=run.missing)
         statuses: dict[str, list[str]] = {}
         for r in run.results:
             statuses.setdefault(r.task_id, []).append(r.status)
@@ -192,5 +213,10 @@ class BiocoderPassk(evaluate.Metric):
             "status_counts": summary["status_counts"],
             "sandbox": run.sandbox,
             "environment_id": run.environment_id,
+            "task_set": summary["task_set"],
+            "missing": summary["missing"],
+            "infra_errors": summary["infra_errors"],
         }
+        if "partial" in summary:
+            out["details"]["partial"] = summary["partial"]
         return out

@@ -14,7 +14,7 @@ from typing import Any
 from biocoder_metric.processors.base import Generation, ModelSpec, Processor
 
 #: Registry keys that are ours, not ``GenerationConfig`` fields.
-_NOT_GENERATE_KWARGS = ("n", "stop")
+_NOT_GENERATE_KWARGS = ("n", "stop", "max_input_tokens")
 
 
 def _resolve_dtype(value: Any) -> Any:
@@ -63,6 +63,9 @@ class CausalLMProcessor(Processor):
         max_new = int(self.spec.generation.get("max_new_tokens", 512))
         if max_pos:
             self.max_input_tokens = max(1, int(max_pos) - max_new)
+        budget = self.spec.generation.get("max_input_tokens")  # upstream's --max_length, see cli_gen
+        if budget:
+            self.max_input_tokens = min(self.max_input_tokens or int(budget), int(budget))
 
     def generate_kwargs(self, n: int) -> dict[str, Any]:
         """The decode mode's kwargs for ``model.generate`` (greedy is run once, then repeated)."""

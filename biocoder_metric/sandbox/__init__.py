@@ -77,6 +77,17 @@ def _reference_image_for_bwrap() -> str | None:
     return _local_reference_image()
 
 
+def _bwrap_rootfs_path() -> str | None:
+    """``BIOCODER_BWRAP_ROOTFS=/path``: a root filesystem directory to run bwrap over, without Docker.
+
+    For cluster nodes that have bubblewrap but no Docker: the reference image unpacked once on
+    shared storage (``apptainer build --sandbox DIR docker-archive://biocoder-eval.tar``, or
+    ``biocoder_metric.sandbox.image.export_rootfs``). ``host`` (or unset) is not a path.
+    """
+    value = os.environ.get("BIOCODER_BWRAP_ROOTFS", "")
+    return value if value and value.lower() != "host" else None
+
+
 @functools.lru_cache(maxsize=1)  # asked once per process, not once per pooled sandbox
 def _local_reference_image() -> str | None:
     from biocoder_metric.sandbox.image import DEFAULT_IMAGE, ImageError, docker_available, image_id
@@ -105,7 +116,10 @@ def make_sandbox(
         from biocoder_metric.sandbox.bubblewrap import BwrapSandbox
 
         if image is None and kw.get("rootfs") is None:
-            image = _reference_image_for_bwrap()
+            if _bwrap_rootfs_path():  # an unpacked reference image on a node without Docker (Slurm)
+                kw["rootfs"] = _bwrap_rootfs_path()
+            else:
+                image = _reference_image_for_bwrap()
         elif image == "host":
             image = None
         return BwrapSandbox.create(image=image, **kw)  # type: ignore[arg-type]

@@ -97,6 +97,14 @@ def _python_prefixes(python: str) -> list[str]:
     return out
 
 
+def _own_package_dirs() -> list[str]:
+    """Where this project's packages live (they hold task data such as the demo goldens)."""
+    import biocoder_dataset
+    import biocoder_metric
+
+    return sorted({os.path.realpath(os.path.dirname(m.__file__ or "")) for m in (biocoder_dataset, biocoder_metric)})
+
+
 def _own_cgroup(controller: str) -> str:
     """This process's cgroup (relative) for a v1 controller, or the v2 one for ``""``: the
     sandbox's cgroup is created below it, so limits set on us (e.g. by a CI runner) still apply."""
@@ -254,8 +262,14 @@ class BwrapSandbox(WorkerSandbox):
                     argv += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
             for jdk_conf in sorted(Path("/etc").glob("java-*")):
                 argv += ["--ro-bind", str(jdk_conf), str(jdk_conf)]
-            for prefix in _python_prefixes(self.python):
+            prefixes = _python_prefixes(self.python)
+            for prefix in prefixes:
                 argv += ["--ro-bind", prefix, prefix]
+            # This project installed (not editable) into a bound prefix ships task data (the demo
+            # goldens, harness files): hide it, candidates must find no golden on any path.
+            for own in _own_package_dirs():
+                if any(own == p or own.startswith(p.rstrip("/") + "/") for p in prefixes):
+                    argv += ["--tmpfs", own]
             path = f"{Path(self.python).parent}:{CONTAINER_PATH}"
         argv += ["--proc", "/proc", "--dev", "/dev"]
         # Every writable place is a size-capped tmpfs; /dev itself (bwrap's tmpfs) goes read-only.

@@ -21,7 +21,9 @@ are imported inside the hooks.
 Environment: ``BIOCODER_SOURCE_DIR``, ``BIOCODER_PARQUET_DIR``, ``BIOCODER_SANDBOX``,
 ``BIOCODER_ALLOW_UNSAFE``, ``BIOCODER_WORKERS`` (parallel sandboxes, default 2),
 ``BIOCODER_FUZZ_CASES``, ``BIOCODER_TIMEOUT`` (seconds per case), ``BIOCODER_SEED``,
-``BIOCODER_RESULTS_DIR`` (also write each batch's per-sample results there, for audit).
+``BIOCODER_RESULTS_DIR`` (also write each batch's per-sample results there, for audit),
+``BIOCODER_ALLOW_PARTIAL`` (score the other tasks when goldens fail in this environment;
+default: raise with the engine's message, as ``biocoder evaluate`` exits 3).
 """
 
 from __future__ import annotations
@@ -156,7 +158,13 @@ def _run_batch(batch_no: int) -> None:
     out_dir = os.environ.get("BIOCODER_RESULTS_DIR")
     if out_dir:
         out_dir = str(Path(out_dir) / f"batch{batch_no}-pid{os.getpid()}")
-    run = run_evaluation(list(batch["rows"].values()), samples, eval_options(), out_dir=out_dir, progress=False, overwrite=True)
+    # Same rules as `biocoder evaluate`: a golden failing in this environment raises the engine's
+    # GoldenFailuresError (what failed, how to fix it) instead of scoring a shrunken task set,
+    # unless BIOCODER_ALLOW_PARTIAL=1.
+    run = run_evaluation(
+        list(batch["rows"].values()), samples, eval_options(), out_dir=out_dir, progress=False, overwrite=True,
+        allow_partial=os.environ.get("BIOCODER_ALLOW_PARTIAL", "") in ("1", "true", "yes"),
+    )
     counts: dict[str, dict[str, Any]] = {}
     for t in batch["rows"]:
         status, reason = run.task_status.get(t, (TaskStatus.OK, None))

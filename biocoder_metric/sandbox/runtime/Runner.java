@@ -68,6 +68,21 @@ public final class Runner {
         }
     }
 
+    /** The case's classes, then upstream's libraries (worker.py JAVA_LIBS, passed as -Dbiocoder.libs). */
+    static String classpath(File classesDir) {
+        String libs = System.getProperty("biocoder.libs", "");
+        return libs.isEmpty() ? classesDir.getPath() : classesDir.getPath() + File.pathSeparator + libs;
+    }
+
+    static URL[] classpathUrls(File classesDir) throws Exception {
+        String[] parts = classpath(classesDir).split(File.pathSeparator);
+        URL[] urls = new URL[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            urls[i] = new File(parts[i]).toURI().toURL();
+        }
+        return urls;
+    }
+
     static int compile(File srcDir, File classesDir) {
         File report = new File(srcDir.getParentFile(), "compile.txt");
         StringWriter diag = new StringWriter();
@@ -91,7 +106,7 @@ public final class Runner {
                     Iterable<? extends JavaFileObject> units = fm.getJavaFileObjectsFromFiles(sources);
                     List<String> options = Arrays.asList(
                             "-encoding", "UTF-8", "-nowarn", "-proc:none",
-                            "-d", classesDir.getPath(), "-cp", classesDir.getPath());
+                            "-d", classesDir.getPath(), "-cp", classpath(classesDir));
                     ok = javac.getTask(new PrintWriter(diag), fm, null, options, null, units).call();
                 }
             }
@@ -125,7 +140,7 @@ public final class Runner {
         final int[] exit = {0};
         final boolean[] oom = {false};
         ThreadGroup group = new ThreadGroup("case");
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toURI().toURL()}, ClassLoader.getPlatformClassLoader())) {
+        try (URLClassLoader loader = new URLClassLoader(classpathUrls(classes), ClassLoader.getPlatformClassLoader())) {
             Thread main = new Thread(group, () -> {
                 try {
                     Class<?> cls = Class.forName(className, true, loader);

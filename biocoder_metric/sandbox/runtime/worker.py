@@ -73,6 +73,16 @@ PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 
 
+#: Upstream's Java harnesses compile and run with these three libraries on the classpath
+#: (commons-math3, htsjdk, jregex). Debian's packages put them at these fixed paths, in the
+#: image (docker/Dockerfile) and on a host set up by scripts/install.sh; absent ones are skipped.
+JAVA_LIBS = (
+    "/usr/share/java/commons-math3.jar",
+    "/usr/share/java/htsjdk.jar",
+    "/usr/share/java/jregex.jar",
+)
+
+
 # --------------------------------------------------------------------------- process helpers
 
 
@@ -507,6 +517,171 @@ def _looks_like_memory_error(case):
     return 'Exception in thread "main" java.lang.OutOfMemoryError' in tail
 
 
+
+# --------------------------------------------------------------------------- the zygote
+#
+# Why: a case child that is forked from a process which once held another program's text
+# (a golden, an earlier sample) or its output can read all of it back from its own address
+# space (/proc/self/mem). So Python case children are forked from a *zygote*: a fresh
+# interpreter started with exec (clean memory), which only ever receives module names to
+# preload and file paths. It never reads a program, an input or an output. It double-forks
+# each case child so that the child is re-parented to the worker (a child subreaper),
+# which waits for it, enforces the deadline and classifies the outcome as before. The zygote
+# is non-dumpable, so no case can read or trace it; if a case kills it, the worker starts a
+# new one (again with exec, never by forking itself).
+
+
+def _zygote_child(spec, base_vm_mb):
+    """In the case child: files, limits, then run ``main.py`` warm (exec'd code) or exec python."""
+    os.setsid()
+    case = types.SimpleNamespace(
+        stdin=spec["stdin"], stdout=spec["stdout"], stderr=spec["stderr"], work=spec["work"]
+    )
+    _child_io(case, spec.get("tmpdir"))
+    memory_mb = int(spec["memory_mb"])
+    if spec["mode"] == "warm":
+        # Modules preloaded in the zygote sit in this address space; they must not eat the
+        # program's memory budget.
+        memory_mb += max(0, _vm_size_mb() - base_vm_mb)
+    _set_limits(memory_mb, int(spec["fsize"]), int(spec["nproc"]), bool(spec["address_space"]))
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGCHLD, signal.SIGPIPE):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    if spec["mode"] != "warm":
+        exe = spec["python"]
+        os.execv(exe, [exe, "main.py"])
+    with open("main.py", encoding="utf-8") as fh:
+        src = fh.read()
+    try:
+        code_obj = compile(src, "main.py", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, MemoryError, RecursionError, OverflowError) as exc:
+        del src
+        os.write(2, "".join(traceback.format_exception_only(type(exc), exc)).encode("utf-8", "replace"))
+        os._exit(1)
+    del src
+    _run_main_in_child(code_obj, case)
+
+
+def _zygote_spawn(spec, base_vm_mb):
+    """Double fork: returns the pid of the case child, whose parent has already exited."""
+    r, w = os.pipe()
+    middle = os.fork()
+    if middle == 0:
+        try:
+            os.close(r)
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    os.close(w)
+                    _zygote_child(spec, base_vm_mb)
+                except BaseException:  # noqa: B036
+                    try:
+                        os.write(2, traceback.format_exc().encode("utf-8", "replace"))
+                    except Exception:
+                        pass
+                os._exit(127)
+            os.write(w, str(pid).encode("ascii"))
+        finally:
+            os._exit(0)
+    os.close(w)
+    data = b""
+    while True:
+        chunk = os.read(r, 64)
+        if not chunk:
+            break
+        data += chunk
+    os.close(r)
+    os.waitpid(middle, 0)
+    return int(data)
+
+
+def zygote_main(fd):
+    """The zygote's loop: JSON lines on the socket ``fd``; see :class:`Zygote`."""
+    import socket
+
+    _prctl(PR_SET_DUMPABLE, 0)  # exec made us dumpable again
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    os.chdir("/")
+    sock = socket.socket(fileno=fd)
+    stream = sock.makefile("rw", encoding="utf-8", buffering=1)
+    base_vm_mb = _vm_size_mb()
+    failed = set()
+    for line in stream:
+        req = json.loads(line)
+        op = req.get("op")
+        try:
+            if op == "preload":
+                preload(req.get("names") or [], failed)
+                reply = {"ok": True}
+            elif op == "spawn":
+                reply = {"pid": _zygote_spawn(req["spec"], base_vm_mb)}
+            else:
+                reply = {"error": f"unknown op {op!r}"}
+        except Exception as exc:
+            reply = {"error": f"{type(exc).__name__}: {exc}"}
+        stream.write(json.dumps(reply) + "\n")
+        stream.flush()
+    return 0
+
+
+class Zygote:
+    """The worker's handle on its zygote process (started with exec, never forked from us)."""
+
+    REPLY_TIMEOUT_S = 120.0
+
+    def __init__(self, python_exe):
+        import socket
+
+        ours, theirs = socket.socketpair()
+        self.proc = subprocess.Popen(
+            [python_exe, "-s", os.path.abspath(__file__), "--zygote-fd", str(theirs.fileno())],
+            pass_fds=(theirs.fileno(),),
+            stdin=subprocess.DEVNULL,
+            stdout=2,
+            stderr=2,
+            close_fds=True,
+            cwd="/",
+        )
+        theirs.close()
+        self.sock = ours
+        self.stream = ours.makefile("rw", encoding="utf-8", buffering=1)
+        self.preloaded = []
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def call(self, obj):
+        self.sock.settimeout(self.REPLY_TIMEOUT_S)
+        self.stream.write(json.dumps(obj) + "\n")
+        self.stream.flush()
+        line = self.stream.readline()
+        if not line:
+            raise OSError("zygote exited")
+        reply = json.loads(line)
+        if "error" in reply:
+            raise OSError("zygote: " + reply["error"])
+        return reply
+
+    def kill(self):
+        try:
+            self.proc.kill()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except Exception:
+            pass
+        try:
+            self.stream.close()
+            self.sock.close()
+        except OSError:
+            pass
+
+
 class Worker:
     def __init__(self, workroot, contained, runtime_dir, python_exe, max_procs=256):
         self.workroot = workroot
@@ -520,11 +695,32 @@ class Worker:
         self.base_vm_mb = _vm_size_mb()
         #: The long-lived Java compiler (``JavaCompiler``), started by the first warm Java job.
         self.javac = None
+        #: The clean interpreter Python cases fork from (:class:`Zygote`), started on first use.
+        self.zygote = None
 
     def _keep(self, extra=()):
         """Processes ``kill_leftovers`` must spare: ``extra`` plus the live Java compiler."""
-        pid = self.javac.pid() if self.javac is not None else None
-        return tuple(extra) + ((pid,) if pid else ())
+        pids = [self.javac.pid() if self.javac is not None else None]
+        pids.append(self.zygote.pid if self.zygote is not None and self.zygote.alive() else None)
+        return tuple(extra) + tuple(p for p in pids if p)
+
+    def _zygote_call(self, request, names):
+        """Send ``request`` to a live zygote (restarted, and its preloads redone, if a case killed it)."""
+        for attempt in range(2):
+            if self.zygote is None or not self.zygote.alive():
+                if self.zygote is not None:
+                    self.zygote.kill()
+                self.zygote = Zygote(sys.executable)
+                if names:
+                    self.zygote.call({"op": "preload", "names": names})
+            try:
+                return self.zygote.call(request)
+            except (OSError, ValueError):
+                self.zygote.kill()
+                self.zygote = None
+                if attempt:
+                    raise
+        raise OSError("zygote unavailable")
 
     # -- shared per-case machinery
 
@@ -633,18 +829,24 @@ class Worker:
                 compiled.append((None, "".join(traceback.format_exception_only(type(exc), exc))))
             except (MemoryError, RecursionError, OverflowError) as exc:
                 compiled.append((None, f"{type(exc).__name__}: {exc}\n"))
+        names = []
         if warm:
-            names = []
             for src, (code_obj, _) in zip(programs, compiled):
                 if code_obj is not None:
                     try:
                         names.extend(top_level_imports(ast.parse(src)))
                     except Exception:
                         pass
-            preload(list(dict.fromkeys(names)), self.failed_imports)
+            names = [n for n in dict.fromkeys(names) if n.split(".")[0] not in NO_PRELOAD]
+        compiled = [(code_obj is not None, err) for code_obj, err in compiled]  # drop the code objects
         try:
-            for index, (src, (code_obj, err)) in enumerate(zip(programs, compiled)):
-                if code_obj is None:
+            if warm and names:
+                try:
+                    self._zygote_call({"op": "preload", "names": names}, names)
+                except (OSError, ValueError):
+                    pass  # every case below then reports the sandbox error
+            for index, (src, (ok, err)) in enumerate(zip(programs, compiled)):
+                if not ok:
                     emit(
                         index,
                         {
@@ -660,23 +862,56 @@ class Worker:
                 main_path = os.path.join(case.work, "main.py")
                 with open(main_path, "w", encoding="utf-8") as fh:
                     fh.write(src)
+                tmpdir = None if self.contained else os.path.join(case.work, ".tmp")
+                if tmpdir:
+                    os.makedirs(tmpdir, exist_ok=True)
+                spec = {
+                    "stdin": case.stdin,
+                    "stdout": case.stdout,
+                    "stderr": case.stderr,
+                    "work": case.work,
+                    "tmpdir": tmpdir,
+                    "memory_mb": memory_mb,
+                    "fsize": case.fsize,
+                    "nproc": self.max_procs,
+                    "address_space": True,
+                    "mode": "warm" if warm else "exec",
+                    "python": self.python_exe,
+                }
                 snap = self._tmp_snapshot()
-                if warm:
-                    target = lambda code_obj=code_obj, case=case: _run_main_in_child(code_obj, case)  # noqa: E731
-                else:
-                    exe = self.python_exe
-                    target = lambda exe=exe: os.execv(exe, [exe, "main.py"])  # noqa: E731
-                # Modules the worker preloaded (for this or earlier jobs) sit in the child's
-                # address space; they must not eat the program's memory budget.
-                limit_mb = memory_mb + max(0, _vm_size_mb() - self.base_vm_mb) if warm else memory_mb
                 start = time.monotonic()
-                pid = self._spawn(case, limit_mb, self.max_procs, True, target)
+                try:
+                    pid = self._zygote_call({"op": "spawn", "spec": spec}, names)["pid"]
+                except (OSError, ValueError, KeyError) as exc:
+                    emit(index, case.outcome(RUN_SANDBOX_ERROR, None, 0.0, f"zygote: {exc}\n"))
+                    kill_leftovers(self.contained, self._keep())
+                    self._tmp_cleanup(snap)
+                    _rmtree(case.dir)
+                    continue
                 emit(index, self._finish(pid, case, start, timeout_s, snap))
                 _rmtree(case.dir)
+                self._sweep_workroot(jobdir)
         finally:
             _rmtree(jobdir)
 
+    def _sweep_workroot(self, jobdir):
+        """Remove whatever a case left in the workroot outside its own dir (e.g. a disk filler
+        in ``/work``): the next case's files must always fit, so a candidate cannot turn its
+        own later cases, or later samples, into infrastructure errors."""
+        for root, keep in ((jobdir, ()), (self.workroot, (os.path.basename(jobdir), "compiler"))):
+            try:
+                names = os.listdir(root)
+            except OSError:
+                continue
+            for name in names:
+                if name not in keep:
+                    _rmtree(os.path.join(root, name))
+
     # -- java
+
+    def _java_libs(self):
+        """Upstream's Java libraries present here (JAVA_LIBS), for the compile and run classpath."""
+        return [path for path in JAVA_LIBS if os.path.isfile(path)]
 
     def _java_flags(self, memory_mb):
         heap = max(64, int(memory_mb * 3 // 4))
@@ -689,6 +924,7 @@ class Worker:
             "-Xshare:auto",
             "-XX:ActiveProcessorCount=1",
             "-Dfile.encoding=UTF-8",
+            "-Dbiocoder.libs=" + os.pathsep.join(self._java_libs()),  # Runner's classpath (Runner.java)
         ]
 
     def run_java(self, job, warm, emit):
@@ -730,6 +966,8 @@ class Worker:
                 "-encoding",
                 "UTF-8",
                 "-nowarn",
+                "-cp",
+                os.pathsep.join([classes] + self._java_libs()),
                 "-d",
                 classes,
                 src,
@@ -750,7 +988,7 @@ class Worker:
                 )
                 continue
             snap = self._tmp_snapshot()
-            argv = ["java"] + flags + ["-cp", classes, class_name]
+            argv = ["java"] + flags + ["-cp", os.pathsep.join([classes] + self._java_libs()), class_name]
             start = time.monotonic()
             pid = self._spawn(case, memory_mb, 0, False, lambda argv=argv: os.execvp(argv[0], argv))
             emit(index, self._finish(pid, case, start, timeout_s, snap))
@@ -773,6 +1011,7 @@ class Worker:
             facts["java"] = proc.stdout.decode("utf-8", "replace").strip()
         except (OSError, subprocess.SubprocessError) as exc:
             facts["java"] = f"unavailable: {exc!r}"
+        facts["java_libs"] = {p: os.path.getsize(p) for p in self._java_libs()}
         return facts
 
 
@@ -1130,7 +1369,10 @@ def main(argv=None):
         "every process of the uid on the kernel, so sandboxes sharing a uid (docker containers) would "
         "starve each other under load: there the per-container pids cgroup is the limit instead",
     )
+    parser.add_argument("--zygote-fd", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.zygote_fd is not None:
+        return zygote_main(args.zygote_fd)
 
     # The protocol gets a private copy of stdout; fd 1 goes to stderr so that a module printing
     # on import cannot corrupt the stream.
@@ -1200,6 +1442,8 @@ def main(argv=None):
             )
     if worker.javac is not None:
         worker.javac.close()
+    if worker.zygote is not None:
+        worker.zygote.kill()
     return 0
 
 

@@ -1,0 +1,104 @@
+"""Synthesised test harnesses shipped with the dataset (never regenerated on load).
+
+``biocoder build harness`` (``biocoder_metric.synth``) builds and validates a harness per
+golden-only task offline; the validated ones are collected into a versioned JSONL file
+next to this module, ``synth/harnesses-v1.jsonl``. The loader merges them into the rows of
+the shipped configs: a golden-only row whose ``(task_id, sha256(golden_code))`` has a
+record becomes an executable ``harness`` row with ``harness_source: synthesized``. The
+golden hash in the key means a harness is never applied to a golden it was not validated
+against. Upstream's hand-written harnesses keep ``harness_source: upstream``.
+
+Record fields (schema ``biocoder-synth-harness/1``): ``task_id``, ``config``,
+``language``, ``golden_sha256``, ``context``, ``mutation_score``, ``mutants_killed``,
+``mutants_judged``, ``plan``, ``synth_version``.
+
+``BIOCODER_SYNTH_HARNESSES=0`` turns the merge off (rows stay as upstream publishes them).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+SCHEMA = "biocoder-synth-harness/1"
+SYNTH_VERSION = "v1"
+SHIPPED_FILE = Path(__file__).parent / "synth" / f"harnesses-{SYNTH_VERSION}.jsonl"
+SOURCE_SYNTHESIZED = "synthesized"
+SOURCE_UPSTREAM = "upstream"
+
+
+def golden_sha256(code: str | None) -> str:
+    return hashlib.sha256((code or "").encode("utf-8")).hexdigest()
+
+
+@lru_cache(maxsize=4)
+def _load(path: str) -> dict[tuple[str, str, str], dict[str, Any]]:
+    p = Path(path)
+    out: dict[tuple[str, str, str], dict[str, Any]] = {}
+    if not p.is_file():
+        return out
+    for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except ValueError as exc:
+            raise ValueError(f"{p}:{i}: not JSON ({exc})") from None
+        missing = [k for k in ("task_id", "config", "golden_sha256", "context") if not isinstance(rec.get(k), str)]
+        if rec.get("schema") != SCHEMA or missing:
+            raise ValueError(f"{p}:{i}: not a {SCHEMA} record (missing/ill-typed: {missing or ['schema']})")
+        out[(rec["config"], rec["task_id"], rec["golden_sha256"])] = rec
+    return out
+
+
+def enabled() -> bool:
+    return os.environ.get("BIOCODER_SYNTH_HARNESSES", "1") not in ("0", "false", "no")
+
+
+def apply(config: str, row: dict[str, Any], path: str | os.PathLike = SHIPPED_FILE) -> None:
+    """Set ``harness_source`` on ``row`` and, for a golden-only row with a shipped harness, make it executable."""
+    if row.get("kind") == "harness" and row.get("context"):
+        row.setdefault("harness_source", None)
+        if row["harness_source"] is None:
+            row["harness_source"] = SOURCE_UPSTREAM
+        return
+    row.setdefault("harness_source", None)
+    if not enabled() or row.get("kind") != "golden_only":
+        return
+    rec = _load(str(path)).get((config, row["task_id"], golden_sha256(row.get("golden_code"))))
+    if rec is None:
+        return
+    row.update(kind="harness", executable=True, not_executable_reason=None, context=rec["context"],
+               harness_source=SOURCE_SYNTHESIZED)
+
+
+def write_shipped(records: list[dict[str, Any]], path: str | os.PathLike = SHIPPED_FILE) -> int:
+    """Merge validated ``biocoder build harness`` report records into the shipped file; returns its size."""
+    p = Path(path)
+    current = dict(_load(str(p)))
+    for r in records:
+        if r.get("status") != "validated" or not r.get("config"):
+            continue
+        v = r.get("validation") or {}
+        current[(r["config"], r["task_id"], r["golden_sha256"])] = {
+            "schema": SCHEMA,
+            "task_id": r["task_id"],
+            "config": r["config"],
+            "language": r["language"],
+            "golden_sha256": r["golden_sha256"],
+            "context": r["context"],
+            "mutation_score": v.get("mutation_score"),
+            "mutants_killed": v.get("mutants_killed"),
+            "mutants_judged": v.get("mutants_judged"),
+            "plan": r.get("plan"),
+            "synth_version": SYNTH_VERSION,
+        }
+    p.parent.mkdir(parents=True, exist_ok=True)
+    lines = [json.dumps(current[k], sort_keys=True) for k in sorted(current)]
+    p.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    _load.cache_clear()
+    return len(lines)

@@ -1,0 +1,258 @@
+"""Synthesise and validate harnesses for task rows; resumable, with a per-task report.
+
+For each row: build candidate harnesses (a few generator plans, best guess first),
+validate each in the sandbox (:mod:`biocoder_metric.synth.validate`) and keep the
+strongest one that passes (the first with mutation score >= ``good_score`` stops the
+search). Rows that get no valid harness stay golden-only with the reason.
+
+Report records (one JSON line per task, appended and fsynced as each task finishes, so
+an interrupted run resumes where it stopped; schema ``biocoder-synth/1``): ``task_id``,
+``config``, ``language``, ``golden_sha256``, ``status`` (``validated`` | ``failed``),
+``reason``, ``context`` (validated only), ``plan``, ``slice`` (``repository`` |
+``golden``), ``validation`` (see :class:`~biocoder_metric.synth.validate.Validation`),
+``attempts`` (each plan tried and why it was rejected), ``seconds``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from biocoder_metric.execute import EvalOptions, SandboxPool
+from biocoder_metric.synth import java_harness, python_harness, python_slice
+from biocoder_metric.synth.validate import validate
+
+SYNTH_SCHEMA = "biocoder-synth/1"
+HARNESS_SOURCE_SYNTH = "synthesized"
+HARNESS_SOURCE_UPSTREAM = "upstream"
+
+
+@dataclass
+class SynthOptions:
+    """How harnesses are built and validated."""
+
+    sandbox: str = "auto"
+    workers: int = 2
+    fuzz_cases: int = 10
+    seed: int = 0
+    timeout_s: float = 10.0
+    mutant_timeout_s: float = 5.0
+    memory_mb: int = 2048
+    mutant_limit: int = 10
+    max_plans: int = 4
+    good_score: float = 0.8
+    repos: dict[str, str] = field(default_factory=dict)  # repository name (owner/name or name) -> folder
+    allow_unsafe: bool = False
+    image: str | None = None
+
+
+def golden_sha256(row: dict[str, Any]) -> str:
+    return hashlib.sha256((row.get("golden_code") or "").encode("utf-8")).hexdigest()
+
+
+def repo_dir_for(row: dict[str, Any], repos: dict[str, str]) -> str | None:
+    """The local checkout of the row's repository, matched by ``owner/name`` or by ``name``."""
+    repo = row.get("repository") or ""
+    if not repo:
+        return None
+    for key in (repo, repo.split("/")[-1]):
+        if key in repos:
+            return repos[key]
+    return None
+
+
+def candidates(
+    row: dict[str, Any], opts: SynthOptions, siblings: list[tuple[str, str]] | None = None
+) -> tuple[list[tuple[str, dict[str, str], str]], str | None, str]:
+    """([(plan label, plan description, context)], reason when none, slice origin).
+
+    ``siblings``: (function name, golden) of the tasks from the same file (Java helpers).
+    """
+    repo = repo_dir_for(row, opts.repos)
+    if row["language"] == "java":
+        try:
+            subject = java_harness.analyse_java(row, repo, siblings)
+        except (ValueError, OSError) as exc:
+            return [], f"cannot analyse the method: {exc}", "golden"
+        origin = "repository" if repo else "golden"
+        if subject.unresolved:
+            return [], "unresolved: " + "; ".join(subject.unresolved), origin
+        out = []
+        for variant in range(min(3, opts.max_plans)):
+            ctx = java_harness.render_java(subject, variant)
+            if ctx is None:
+                bad = [p.type for p in subject.params if java_harness.generator(p.type, p.name, subject.type_vars) is None]
+                bad += [f.type for f in subject.settable_fields if java_harness.generator(f.type, f.name, subject.type_vars) is None]
+                return [], f"no generator for type(s): {', '.join(dict.fromkeys(bad))}", origin
+            if all(ctx != c for _, _, c in out):
+                out.append((f"variant {variant}", {p.name: p.type for p in subject.params}, ctx))
+        return out, None, origin
+    # python
+    golden, name = row["golden_code"], row["function_name"]
+    sl = None
+    if repo:
+        module = python_slice.locate_module(repo, row)
+        if module is not None:
+            try:
+                sl = python_slice.slice_repository(golden, name, repo, module)
+            except (SyntaxError, OSError, ValueError):
+                sl = None
+    if sl is None or sl.unresolved:
+        fallback = python_slice.slice_golden(golden, name)
+        if sl is None or not fallback.unresolved:
+            sl = fallback
+    if sl.unresolved:
+        return [], "unresolved names: " + ", ".join(sl.unresolved), sl.origin
+    try:
+        subject = python_harness.analyse(golden, name, repo, sl.class_name, sl.class_members)
+    except (SyntaxError, ValueError) as exc:
+        return [], f"cannot analyse the function: {exc}", sl.origin
+    if subject.missing_methods:
+        return [], "calls methods of its class that are not available: " + ", ".join(subject.missing_methods), sl.origin
+    out = [(p.label, p.describe(), python_harness.render(subject, sl, p)) for p in python_harness.plans(subject, opts.max_plans)]
+    return out, None, sl.origin
+
+
+def sibling_index(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str], list[tuple[str, str]]]:
+    """(repository, file path) -> [(function name, golden)] over all rows: helpers found among other tasks."""
+    out: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for r in rows:
+        if r.get("file_path") and r.get("golden_code") and r.get("function_name"):
+            out.setdefault((r.get("repository") or "", r["file_path"]), []).append((r["function_name"], r["golden_code"]))
+    return out
+
+
+def synthesize_task(
+    pool: SandboxPool, row: dict[str, Any], opts: SynthOptions, siblings: list[tuple[str, str]] | None = None
+) -> dict[str, Any]:
+    """Build, validate and pick a harness for one row; the report record."""
+    started = time.monotonic()
+    record: dict[str, Any] = {
+        "schema": SYNTH_SCHEMA,
+        "task_id": row["task_id"],
+        "config": row.get("config"),
+        "language": row["language"],
+        "golden_sha256": golden_sha256(row),
+        "status": "failed",
+        "reason": None,
+        "context": None,
+        "plan": None,
+        "attempts": [],
+    }
+    try:
+        cands, reason, origin = candidates(row, opts, siblings)
+    except Exception as exc:  # noqa: BLE001 - one odd task must not stop a batch; the reason is recorded
+        cands, reason, origin = [], f"synthesis error: {type(exc).__name__}: {exc}", "golden"
+    record["slice"] = origin
+    best: tuple[float, dict[str, Any]] | None = None
+    for label, plan, ctx in cands:
+        trial = dict(row, context=ctx, kind="harness", executable=True)
+        v = validate(
+            pool, trial, fuzz_cases=opts.fuzz_cases, seed=opts.seed, timeout_s=opts.timeout_s,
+            mutant_timeout_s=opts.mutant_timeout_s, memory_mb=opts.memory_mb, mutant_limit=opts.mutant_limit,
+        )
+        record["attempts"].append({"plan": label, "generators": plan, "passed": v.passed, "reason": v.reason,
+                                   "mutation_score": v.mutation_score})
+        if v.passed:
+            score = v.mutation_score if v.mutation_score is not None else 0.0
+            if best is None or score > best[0]:
+                best = (score, {"context": ctx, "plan": plan, "validation": v.to_json()})
+            if score >= opts.good_score:
+                break
+        elif reason is None:
+            reason = v.reason
+    if best is not None:
+        record.update(status="validated", reason=None, **best[1])
+    else:
+        record["reason"] = reason or "no candidate harness"
+        if record["attempts"]:
+            record["reason"] = "; ".join(dict.fromkeys(f"{a['plan']}: {a['reason']}" for a in record["attempts"]))[:1000]
+    record["seconds"] = round(time.monotonic() - started, 3)
+    return record
+
+
+def read_report(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
+    """Finished records of an earlier run, keyed by (task id, golden sha256); a torn last line is dropped."""
+    done: dict[tuple[str, str], dict[str, Any]] = {}
+    if not path.is_file():
+        return done
+    with path.open("r", encoding="utf-8") as fh:
+        for line in fh:
+            if not line.endswith("\n"):
+                break
+            rec = json.loads(line)
+            done[(rec["task_id"], rec["golden_sha256"])] = rec
+    return done
+
+
+def synthesize(
+    rows: Iterable[dict[str, Any]], opts: SynthOptions, report_path: str | os.PathLike, progress: bool = True
+) -> list[dict[str, Any]]:
+    """Records for every row, resuming from ``report_path`` and appending to it as tasks finish."""
+    from tqdm.auto import tqdm
+
+    rows = list(rows)
+    path = Path(report_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _truncate_torn_line(path)
+    done = read_report(path)
+    todo = [r for r in rows if (r["task_id"], golden_sha256(r)) not in done]
+    results = {(r["task_id"], golden_sha256(r)): done[(r["task_id"], golden_sha256(r))] for r in rows if (r["task_id"], golden_sha256(r)) in done}
+    if todo:
+        pool = SandboxPool(
+            EvalOptions(sandbox=opts.sandbox, workers=opts.workers, allow_unsafe=opts.allow_unsafe, image=opts.image),
+            opts.workers,
+        )
+        try:
+            with (
+                path.open("a", encoding="utf-8") as out,
+                ThreadPoolExecutor(max_workers=opts.workers) as ex,
+                tqdm(total=len(todo), desc="harness synthesis", unit="task", disable=not progress) as bar,
+            ):
+                index = sibling_index(rows)
+                futures = {
+                    ex.submit(synthesize_task, pool, r, opts, index.get((r.get("repository") or "", r.get("file_path") or "")))
+                    : r for r in todo
+                }
+                for fut in as_completed(futures):
+                    rec = fut.result()
+                    out.write(json.dumps(rec, sort_keys=True) + "\n")
+                    out.flush()
+                    os.fsync(out.fileno())
+                    results[(rec["task_id"], rec["golden_sha256"])] = rec
+                    bar.update(1)
+                    bar.set_postfix(validated=sum(x["status"] == "validated" for x in results.values()))
+        finally:
+            pool.close()
+    return [results[(r["task_id"], golden_sha256(r))] for r in rows]
+
+
+def _truncate_torn_line(path: Path) -> None:
+    if not path.is_file():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        path.write_bytes(data[: data.rfind(b"\n") + 1])
+
+
+def apply_records(rows: Iterable[dict[str, Any]], records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows with validated harnesses made executable (``harness_source: synthesized``); others unchanged."""
+    by_key = {(r["task_id"], r["golden_sha256"]): r for r in records if r.get("status") == "validated"}
+    out = []
+    for row in rows:
+        rec = by_key.get((row["task_id"], golden_sha256(row)))
+        new = dict(row)
+        if rec is not None and not (row.get("executable") and row.get("context")):
+            new.update(context=rec["context"], kind="harness", executable=True, not_executable_reason=None,
+                       harness_source=HARNESS_SOURCE_SYNTH)
+        elif row.get("executable") and row.get("kind") == "harness":
+            new.setdefault("harness_source", HARNESS_SOURCE_UPSTREAM)
+        out.append(new)
+    return out

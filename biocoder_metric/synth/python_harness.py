@@ -1,0 +1,313 @@
+"""Write a Python harness (``context``) for a function: slice + generators + canonical printout.
+
+The program has exactly the shape the engine runs (docs/ARCHITECTURE.md "Fuzz
+placeholders"): one ``<<insert solution here>>`` line and one fuzz placeholder,
+``<|int;range=0,999999999|>``, which seeds a ``random.Random`` inside the program. Every
+argument is drawn from that generator, so one placeholder gives arbitrarily rich
+inputs (DNA strings, arrays, temporary files) while golden and candidate still see
+identical values for a case.
+
+The printout is canonical so that only behaviour is compared, not representation
+accidents: floats with 10 significant digits, dicts and sets sorted, numpy arrays
+as shape + dtype kind + values, iterators drained, object addresses removed. After
+the return value, every mutable argument (and ``self``'s attributes) is printed
+again, so an in-place bug is caught too. An exception is printed as
+``exception: TypeName`` instead of crashing: the candidate must fail where the golden
+fails, and validation counts such cases (at most 20% are allowed).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from biocoder_metric.harness import INSERT_MARKER
+from biocoder_metric.synth.python_inputs import (
+    ParamSpec,
+    infer_params,
+    kind_expr,
+    rank_kinds,
+    self_attributes,
+    usage_votes,
+)
+from biocoder_metric.synth.python_slice import Slice, find_function
+
+#: Printed when the call raises; validation counts these lines as golden errors.
+EXCEPTION_PREFIX = "exception: "
+SEED_PLACEHOLDER = "<|int;range=0,999999999|>"
+
+#: The helpers every synthesised harness carries. Stdlib only (numpy imported lazily), Python 3.9.
+PRELUDE = r'''
+import random as _bc_random
+import re as _bc_re
+import os as _bc_os
+
+_BC_LIMIT = 20000
+
+
+def _bc_seq(_r, alphabet, lo, hi):
+    return "".join(_r.choice(alphabet) for _ in range(_r.randint(lo, hi)))
+
+
+def _bc_line(_r):
+    return " ".join(_bc_seq(_r, "abcdefghij", 2, 6) for _ in range(_r.randint(1, 5)))
+
+
+def _bc_np(_r):
+    import numpy
+    return numpy.random.RandomState(_r.randint(0, 2 ** 31 - 1))
+
+
+_bc_files = []
+
+
+def _bc_file(_r, kind):
+    path = "./_bc_in_%d.%s" % (len(_bc_files), {"fasta": "fasta", "fastq": "fastq"}.get(kind, "txt"))
+    with open(path, "w") as fh:
+        for i in range(_r.randint(1, 4)):
+            seq = _bc_seq(_r, "ACGT", 10, 40)
+            if kind == "fasta":
+                fh.write(">seq%d\n%s\n" % (i, seq))
+            elif kind == "fastq":
+                fh.write("@read%d\n%s\n+\n%s\n" % (i, seq, _bc_seq(_r, "ABCDEFGHIJ", len(seq), len(seq))))
+            else:
+                fh.write(_bc_line(_r) + "\n")
+    _bc_files.append(path)
+    return path
+
+
+def _bc_outpath(_r):
+    path = "./_bc_out_%d.txt" % len(_bc_files)
+    _bc_files.append(path)
+    return path
+
+
+def _bc_float(v):
+    if v != v:
+        return "nan"
+    if v in (float("inf"), float("-inf")):
+        return "inf" if v > 0 else "-inf"
+    text = "%.10g" % v
+    return "0" if text == "-0" else text
+
+
+def _bc_show(v, depth=0):
+    if depth > 20:
+        return "..."
+    d = depth + 1
+    if v is None or isinstance(v, bool):
+        return repr(v)
+    if isinstance(v, int):
+        return repr(int(v))
+    if isinstance(v, float):
+        return _bc_float(v)
+    if isinstance(v, (str, bytes)):
+        return repr(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_bc_show(x, d) for x in v) + "]"
+    if isinstance(v, tuple):
+        return "(" + ", ".join(_bc_show(x, d) for x in v) + ")"
+    if isinstance(v, dict):
+        items = sorted((_bc_show(k, d), _bc_show(x, d)) for k, x in v.items())
+        return "{" + ", ".join("%s: %s" % kv for kv in items) + "}"
+    if isinstance(v, (set, frozenset)):
+        return "set(" + ", ".join(sorted(_bc_show(x, d) for x in v)) + ")"
+    mod = type(v).__module__ or ""
+    if mod.startswith("numpy"):
+        if hasattr(v, "shape") and hasattr(v, "tolist") and getattr(v, "ndim", 0) > 0:
+            return "array%s[%s](%s)" % (tuple(v.shape), v.dtype.kind, _bc_show(v.tolist(), d))
+        if hasattr(v, "item"):
+            return _bc_show(v.item(), d)
+    if mod.startswith("pandas"):
+        if hasattr(v, "columns"):
+            return "DataFrame(%s, %s, %s)" % (_bc_show([str(c) for c in v.columns], d), _bc_show(list(v.index), d), _bc_show(v.values.tolist(), d))
+        if hasattr(v, "index") and hasattr(v, "tolist"):
+            return "Series(%s, %s)" % (_bc_show(list(v.index), d), _bc_show(v.tolist(), d))
+    if hasattr(v, "__next__") or type(v).__name__ in ("map", "filter", "zip", "generator", "range", "dict_keys", "dict_values", "dict_items"):
+        import itertools
+        return "iter" + _bc_show(list(itertools.islice(v, 10000)), d)
+    if hasattr(v, "__dict__") and not callable(v):
+        return type(v).__name__ + _bc_show({k: x for k, x in vars(v).items() if not k.startswith("__")}, d)
+    return _bc_re.sub(r" at 0x[0-9a-fA-F]+", "", repr(v))
+
+
+def _bc_print(label, v):
+    text = _bc_show(v)
+    if len(text) > _BC_LIMIT:
+        text = text[:_BC_LIMIT] + "...(%d chars)" % len(text)
+    print(label + text)
+
+
+def _bc_print_files():
+    for path in _bc_files:
+        if _bc_os.path.isfile(path) and "_bc_out_" in path:
+            with open(path, "rb") as fh:
+                _bc_print("file %s: " % path, fh.read())
+'''
+
+
+@dataclass
+class Plan:
+    """One choice of generators: what feeds each parameter (and each ``self`` attribute)."""
+
+    args: list[tuple[ParamSpec, str | None]]  # (param, kind) ; kind None = left to its default
+    attrs: list[tuple[str, str]] = field(default_factory=list)  # (self attribute, kind)
+    label: str = ""
+
+    def describe(self) -> dict[str, str]:
+        out = {p.name: (k or "default") for p, k in self.args}
+        out.update({f"self.{a}": k for a, k in self.attrs})
+        return out
+
+
+@dataclass
+class Subject:
+    """What the harness calls: a function, or a method of a class (instance, static, class, property)."""
+
+    function_name: str
+    func: ast.FunctionDef
+    method: str | None = None  # None | "instance" | "property" | "static" | "class"
+    class_name: str = "_BCSubject"
+    params: list[ParamSpec] = field(default_factory=list)
+    attrs: list[tuple[str, list[str]]] = field(default_factory=list)  # self attribute -> ranked kinds
+    missing_methods: list[str] = field(default_factory=list)
+
+
+def analyse(golden: str, function_name: str, repo_dir=None, class_name: str | None = None, class_members=()) -> Subject:
+    """Parse the golden and infer its parameters (and ``self`` attributes for methods)."""
+    tree = ast.parse(golden)
+    func, _ = find_function(tree, function_name)
+    if func is None:
+        raise ValueError(f"golden code does not define {function_name!r}")
+    decos = {ast.unparse(d) for d in func.decorator_list}
+    args = list(func.args.posonlyargs) + list(func.args.args)
+    first = args[0].arg if args else None
+    method = None
+    if "property" in decos or any(d.endswith(".setter") for d in decos):
+        method = "property"
+    elif "staticmethod" in decos:
+        method = "static"
+    elif "classmethod" in decos or first == "cls":
+        method = "class"
+    elif first == "self":
+        method = "instance"
+    subject = Subject(function_name=function_name, func=func, method=method, class_name=class_name or "_BCSubject")
+    subject.params = infer_params(func, repo_dir, skip_first=method in ("instance", "property", "class"))
+    if method in ("instance", "property", "class"):
+        self_name = first or "self"
+        data, methods = self_attributes(func, self_name)
+        provided = set()
+        for member in class_members:
+            try:
+                node = ast.parse(member).body[0]
+            except (SyntaxError, IndexError):
+                continue
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                provided.add(node.name)
+            elif isinstance(node, ast.Assign):
+                provided.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        subject.missing_methods = [m for m in methods if m not in provided]
+        # Helper methods sliced in read fields too; the instance needs those as well.
+        for member in class_members:
+            try:
+                node = ast.parse(member).body[0]
+            except (SyntaxError, IndexError):
+                continue
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                more, _ = self_attributes(node, self_name)
+                data += [a for a in more if a not in data]
+        for attr in data:
+            if attr in provided:
+                continue
+            votes = usage_votes(func, f"{self_name}.{attr}")
+            subject.attrs.append((attr, rank_kinds(attr, votes)))
+    return subject
+
+
+def plans(subject: Subject, limit: int = 4) -> list[Plan]:
+    """Generator plans to try, best guess first (see module docstring of python_inputs)."""
+    out: list[Plan] = []
+    seen: set[str] = set()
+
+    def add(args, attrs, label):
+        p = Plan(args=args, attrs=attrs, label=label)
+        key = repr(p.describe())
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+
+    attrs0 = [(a, ks[0]) for a, ks in subject.attrs]
+    add([(p, p.kinds[0]) for p in subject.params], attrs0, "best guess")
+    add([(p, None if p.has_default else p.kinds[0]) for p in subject.params], attrs0, "defaults kept")
+    for rank in (1, 2):
+        add(
+            [(p, None if p.has_default else p.kinds[min(rank, len(p.kinds) - 1)]) for p in subject.params],
+            [(a, ks[min(rank, len(ks) - 1)]) for a, ks in subject.attrs],
+            f"alternative {rank}",
+        )
+    return out[:limit]
+
+
+def render(subject: Subject, sl: Slice, plan: Plan) -> str:
+    """The complete harness program for one plan."""
+    lines: list[str] = ["# harness synthesized by biocoder-eval (biocoder_metric.synth), see docs/synthesis.md"]
+    lines += sl.imports
+    lines.append(PRELUDE.strip("\n"))
+    lines.append("")
+    lines += [d.rstrip() + "\n" for d in sl.definitions]
+    if subject.method:
+        lines.append(f"class {subject.class_name}:")
+        for member in sl.class_members:
+            lines += ["    " + ln if ln.strip() else "" for ln in member.splitlines()]
+        lines.append(f"    {INSERT_MARKER}")
+    else:
+        lines.append(INSERT_MARKER)
+    lines.append("")
+    lines.append("")
+    lines.append("def _bc_main():")
+    body = [
+        f"_r = _bc_random.Random({SEED_PLACEHOLDER})",
+        "_bc_random.seed(_r.randint(0, 2 ** 31 - 1))",
+        "_bc_n, _bc_h, _bc_w = _r.randint(5, 20), _r.randint(3, 10), _r.randint(3, 10)",
+    ]
+    if any(imp.split()[1].split(".")[0] == "numpy" for imp in sl.imports if imp.startswith(("import ", "from "))):
+        body.append("import numpy as _bc_numpy")
+        body.append("_bc_numpy.random.seed(_r.randint(0, 2 ** 31 - 1))")
+    fixed: list[str] = []
+    shown: list[tuple[str, str]] = []
+    omitted = False  # positional arguments after an omitted default must become keywords
+    for i, (p, kind) in enumerate(plan.args):
+        if kind is None:
+            omitted = True
+            continue
+        var = f"_bc_a{i}"
+        body.append(f"{var} = {kind_expr(kind)}")
+        fixed.append(f"{p.name}={var}" if p.kw_only or omitted else var)
+        if kind.startswith(("list", "dict", "set", "ndarray")):
+            shown.append((p.name, var))
+    arglist = ", ".join(fixed)
+    name = subject.function_name
+    if subject.method in ("instance", "property"):
+        body.append(f"_bc_obj = {subject.class_name}.__new__({subject.class_name})")
+        for attr, kind in plan.attrs:
+            body.append(f"_bc_obj.{attr} = {kind_expr(kind)}")
+        call = f"_bc_obj.{name}" if subject.method == "property" else f"_bc_obj.{name}({arglist})"
+    elif subject.method in ("static", "class"):
+        call = f"{subject.class_name}.{name}({arglist})"
+    else:
+        call = f"{name}({arglist})"
+    body.append("try:")
+    body.append(f"    _bc_print('result: ', {call})")
+    body.append("except Exception as _bc_e:")
+    body.append(f"    print({EXCEPTION_PREFIX!r} + type(_bc_e).__name__)")
+    for pname, var in shown:
+        body.append(f"_bc_print('after {pname}: ', {var})")
+    if subject.method in ("instance", "property"):
+        body.append("_bc_print('after self: ', {k: v for k, v in vars(_bc_obj).items()})")
+    body.append("_bc_print_files()")
+    lines += ["    " + b for b in body]
+    lines.append("")
+    lines.append("")
+    lines.append('if __name__ == "__main__":')
+    lines.append("    _bc_main()")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,543 @@
+"""Infer, for each parameter of a Python function, which generator should feed it.
+
+Why a ranked list and not one answer: nothing about a parameter is certain (a name
+like ``x`` can be a number or an array), so every source of evidence votes for value
+*families* with a weight, and :mod:`biocoder_metric.synth.validate` tries the best
+guess first and falls back to the next one when the golden rejects the inputs.
+
+Evidence, strongest first: annotations, defaults, docstring types (numpydoc, Google,
+Sphinx), call sites in the repository, how the body uses the parameter (attribute
+access, indexing, arithmetic, ``range``/``open``/``len``), and finally its name
+(``seq`` is DNA, ``k`` a small count, ``p`` a probability, ``path`` a file the harness
+creates). A family is then refined into a concrete *kind* (an entry of :data:`KINDS`),
+which :mod:`biocoder_metric.synth.python_harness` turns into generator code.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: Concrete generator kinds. Each is an expression over ``_r`` (a ``random.Random``) in the
+#: harness; helpers named ``_bc_*`` come from the harness prelude. Arrays share one length
+#: (``_bc_n``) and one 2-D shape (``_bc_h``, ``_bc_w``) per call: numeric code usually needs
+#: its arrays to match (weights and signal, image and mask).
+KINDS: dict[str, str] = {
+    "int_small": "_r.randint(0, 10)",
+    "int_pos": "_r.randint(1, 20)",
+    "int_signed": "_r.randint(-50, 50)",
+    "float_unit": "round(_r.random(), 6)",
+    "float_pos": "round(_r.uniform(0.1, 100.0), 6)",
+    "float": "round(_r.uniform(-100.0, 100.0), 6)",
+    "bool": "_r.random() < 0.5",
+    "str_word": "_bc_seq(_r, 'abcdefghijklmnopqrstuvwxyz', 3, 10)",
+    "str_dna": "_bc_seq(_r, 'ACGT', 5, 30)",
+    "str_rna": "_bc_seq(_r, 'ACGU', 5, 30)",
+    "str_protein": "_bc_seq(_r, 'ACDEFGHIKLMNPQRSTVWY', 5, 30)",
+    "str_chrom": "_r.choice(['chr1', 'chr2', 'chr10', 'chrX', 'chrY', '1', 'X'])",
+    "str_line": "_bc_line(_r)",
+    "path_text": "_bc_file(_r, 'text')",
+    "path_fasta": "_bc_file(_r, 'fasta')",
+    "path_fastq": "_bc_file(_r, 'fastq')",
+    "path_out": "_bc_outpath(_r)",
+    "list_int": "[_r.randint(0, 20) for _ in range(_r.randint(1, 8))]",
+    "list_float": "[round(_r.uniform(0.0, 10.0), 6) for _ in range(_bc_n)]",
+    "list_str": "[_bc_seq(_r, 'abcdefghijklmnopqrstuvwxyz', 3, 8) for _ in range(_r.randint(1, 6))]",
+    "list_dna": "[_bc_seq(_r, 'ACGT', 5, 20) for _ in range(_r.randint(1, 6))]",
+    "dict_str_int": "{_bc_seq(_r, 'abcdefgh', 2, 5): _r.randint(0, 20) for _ in range(_r.randint(1, 6))}",
+    "dict_str_float": "{_bc_seq(_r, 'abcdefgh', 2, 5): round(_r.random(), 6) for _ in range(_r.randint(1, 6))}",
+    "set_str": "set(_bc_seq(_r, 'abcdefgh', 2, 5) for _ in range(_r.randint(1, 6)))",
+    "tuple_int": "tuple(_r.randint(0, 20) for _ in range(2))",
+    "ndarray1": "_bc_np(_r).rand(_bc_n)",
+    "ndarray1_int": "_bc_np(_r).randint(0, 10, size=_bc_n)",
+    "ndarray2": "_bc_np(_r).rand(_bc_h, _bc_w)",
+    "ndarray2_int": "_bc_np(_r).randint(0, 5, size=(_bc_h, _bc_w))",
+    "ndarray2_bool": "_bc_np(_r).rand(_bc_h, _bc_w) > 0.5",
+    "ndarray_strel": "_bc_np(_r).rand(3, 3) > 0.3",
+    "none": "None",
+}
+
+#: Weights of each evidence source (see module docstring for the order).
+W_ANNOTATION, W_DEFAULT, W_DOC, W_CALLSITE, W_USAGE, W_NAME = 10.0, 8.0, 6.0, 5.0, 3.0, 2.0
+
+_STR_METHODS = {
+    "upper", "lower", "strip", "rstrip", "lstrip", "split", "rsplit", "startswith", "endswith",
+    "replace", "find", "rfind", "index", "count", "format", "encode", "isdigit", "isalpha",
+    "splitlines", "partition", "rpartition", "title", "capitalize", "casefold", "translate",
+    "zfill", "center", "ljust", "rjust", "isupper", "islower",
+}  # fmt: skip
+_LIST_METHODS = {"append", "extend", "pop", "sort", "insert", "remove", "reverse"}
+_DICT_METHODS = {"keys", "items", "values", "get", "update", "setdefault", "popitem"}
+_ARRAY_ATTRS = {
+    "shape", "ndim", "dtype", "astype", "reshape", "sum", "mean", "max", "min", "T", "flatten",
+    "ravel", "size", "copy", "argmax", "argmin", "std", "cumsum", "nonzero", "any", "all",
+    "argsort", "clip", "round", "flat", "fill", "var", "dot", "squeeze", "transpose",
+}  # fmt: skip
+_SET_METHODS = {"add", "discard", "union", "intersection", "difference", "issubset"}
+_PATH_CALLS = {"open", "exists", "isfile", "isdir", "getsize", "basename", "dirname", "splitext", "abspath"}
+_NUMERIC_CALLS = {"abs", "round", "math", "sqrt", "log", "log2", "log10", "exp", "floor", "ceil"}
+
+
+@dataclass
+class ParamSpec:
+    """One parameter and its ranked generator kinds (best first)."""
+
+    name: str
+    kinds: list[str]
+    has_default: bool = False
+    default_src: str | None = None
+    kw_only: bool = False
+    votes: dict[str, float] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------------- type strings
+
+
+def family_of_type(text: str) -> str | None:
+    """Map a type written in an annotation or docstring to a value family (or ``None``)."""
+    t = text.strip().strip("`").lower()
+    t = re.sub(r"optional\[(.*)\]", r"\1", t)
+    t = re.sub(r",?\s*optional$", "", t).strip()
+    if not t:
+        return None
+    if re.search(r"\b(ndarray|np\.array|numpy\.array|array_like|array-like|array|matrix)\b", t):
+        return "ndarray"
+    if re.search(r"\b(list|sequence|iterable|tuple of|list of)\b", t) or t.startswith(("list[", "sequence[")):
+        if "str" in t:
+            return "list_str"
+        if "float" in t:
+            return "list_float"
+        if "int" in t:
+            return "list_int"
+        return "list"
+    if t.startswith(("tuple", "typing.tuple")):
+        return "tuple"
+    if re.search(r"\b(dict|mapping)\b", t) or t.startswith("dict["):
+        return "dict"
+    if re.search(r"\bset\b", t):
+        return "set"
+    if re.search(r"\bbool(ean)?\b", t):
+        return "bool"
+    if re.search(r"\b(int|integer)\b", t):
+        return "int"
+    if re.search(r"\b(float|number|real|double)\b", t):
+        return "float"
+    if re.search(r"\b(path|filename|file)\b", t):
+        return "path"
+    if re.search(r"\b(str|string|unicode)\b", t):
+        return "str"
+    if t in ("none", "nonetype"):
+        return "none"
+    return None
+
+
+def docstring_types(doc: str | None) -> dict[str, str]:
+    """Parameter name -> type text from a numpydoc, Google or Sphinx docstring."""
+    out: dict[str, str] = {}
+    if not doc:
+        return out
+    for m in re.finditer(r":type\s+(\w+)\s*:\s*([^\n]+)", doc):  # Sphinx :type x: int
+        out.setdefault(m.group(1), m.group(2))
+    for m in re.finditer(r":param\s+([\w\[\], .]+?)\s+(\w+)\s*:", doc):  # Sphinx :param int x:
+        out.setdefault(m.group(2), m.group(1))
+    for m in re.finditer(r"^\s*(\w+)\s*\(([^)\n]+)\)\s*:", doc, re.M):  # Google x (int): ...
+        out.setdefault(m.group(1), m.group(2))
+    for m in re.finditer(r"^\s*(\w+)\s+:\s+([^\n]+)$", doc, re.M):  # numpydoc x : int
+        out.setdefault(m.group(1), m.group(2))
+    return out
+
+
+# ---------------------------------------------------------------------------- names
+
+
+_NAME_RULES: tuple[tuple[str, str], ...] = (
+    (r"^(is_|has_|use_|do_|should_|allow_|skip_|keep_|verbose|quiet|strict|force|debug|flag)", "bool"),
+    (r"(^|_)(path|file|filename|fname|fn|infile|outfile|fasta|fastq|bam|vcf|bed)s?($|_)", "path"),
+    (r"(^|_)(seqs|sequences|reads|names|ids|labels_list|items|words|lines|tokens|keys)$", "list_str"),
+    (r"(^|_)(seq|sequence|dna|rna|read|kmer|motif|primer|codon|barcode|adapter|nucleotides?)($|_)", "str"),
+    (r"(^|_)(protein|peptide|aa|residues?)($|_)", "str"),
+    (r"(^|_)(chrom|chromosome|contig)($|_)", "str"),
+    (r"(^|_)(pixels|image|img|data2d|matrix|labels|mask|im|structuring|strel|selem|footprint)($|_)", "ndarray"),
+    (r"^(x|y|arr|array|values|vals|signal|weights|scores|counts|log2|depths|data)$", "ndarray"),
+    (r"(^|_)(prob|probability|p|pval|alpha|frac|fraction|ratio|purity|rate|threshold|thresh|cutoff|pct|percent)($|_)", "float"),
+    (r"(^|_)(k|n|num|count|size|length|len|width|height|window|depth|min|max|start|end|pos|position|offset|idx|index|i|j|order|step|iter|iterations|n_iter|ploidy|copies|level|radius|nbins|bins)($|_)", "int"),
+    (r"(^|_)(name|label|text|string|s|prefix|suffix|sep|delimiter|mode|method|kind|type|key|tag|title|sample|id|query|url|header|word)($|_)", "str"),
+    (r"(^|_)(scale|sigma|mean|std|var|weight|score|value|factor|tol|eps|epsilon|gamma|beta|lambda|logr)($|_)", "float"),
+    (r"(^|_)(args|opts|options|params|config|settings|kwargs)$", "dict"),
+)  # fmt: skip
+
+
+def family_of_name(name: str) -> str | None:
+    n = name.lower()
+    for pattern, fam in _NAME_RULES:
+        if re.search(pattern, n):
+            return fam
+    return None
+
+
+def refine(family: str, name: str) -> list[str]:
+    """Concrete kinds for a value family, ordered by what the parameter's name suggests."""
+    n = name.lower()
+    if family == "str":
+        if re.search(r"protein|peptide|(^|_)aa($|_)|residue", n):
+            return ["str_protein", "str_word"]
+        if re.search(r"rna", n):
+            return ["str_rna", "str_dna"]
+        if re.search(r"seq|dna|read|kmer|motif|primer|codon|barcode|adapter|nucleo", n):
+            return ["str_dna", "str_word"]
+        if re.search(r"chrom|contig", n):
+            return ["str_chrom", "str_word"]
+        if re.search(r"line|text|row|record", n):
+            return ["str_line", "str_word"]
+        return ["str_word", "str_dna"]
+    if family == "int":
+        if re.search(r"(^|_)(k|n|num|size|length|len|width|height|window|order|step|iter|n_iter|ploidy|radius|bins|nbins|level)($|_)", n):
+            return ["int_pos", "int_small"]
+        return ["int_small", "int_pos", "int_signed"]
+    if family == "float":
+        if re.search(r"prob|(^|_)p($|_)|pval|alpha|frac|ratio|purity|rate|thresh|cutoff|pct|percent|weight", n):
+            return ["float_unit", "float_pos"]
+        if re.search(r"scale|sigma|std|var|tol|eps|gamma|beta|lambda|factor", n):
+            return ["float_pos", "float_unit"]
+        return ["float", "float_unit"]
+    if family == "path":
+        if "fastq" in n:
+            return ["path_fastq", "path_text"]
+        if re.search(r"fasta|fa($|_)", n):
+            return ["path_fasta", "path_text"]
+        if re.search(r"out|dest|target|save|write", n):
+            return ["path_out", "path_text"]
+        return ["path_text", "path_fasta"]
+    if family == "ndarray":
+        if re.search(r"structuring|strel|selem|footprint", n):
+            return ["ndarray_strel", "ndarray2_bool"]
+        if re.search(r"label|int|index|idx|counts?$", n):
+            return ["ndarray2_int", "ndarray1_int"]
+        if re.search(r"mask", n):
+            return ["ndarray2_bool", "ndarray2"]
+        if re.search(r"pixel|image|img|matrix|im$|2d|x_data|data$", n):
+            return ["ndarray2", "ndarray2_int"]
+        return ["ndarray1", "ndarray2", "list_float"]
+    if family == "list":
+        if re.search(r"seq|read", n):
+            return ["list_dna", "list_str"]
+        return ["list_int", "list_str", "list_float"]
+    return {
+        "list_str": ["list_dna", "list_str"] if re.search(r"seq|read", n) else ["list_str", "list_int"],
+        "list_int": ["list_int", "list_float"],
+        "list_float": ["list_float", "list_int"],
+        "dict": ["dict_str_int", "dict_str_float"],
+        "set": ["set_str"],
+        "tuple": ["tuple_int"],
+        "bool": ["bool"],
+        "none": ["none"],
+    }.get(family, ["int_small"])
+
+
+# ---------------------------------------------------------------------------- usage in body
+
+
+def _is_target(node: ast.AST, target: str) -> bool:
+    """Whether ``node`` is the expression ``target`` (a name, or ``self.attr``)."""
+    if "." in target:
+        base, attr = target.split(".", 1)
+        return (
+            isinstance(node, ast.Attribute)
+            and node.attr == attr
+            and isinstance(node.value, ast.Name)
+            and node.value.id == base
+        )
+    return isinstance(node, ast.Name) and node.id == target
+
+
+def usage_votes(body: ast.AST, target: str) -> dict[str, float]:
+    """Families suggested by how ``target`` is used inside ``body``."""
+    votes: dict[str, float] = defaultdict(float)
+
+    def vote(fam: str, w: float = W_USAGE) -> None:
+        votes[fam] += w
+
+    for node in ast.walk(body):
+        if isinstance(node, ast.Attribute) and _is_target(node.value, target):
+            a = node.attr
+            if a in _STR_METHODS:
+                vote("str")
+            elif a in _LIST_METHODS:
+                vote("list")
+            elif a in _DICT_METHODS:
+                vote("dict")
+            elif a in _ARRAY_ATTRS:
+                vote("ndarray")
+            elif a in _SET_METHODS:
+                vote("set")
+            else:
+                vote("object", 1.0)
+        elif isinstance(node, ast.Subscript) and _is_target(node.value, target):
+            sl = node.slice
+            if isinstance(sl, ast.Tuple):
+                vote("ndarray")
+            elif isinstance(sl, ast.Constant) and isinstance(sl.value, str):
+                vote("dict")
+            elif isinstance(sl, ast.Slice):
+                vote("str", 1.0)
+                vote("list", 1.0)
+            else:
+                vote("list", 1.5)
+                vote("ndarray", 1.0)
+        elif isinstance(node, ast.BinOp) and (_is_target(node.left, target) or _is_target(node.right, target)):
+            other = node.right if _is_target(node.left, target) else node.left
+            if isinstance(other, ast.Constant) and isinstance(other.value, str):
+                vote("str")
+            elif isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant):
+                pass  # "fmt" % target says nothing
+            elif isinstance(other, ast.Constant) and isinstance(other.value, float):
+                vote("float")
+            else:
+                vote("number", 2.0)
+        elif isinstance(node, ast.AugAssign) and _is_target(node.target, target):
+            vote("number", 1.5)
+        elif isinstance(node, ast.Compare):
+            parts = [node.left, *node.comparators]
+            if any(_is_target(p, target) for p in parts):
+                for p, op in zip(parts[1:], node.ops, strict=False):
+                    if isinstance(op, (ast.In, ast.NotIn)) and _is_target(p, target):
+                        vote("list", 1.0)
+                        vote("str", 1.0)
+                        continue
+                    others = [q for q in parts if not _is_target(q, target)]
+                    for q in others:
+                        if isinstance(q, ast.Constant):
+                            if isinstance(q.value, bool) or q.value is None:
+                                continue
+                            if isinstance(q.value, str):
+                                vote("str")
+                            elif isinstance(q.value, int):
+                                vote("int", 2.0)
+                            elif isinstance(q.value, float):
+                                vote("float", 2.0)
+        elif isinstance(node, ast.Call):
+            fn = node.func
+            fname = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else ""
+            base = fn.value.id if isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name) else ""
+            args = list(node.args) + [k.value for k in node.keywords]
+            if not any(_is_target(a, target) for a in args):
+                continue
+            if fname == "range":
+                vote("int", 4.0)
+            elif fname in _PATH_CALLS or (base in ("os", "path") and fname not in ("join",)):
+                vote("path", 4.0)
+            elif fname in ("len", "sorted", "enumerate", "zip", "set", "list", "tuple", "reversed", "sum", "min", "max", "any", "all"):
+                vote("list", 1.5)
+            elif fname in ("float",) or fname in _NUMERIC_CALLS:
+                vote("number", 2.0)
+            elif fname == "int":
+                vote("number", 1.0)
+                vote("str", 0.5)
+            elif base in ("np", "numpy", "scipy", "ndimage", "ndi", "pd") or fname.startswith("as"):
+                vote("ndarray", 3.0)
+            elif base == "re" or fname in ("compile", "match", "search", "sub", "findall"):
+                vote("str", 3.0)
+        elif isinstance(node, (ast.For, ast.comprehension)) and _is_target(node.iter, target):
+            vote("list", 2.0)
+        elif isinstance(node, (ast.If, ast.While, ast.IfExp)) and _is_target(node.test, target):
+            vote("bool", 1.5)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and _is_target(node.operand, target):
+            vote("bool", 1.5)
+    return dict(votes)
+
+
+def compared_strings(body: ast.AST, target: str) -> list[str]:
+    """String constants ``target`` is compared with (``mode == 'fast'``): good values to feed it."""
+    out: list[str] = []
+    for node in ast.walk(body):
+        if isinstance(node, ast.Compare):
+            parts = [node.left, *node.comparators]
+            if not any(_is_target(p, target) for p in parts):
+                continue
+            for p in parts:
+                if isinstance(p, ast.Constant) and isinstance(p.value, str):
+                    out.append(p.value)
+                elif isinstance(p, ast.Name) and p.id != target and re.match(r"^_?[A-Z][A-Z0-9_]+$", p.id):
+                    out.append(p.id)  # a symbolic module constant (python_slice defines NAME = 'NAME')
+                elif isinstance(p, (ast.List, ast.Tuple, ast.Set)):
+                    out.extend(e.value for e in p.elts if isinstance(e, ast.Constant) and isinstance(e.value, str))
+    return list(dict.fromkeys(out))
+
+
+# ---------------------------------------------------------------------------- call sites
+
+
+def callsite_votes(repo_dir: str | Path | None, function_name: str, param_names: list[str]) -> dict[str, dict[str, float]]:
+    """Families of the literal arguments passed to ``function_name`` anywhere in the repository."""
+    out: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    if not repo_dir:
+        return {}
+    for path in sorted(Path(repo_dir).rglob("*.py")):
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if function_name not in text:
+            continue
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            fn = node.func
+            name = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else None
+            if name != function_name:
+                continue
+            pairs = list(zip(param_names, node.args, strict=False)) + [(k.arg, k.value) for k in node.keywords if k.arg]
+            for pname, arg in pairs:
+                fam = _literal_family(arg)
+                if fam:
+                    out[pname][fam] += W_CALLSITE
+    return {k: dict(v) for k, v in out.items()}
+
+
+def _literal_family(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Constant):
+        v = node.value
+        if isinstance(v, bool):
+            return "bool"
+        if isinstance(v, int):
+            return "int"
+        if isinstance(v, float):
+            return "float"
+        if isinstance(v, str):
+            return "str"
+        return None
+    if isinstance(node, (ast.List, ast.ListComp)):
+        return "list"
+    if isinstance(node, (ast.Dict, ast.DictComp)):
+        return "dict"
+    if isinstance(node, ast.Tuple):
+        return "tuple"
+    if isinstance(node, ast.Set):
+        return "set"
+    return None
+
+
+# ---------------------------------------------------------------------------- per function
+
+
+def _resolve_number(votes: dict[str, float], name: str) -> None:
+    """``number`` evidence goes to int or float, whichever the name or other votes prefer."""
+    w = votes.pop("number", 0.0)
+    if not w:
+        return
+    if votes.get("float", 0) > votes.get("int", 0) or family_of_name(name) == "float":
+        votes["float"] = votes.get("float", 0) + w
+    else:
+        votes["int"] = votes.get("int", 0) + w
+
+
+def rank_kinds(name: str, votes: dict[str, float]) -> list[str]:
+    """Concrete kinds, best first, from accumulated family votes (name as tie-breaker and fallback)."""
+    votes = dict(votes)
+    votes.pop("object", None)
+    _resolve_number(votes, name)
+    by_name = family_of_name(name)
+    if by_name:
+        votes[by_name] = votes.get(by_name, 0.0) + W_NAME
+    if by_name == "path":  # a path *is* a string: string usage confirms the name
+        votes["path"] += votes.pop("str", 0.0)
+    families = sorted(votes, key=lambda f: (-votes[f], f))
+    kinds: list[str] = []
+    for fam in families:
+        for k in refine(fam, name):
+            if k not in kinds:
+                kinds.append(k)
+    for fallback in ("int_small", "str_word", "list_int"):
+        if fallback not in kinds:
+            kinds.append(fallback)
+    return kinds
+
+
+def infer_params(
+    func: ast.FunctionDef | ast.AsyncFunctionDef,
+    repo_dir: str | Path | None = None,
+    skip_first: bool = False,
+) -> list[ParamSpec]:
+    """A :class:`ParamSpec` per parameter of ``func`` (``self``/``cls`` skipped with ``skip_first``)."""
+    a = func.args
+    positional = list(a.posonlyargs) + list(a.args)
+    if skip_first and positional:
+        positional = positional[1:]
+    defaults: dict[str, ast.expr] = {}
+    all_pos = list(a.posonlyargs) + list(a.args)
+    for arg, d in zip(all_pos[len(all_pos) - len(a.defaults) :], a.defaults, strict=False):
+        defaults[arg.arg] = d
+    for arg, d in zip(a.kwonlyargs, a.kw_defaults, strict=False):
+        if d is not None:
+            defaults[arg.arg] = d
+    doc = docstring_types(ast.get_docstring(func))
+    names = [p.arg for p in positional]
+    sites = callsite_votes(repo_dir, func.name, names)
+    specs: list[ParamSpec] = []
+    for arg, kw_only in [(p, False) for p in positional] + [(p, True) for p in a.kwonlyargs]:
+        votes: dict[str, float] = defaultdict(float)
+        if arg.annotation is not None:
+            fam = family_of_type(ast.unparse(arg.annotation))
+            if fam:
+                votes[fam] += W_ANNOTATION
+        d = defaults.get(arg.arg)
+        if d is not None:
+            fam = _literal_family(d)
+            if fam:
+                votes[fam] += W_DEFAULT
+        if arg.arg in doc:
+            fam = family_of_type(doc[arg.arg])
+            if fam:
+                votes[fam] += W_DOC
+        for fam, w in sites.get(arg.arg, {}).items():
+            votes[fam] += w
+        for fam, w in usage_votes(func, arg.arg).items():
+            votes[fam] += w
+        kinds = rank_kinds(arg.arg, votes)
+        choices = compared_strings(func, arg.arg)
+        if choices and any(k.startswith("str") for k in kinds[:2]):
+            kinds.insert(0, "choice:" + repr(choices))
+        specs.append(
+            ParamSpec(
+                name=arg.arg,
+                kinds=kinds,
+                has_default=d is not None,
+                default_src=ast.unparse(d) if d is not None else None,
+                kw_only=kw_only,
+                votes=dict(votes),
+            )
+        )
+    return specs
+
+
+def self_attributes(func: ast.FunctionDef | ast.AsyncFunctionDef, self_name: str = "self") -> tuple[list[str], list[str]]:
+    """(data attributes read, methods called) on ``self`` inside ``func``, in order of first use."""
+    data: list[str] = []
+    methods: list[str] = []
+    assigned: set[str] = set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _is_target(node.func.value, self_name):
+            methods.append(node.func.attr)
+    for node in ast.walk(func):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == self_name:
+            if isinstance(node.ctx, ast.Store):
+                assigned.add(node.attr)
+            elif node.attr not in methods:
+                data.append(node.attr)
+    return list(dict.fromkeys(data)), list(dict.fromkeys(methods))
+
+
+def kind_expr(kind: str) -> str:
+    """The generator expression of a kind (``choice:[...]`` picks among compared-to strings)."""
+    if kind.startswith("choice:"):
+        return f"_r.choice({kind[len('choice:'):]} + [_bc_seq(_r, 'abcdefgh', 3, 6)])"
+    if kind.startswith("default:"):
+        return kind[len("default:") :]
+    return KINDS[kind]

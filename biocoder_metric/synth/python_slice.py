@@ -1,0 +1,413 @@
+"""Dependency slicing: what a Python golden needs around it to run on its own.
+
+Why slicing and not the whole module: a harness must run in the reference image, which
+has the scientific stack but not the task's own package (``cnvlib``, ``cellprofiler``...).
+So we keep exactly what the function uses: its module's imports that the image can
+satisfy, and the module-level constants, helper functions and classes it names,
+found transitively through ``ast``. Names imported from the package itself
+(``from .params import X`` or ``from cnvlib.x import y``) are sliced from *that* module,
+recursively. Without a repository, the golden alone plus the usual imports for the
+free names it uses (``np`` -> ``import numpy as np``, ``re``, ``Counter``...).
+
+Names that cannot be resolved are reported, and the task stays golden-only with that reason.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: Third-party top-level modules the reference image provides (docker/README.md).
+IMAGE_MODULES = frozenset(
+    {"numpy", "scipy", "pandas", "skimage", "sklearn", "Bio", "pysam", "centrosome", "six"}
+)
+#: Standard-library names (Python 3.10+ knows them; the image runs 3.9, whose stdlib is a subset
+#: for all names golden code uses).
+STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
+
+#: Import lines for free names of a golden with no module source (common idioms in the corpus).
+KNOWN_IMPORTS: dict[str, str] = {
+    "np": "import numpy as np",
+    "numpy": "import numpy",
+    "pd": "import pandas as pd",
+    "pandas": "import pandas",
+    "scipy": "import scipy",
+    "ndimage": "from scipy import ndimage",
+    "ndi": "import scipy.ndimage as ndi",
+    "stats": "from scipy import stats",
+    "norm": "from scipy.stats import norm",
+    "SeqIO": "from Bio import SeqIO",
+    "Seq": "from Bio.Seq import Seq",
+    "pysam": "import pysam",
+    "skimage": "import skimage",
+    "centrosome": "import centrosome",
+    "Counter": "from collections import Counter",
+    "defaultdict": "from collections import defaultdict",
+    "OrderedDict": "from collections import OrderedDict",
+    "namedtuple": "from collections import namedtuple",
+    "deque": "from collections import deque",
+    "reduce": "from functools import reduce",
+    "partial": "from functools import partial",
+    "chain": "from itertools import chain",
+    "groupby": "from itertools import groupby",
+    "islice": "from itertools import islice",
+    "product": "from itertools import product",
+    "combinations": "from itertools import combinations",
+    "permutations": "from itertools import permutations",
+    "Path": "from pathlib import Path",
+    "sqrt": "from math import sqrt",
+    "log": "from math import log",
+    "exp": "from math import exp",
+    "floor": "from math import floor",
+    "ceil": "from math import ceil",
+    "pi": "from math import pi",
+    "log2": "from math import log2",
+    "log10": "from math import log10",
+}
+_BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__"}
+#: ALL_CAPS names: module constants, given a symbolic value when their module is not available.
+SYMBOLIC_RE = re.compile(r"^_?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^_?[A-Z]{3,}[0-9]*$")
+
+
+@dataclass
+class Slice:
+    """The context a function needs: import lines, definitions (source), class shell, what is missing."""
+
+    imports: list[str] = field(default_factory=list)
+    definitions: list[str] = field(default_factory=list)
+    class_name: str | None = None
+    class_members: list[str] = field(default_factory=list)
+    unresolved: list[str] = field(default_factory=list)
+    origin: str = "golden"  # "golden" | "repository"
+
+
+def bound_names(node: ast.AST) -> set[str]:
+    """Every name bound anywhere inside ``node`` (assignments, args, defs, imports, loop targets)."""
+    out: set[str] = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            out.add(n.id)
+        elif isinstance(n, ast.arg):
+            out.add(n.arg)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(n.name)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            for a in n.names:
+                out.add((a.asname or a.name).split(".")[0])
+        elif isinstance(n, ast.ExceptHandler) and n.name:
+            out.add(n.name)
+        elif isinstance(n, (ast.Global, ast.Nonlocal)):
+            out.update(n.names)
+    return out
+
+
+def free_names(node: ast.AST, skip_self: bool = True) -> list[str]:
+    """Names ``node`` loads but does not bind, builtins excluded, in order of first use.
+
+    For a function, its own name counts as bound only when it recurses through itself.
+    """
+    bound = bound_names(node)
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        bound.discard(node.name)
+    out: list[str] = []
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in bound and n.id not in _BUILTINS:
+            out.append(n.id)
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and skip_self:
+        out = [n for n in out if n != node.name]
+    return list(dict.fromkeys(out))
+
+
+def image_can_import(module: str) -> bool:
+    top = module.split(".")[0]
+    return top in IMAGE_MODULES or top in STDLIB
+
+
+def find_function(tree: ast.Module, name: str) -> tuple[ast.FunctionDef | None, ast.ClassDef | None]:
+    """The first top-level function ``name``, else the first method ``name`` of a top-level class."""
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            return node, None
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == name:
+                    return item, node
+    return None, None
+
+
+def is_method(func: ast.FunctionDef) -> bool:
+    """A method: first parameter ``self``/``cls``, or a method decorator."""
+    decos = {ast.unparse(d) for d in func.decorator_list}
+    args = list(func.args.posonlyargs) + list(func.args.args)
+    return bool(args and args[0].arg in ("self", "cls")) or bool(decos & {"property", "staticmethod", "classmethod"})
+
+
+# ---------------------------------------------------------------------------- golden only
+
+
+def slice_golden(golden: str, function_name: str) -> Slice:
+    """Imports for the golden's free names; unknown free names are reported as unresolved."""
+    tree = ast.parse(golden)
+    func, _ = find_function(tree, function_name)
+    target = func or tree
+    s = Slice(origin="golden")
+    # Imports inside the golden itself stay where they are.
+    for name in free_names(target):
+        if name in ("self", "cls"):
+            continue
+        line = KNOWN_IMPORTS.get(name)
+        if line is None and (name in STDLIB or name in IMAGE_MODULES):
+            line = f"import {name}"
+        if line:
+            s.imports.append(line)
+        elif SYMBOLIC_RE.match(name):
+            # A module constant we cannot see (``GRADIENT_MAGNITUDE``): a symbolic value named after
+            # itself keeps comparisons against it meaningful (the generators offer it as a choice).
+            s.definitions.append(f"{name} = {name!r}")
+        else:
+            s.unresolved.append(name)
+    s.imports = list(dict.fromkeys(s.imports + submodule_imports(target)))
+    return s
+
+
+#: Packages whose submodules are not imported by ``import pkg`` (``scipy.ndimage``, ``skimage.morphology``).
+_LAZY_PACKAGES = frozenset({"scipy", "skimage", "sklearn", "Bio", "centrosome", "xml", "email", "concurrent"})
+
+
+def submodule_imports(node: ast.AST) -> list[str]:
+    """``import scipy.ndimage`` for each ``scipy.ndimage.x`` the code uses (``import scipy`` is not enough)."""
+    out: list[str] = []
+    for n in ast.walk(node):
+        if (isinstance(n, ast.Attribute) and isinstance(n.value, ast.Attribute)
+                and isinstance(n.value.value, ast.Name) and n.value.value.id in _LAZY_PACKAGES
+                and n.value.attr.islower()):
+            out.append(f"import {n.value.value.id}.{n.value.attr}")
+    return list(dict.fromkeys(out))
+
+
+# ---------------------------------------------------------------------------- repository
+
+
+class _RepoSlicer:
+    """Resolve names module by module inside a repository checkout."""
+
+    def __init__(self, repo: Path):
+        self.repo = repo
+        self._trees: dict[Path, ast.Module] = {}
+        self._texts: dict[Path, str] = {}
+        self.imports: list[str] = []
+        self.definitions: list[str] = []
+        self.unresolved: list[str] = []
+        self._done: set[tuple[Path, str]] = set()
+
+    def tree(self, path: Path) -> ast.Module:
+        if path not in self._trees:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            self._texts[path] = text
+            self._trees[path] = ast.parse(text)
+        return self._trees[path]
+
+    def module_path(self, dotted: str, current: Path | None = None, level: int = 0) -> Path | None:
+        """File of module ``dotted`` (relative to ``current`` when ``level`` > 0), if in the repo."""
+        if level:
+            base = current.parent if current else self.repo
+            for _ in range(level - 1):
+                base = base.parent
+        else:
+            base = self.repo
+        parts = [p for p in dotted.split(".") if p] if dotted else []
+        cand = base.joinpath(*parts) if parts else base
+        for p in (cand.with_suffix(".py"), cand / "__init__.py"):
+            if p.is_file():
+                return p
+        return None
+
+    def index(self, path: Path) -> dict[str, ast.stmt]:
+        out: dict[str, ast.stmt] = {}
+        for node in self.tree(path).body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                out.setdefault(node.name, node)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in targets:
+                    for n in ast.walk(t):
+                        if isinstance(n, ast.Name):
+                            out[n.id] = node
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                for a in node.names:
+                    out.setdefault(a.asname or a.name.split(".")[0], node)
+            elif isinstance(node, ast.Try):  # try: import x / except ImportError
+                for sub in node.body:
+                    if isinstance(sub, (ast.Import, ast.ImportFrom)):
+                        for a in sub.names:
+                            out.setdefault(a.asname or a.name.split(".")[0], sub)
+        return out
+
+    def resolve(self, path: Path, name: str, depth: int = 0) -> None:
+        """Make ``name`` (as seen from module ``path``) available: import it or slice its definition."""
+        key = (path, name)
+        if key in self._done or depth > 12:
+            return
+        self._done.add(key)
+        node = self.index(path).get(name)
+        if node is None:
+            if name in KNOWN_IMPORTS:
+                self.imports.append(KNOWN_IMPORTS[name])
+            else:
+                self.unresolved.append(name)
+            return
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                bound = a.asname or a.name.split(".")[0]
+                if bound != name:
+                    continue
+                if image_can_import(a.name):
+                    self.imports.append(f"import {a.name}" + (f" as {a.asname}" if a.asname else ""))
+                else:
+                    self.unresolved.append(f"{name} (module {a.name} is not in the reference image)")
+            return
+        if isinstance(node, ast.ImportFrom):
+            for a in node.names:
+                bound = a.asname or a.name
+                if bound != name:
+                    continue
+                mod = node.module or ""
+                if node.level == 0 and image_can_import(mod):
+                    self.imports.append(f"from {mod} import {a.name}" + (f" as {a.asname}" if a.asname else ""))
+                    return
+                src = self.module_path(mod, path, node.level)
+                if src is None and node.level == 0:
+                    src = self.module_path(mod)
+                if src is None:
+                    self.unresolved.append(f"{name} (from {'.' * node.level}{mod}, not in the image or repository)")
+                    return
+                if a.name in self.index(src):
+                    self.resolve(src, a.name, depth + 1)
+                    if a.asname and a.asname != a.name:
+                        self.definitions.append(f"{a.asname} = {a.name}")
+                else:
+                    self.unresolved.append(f"{name} (submodule {mod}.{a.name} cannot be inlined)")
+            return
+        # A definition: resolve what it uses first, then emit it (dependencies come first).
+        for dep in free_names(node):
+            if dep != name:
+                self.resolve(path, dep, depth + 1)
+        text = ast.get_source_segment(self._texts[path], node) or ast.unparse(node)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.decorator_list:
+            text = "\n".join("@" + ast.unparse(d) for d in node.decorator_list) + "\n" + text
+        if text not in self.definitions:
+            self.definitions.append(text)
+
+
+def slice_repository(
+    golden: str, function_name: str, repo_dir: str | Path, module_file: str | Path
+) -> Slice:
+    """Slice the golden's dependencies from ``module_file`` (a path inside ``repo_dir``)."""
+    repo = Path(repo_dir)
+    path = Path(module_file)
+    if not path.is_absolute():
+        path = repo / path
+    slicer = _RepoSlicer(repo)
+    tree = slicer.tree(path)
+    golden_tree = ast.parse(golden)
+    gfunc, _ = find_function(golden_tree, function_name)
+    _, src_class = find_function(tree, function_name)
+    s = Slice(origin="repository")
+    target = gfunc or golden_tree
+    needed = [n for n in free_names(target) if n not in ("self", "cls")]
+    members: list[str] = []
+    if src_class is not None and gfunc is not None and is_method(gfunc):
+        s.class_name = src_class.name
+        members = _class_members(src_class, gfunc, slicer, path)
+        class_src_names = set()
+        for m in members:
+            class_src_names.update(free_names(ast.parse(m)))
+        needed = list(dict.fromkeys(needed + [n for n in class_src_names if n != src_class.name]))
+    for name in needed:
+        if src_class is not None and name == src_class.name:
+            continue
+        slicer.resolve(path, name)
+    s.imports = list(dict.fromkeys(slicer.imports + submodule_imports(target)))
+    s.definitions = slicer.definitions
+    s.class_members = members
+    s.unresolved = list(dict.fromkeys(slicer.unresolved))
+    return s
+
+
+def _class_members(cls: ast.ClassDef, func: ast.FunctionDef, slicer: _RepoSlicer, path: Path) -> list[str]:
+    """Source of the class-level attributes and methods ``func`` reaches through ``self``, transitively."""
+    by_name: dict[str, ast.stmt] = {}
+    for item in cls.body:
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            by_name.setdefault(item.name, item)
+        elif isinstance(item, (ast.Assign, ast.AnnAssign)):
+            targets = item.targets if isinstance(item, ast.Assign) else [item.target]
+            for t in targets:
+                if isinstance(t, ast.Name):
+                    by_name[t.id] = item
+    wanted: list[str] = []
+    todo = [func]
+    seen: set[str] = {func.name}
+    while todo:
+        node = todo.pop()
+        for n in ast.walk(node):
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in ("self", "cls", cls.name):
+                if n.attr in by_name and n.attr not in seen:
+                    seen.add(n.attr)
+                    wanted.append(n.attr)
+                    todo.append(by_name[n.attr])
+    text = slicer._texts[path]
+    out = []
+    for item in cls.body:  # source order
+        names = [k for k, v in by_name.items() if v is item]
+        if any(k in wanted for k in names):
+            seg = ast.get_source_segment(text, item) or ast.unparse(item)
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.decorator_list:
+                seg = "\n".join("@" + ast.unparse(d) for d in item.decorator_list) + "\n" + seg
+            out.append(_dedent_block(seg))
+    return out
+
+
+def _dedent_block(text: str) -> str:
+    """``get_source_segment`` keeps the first line unindented and the rest indented: normalise."""
+    lines = text.splitlines()
+    if len(lines) <= 1:
+        return text
+    import textwrap
+
+    rest = textwrap.dedent("\n".join(lines[1:]))
+    first_indent = min((len(ln) - len(ln.lstrip()) for ln in lines[1:] if ln.strip()), default=0)
+    rest_lines = ["" if not ln.strip() else ln for ln in rest.splitlines()]
+    # Lines of the body were at (class indent + 4); after dedent they are at 0, re-nest them.
+    if first_indent and lines[0].lstrip().startswith(("def ", "async def ", "class ", "@")):
+        rest_lines = ["    " + ln if ln else ln for ln in rest_lines]
+    return "\n".join([lines[0].strip(), *rest_lines])
+
+
+def locate_module(repo_dir: str | Path, row: dict) -> Path | None:
+    """The module file of a task in ``repo_dir``: from ``file_path``, else ``package_name`` in metadata."""
+    import json
+
+    repo = Path(repo_dir)
+    if row.get("file_path"):
+        p = repo / row["file_path"]
+        if p.is_file():
+            return p
+    try:
+        meta = json.loads(row.get("metadata") or "{}")
+    except ValueError:
+        meta = {}
+    pkg = meta.get("package_name")
+    if pkg:
+        parts = pkg.split(".")
+        for i in range(len(parts)):
+            cand = repo.joinpath(*parts[i:])
+            for p in (cand.with_suffix(".py"), cand / "__init__.py"):
+                if p.is_file():
+                    return p
+    return None

@@ -1,0 +1,371 @@
+"""Harness audit: how strong is each task's test? (``biocoder audit``)
+
+A pass@k is only as good as the tests behind it. Some upstream harnesses never look at
+the function's result, so *any* candidate passes; others catch few realistic bugs. This
+module measures that per task, by judging candidates that are known to be wrong exactly
+as samples are judged (through :func:`biocoder_metric.execute.run_evaluation`, so the
+same sandbox, golden outputs, post-processing and insertion apply; there is no second
+runner):
+
+* **Null candidates**: the function with its body replaced by ``return None``, ``pass``,
+  ``return <first argument>`` and ``raise`` (Java: the return type's default, an empty
+  body for ``void``, the first argument when its type is the return type, ``throw``).
+  If any passes, the harness cannot tell a real solution from nothing: ``weak_harness``.
+* **Constant output**: the golden prints the same text on every fuzz case, so the fuzz
+  values do not reach the output (or the harness has no placeholders at all).
+* **Mutation score**: single-site mutants of the golden (:mod:`biocoder_metric.mutation`)
+  judged at the normal fuzz-case count; ``killed`` of ``total``. Surviving mutants are run
+  again with many more fuzz cases: one killed then was a real bug the normal test misses
+  (``killed_with_more_cases``); one that survives even that is probably *equivalent* to
+  the golden (``likely_equivalent``), an estimate, not a proof.
+
+Tasks whose golden cannot produce a reference are reported with their task status and no
+verdict (``weak_harness`` is ``null``), never silently dropped.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from biocoder_metric.execute import EvalOptions, golden_outputs, run_evaluation, static_task_status
+from biocoder_metric.mutation import java_mask, java_mutants, python_mutants
+from biocoder_metric.postprocess import java_braces
+from biocoder_metric.types import Status, TaskStatus
+
+#: Schema of ``audit.jsonl`` records and of the shipped ``harness_strength`` file.
+AUDIT_SCHEMA_VERSION = "biocoder-audit/1"
+AUDIT_FILE = "audit.jsonl"
+
+NULL_RETURN_NONE = "return None"
+NULL_PASS = "pass"
+NULL_FIRST_ARG = "return first argument"
+NULL_RAISE = "raise"
+
+
+# ---------------------------------------------------------------------------- null candidates
+
+
+def _python_function(tree: ast.Module, name: str | None) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (name is None or node.name == name):
+            return node
+    return None
+
+
+def python_null_candidates(golden: str, function_name: str | None) -> list[tuple[str, str]]:
+    """(name, source) of the null candidates: the golden's own header (decorators kept), body replaced.
+
+    Built from the golden rather than the ``signature`` column so decorators such as
+    ``@property``/``@staticmethod`` and default values are exactly the golden's.
+    """
+    try:
+        tree = ast.parse(golden)
+    except SyntaxError:
+        return []
+    fn = _python_function(tree, function_name)
+    if fn is None:
+        return []
+    params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+    is_method = bool(params) and params[0] in ("self", "cls")
+    static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in fn.decorator_list)
+    first = params[1] if is_method and not static and len(params) > 1 else (
+        params[0] if params and not (is_method and not static) else None
+    )
+    bodies = [
+        (NULL_RETURN_NONE, "return None"),
+        (NULL_PASS, "pass"),
+        (NULL_FIRST_ARG, f"return {first}" if first else None),
+        (NULL_RAISE, "raise RuntimeError('null candidate')"),
+    ]
+    out = []
+    for label, body in bodies:
+        if body is None:
+            continue
+        fn.body = ast.parse(body).body
+        out.append((label, ast.unparse(ast.fix_missing_locations(fn))))
+    return out
+
+
+_JAVA_DEFAULTS = {
+    "int": "0", "long": "0L", "short": "(short) 0", "byte": "(byte) 0", "double": "0.0",
+    "float": "0.0f", "boolean": "false", "char": "'\\0'",
+}
+_JAVA_MODIFIERS = {"public", "private", "protected", "static", "final", "synchronized", "abstract", "native",
+                   "strictfp", "default"}
+
+
+def java_null_candidates(golden: str, function_name: str | None) -> list[tuple[str, str]]:
+    """(name, source) of the Java null candidates: the golden's header, body replaced (textually)."""
+    if not function_name:
+        return []
+    mask = java_mask(golden)
+    m = re.search(rf"\b{re.escape(function_name)}\s*\(", mask)
+    if m is None:
+        return []
+    close_paren = mask.find(")", m.end())
+    open_brace = mask.find("{", close_paren)
+    if close_paren < 0 or open_brace < 0:
+        return []
+    end = None
+    for index, depth in java_braces(golden[open_brace:]):
+        if depth == 0 and golden[open_brace + index] == "}":
+            end = open_brace + index
+            break
+    if end is None:
+        return []
+    head = mask[: m.start()]
+    head = re.sub(r"@\w+(\([^)]*\))?", " ", head[head.rfind(";") + 1 :] if ";" in head else head)
+    words = [w for w in re.split(r"\s+", head.strip()) if w and w not in _JAVA_MODIFIERS]
+    # the return type is what is left (generic parameters <T> first are dropped)
+    rtype = re.sub(r"^<[^>]*>\s*", "", " ".join(words)).strip()
+    params = [p.strip() for p in golden[m.end() : close_paren].split(",") if p.strip()]
+    first_type, first_name = None, None
+    if params:
+        parts = re.sub(r"@\w+\s*", "", params[0]).replace("final ", "").rsplit(None, 1)
+        if len(parts) == 2:
+            first_type, first_name = parts[0].strip(), parts[1].strip()
+    header = golden[: open_brace + 1]
+    tail = golden[end:]
+    default = None if rtype == "void" else _JAVA_DEFAULTS.get(rtype, "null")
+    bodies = [
+        (NULL_RETURN_NONE, "" if default is None else f"return {default};"),
+        (NULL_PASS, "" if default is None else None),
+        (NULL_FIRST_ARG, f"return {first_name};" if first_name and first_type == rtype else None),
+        (NULL_RAISE, 'throw new RuntimeException("null candidate");'),
+    ]
+    return [(label, f"{header}\n    {body}\n{tail}") for label, body in bodies if body is not None]
+
+
+def rosalind_null_candidates() -> list[tuple[str, str]]:
+    """Null candidates for a Rosalind task (``solve(input_text)``)."""
+    return [
+        (NULL_RETURN_NONE, "def solve(input_text):\n    return None\n"),
+        (NULL_PASS, "def solve(input_text):\n    pass\n"),
+        (NULL_FIRST_ARG, "def solve(input_text):\n    return input_text\n"),
+        (NULL_RAISE, "def solve(input_text):\n    raise RuntimeError('null candidate')\n"),
+    ]
+
+
+def null_candidates(row: dict[str, Any]) -> list[tuple[str, str]]:
+    """The null candidates for one task row."""
+    if row.get("kind") == "rosalind":
+        return rosalind_null_candidates()
+    if row["language"] == "python":
+        return python_null_candidates(row["golden_code"], row.get("function_name"))
+    return java_null_candidates(row["golden_code"], row.get("function_name"))
+
+
+def golden_mutants(row: dict[str, Any], limit: int) -> list[tuple[str, str]]:
+    """Mutants of a harness task's golden (Rosalind goldens are not mutated: they need upstream's helpers)."""
+    if row.get("kind") != "harness":
+        return []
+    if row["language"] == "python":
+        return python_mutants(row["golden_code"], limit, seed=row["task_id"])
+    return java_mutants(row["golden_code"], limit)
+
+
+# ---------------------------------------------------------------------------- the audit
+
+
+def _auditable(row: dict[str, Any]) -> bool:
+    return static_task_status(row)[0] == TaskStatus.OK
+
+
+def audit_tasks(
+    problems: Iterable[dict[str, Any]],
+    options: EvalOptions,
+    *,
+    mutants: int = 10,
+    equivalence_cases: int = 50,
+    progress: bool = True,
+    out_dir: str | os.PathLike | None = None,
+) -> list[dict[str, Any]]:
+    """One audit record per executable task (see the module doc and docs/validity.md).
+
+    ``out_dir`` (optional) keeps the engine's per-sample results of each pass in
+    subfolders (``nulls_and_mutants/``, ``equivalence/``), so an interrupted audit resumes
+    like ``biocoder evaluate`` does.
+    """
+    # The audit judges the harness itself: a task already marked weak must still run, and
+    # the plus cases are not part of the normal test being measured.
+    options = replace(options, include_weak=True, plus=False)
+    rows = sorted((r for r in problems if _auditable(r)), key=lambda r: r["task_id"])
+    samples: list[dict[str, Any]] = []
+    labels: dict[tuple[str, int], tuple[str, str]] = {}
+    for row in rows:
+        index = 0
+        for kind, pool in (("null", null_candidates(row)), ("mutant", golden_mutants(row, mutants))):
+            for name, code in pool:
+                samples.append({"task_id": row["task_id"], "completion": code})
+                labels[(row["task_id"], index)] = (kind, name)
+                index += 1
+    goldens = golden_outputs([r for r in rows if r["kind"] == "harness"], options, progress=progress)
+    # allow_missing: a task with no candidate (golden unparsable) is simply not audited;
+    # allow_partial: failing goldens are reported per task below, not a reason to stop.
+    base = run_evaluation(
+        rows, samples, options, out_dir=_sub(out_dir, "nulls_and_mutants"), progress=progress,
+        allow_missing=True, allow_partial=True,
+    ) if samples else None
+    results = {(r.task_id, r.sample_index): r for r in (base.results if base else [])}
+    # Surviving mutants again with many more fuzz cases (equivalent-mutant estimate).
+    survivors = []
+    for (task_id, index), (kind, _name) in sorted(labels.items()):
+        r = results.get((task_id, index))
+        if kind == "mutant" and r is not None and r.status == Status.PASSED:
+            survivors.append((task_id, index, r.completion))
+    extra_verdict: dict[tuple[str, int], str] = {}
+    if survivors and equivalence_cases > options.fuzz_cases:
+        more = replace(options, fuzz_cases=equivalence_cases)
+        by_id = {r["task_id"]: r for r in rows}
+        used = sorted({t for t, _, _ in survivors})
+        run = run_evaluation(
+            [by_id[t] for t in used],
+            [{"task_id": t, "completion": code} for t, _, code in survivors],
+            more,
+            out_dir=_sub(out_dir, "equivalence"),
+            progress=progress,
+            allow_missing=True,
+            allow_partial=True,
+        )
+        counters: dict[str, int] = {}
+        for t, index, _ in survivors:
+            k = counters.get(t, 0)
+            counters[t] = k + 1
+            match = next(r for r in run.results if r.task_id == t and r.sample_index == k)
+            extra_verdict[(t, index)] = match.status
+    records = []
+    for row in rows:
+        tid = row["task_id"]
+        status, reason = base.task_status.get(tid, (TaskStatus.OK, None)) if base else (TaskStatus.OK, None)
+        mine = sorted((i, kind, name) for (t, i), (kind, name) in labels.items() if t == tid)
+        rec: dict[str, Any] = {
+            "schema": AUDIT_SCHEMA_VERSION,
+            "task_id": tid,
+            "config": row.get("config"),
+            "language": row["language"],
+            "kind": row["kind"],
+            "task_status": status,
+        }
+        if status != TaskStatus.OK:
+            rec.update(reason=reason, weak_harness=None, constant_output=None, null_candidates_passed=None,
+                       mutation_score=None)
+            records.append(rec)
+            continue
+        nulls = [(name, results[(tid, i)].status) for i, kind, name in mine if kind == "null"]
+        passed = [name for name, st in nulls if st == Status.PASSED]
+        killed = total = more_killed = equivalent = 0
+        by_operator: dict[str, list[int]] = {}
+        for i, kind, name in mine:
+            if kind != "mutant":
+                continue
+            total += 1
+            ok = results[(tid, i)].status != Status.PASSED
+            killed += ok
+            by_operator.setdefault(name, [0, 0])
+            by_operator[name][0] += ok
+            by_operator[name][1] += 1
+            verdict = extra_verdict.get((tid, i))  # only survivors were run again
+            if verdict == Status.PASSED:
+                equivalent += 1
+            elif verdict is not None:
+                more_killed += 1
+        g = goldens.get(tid)
+        outputs = g.outputs if g is not None and g.ok else []
+        rec.update(
+            weak_harness=bool(passed),
+            constant_output=(len(set(outputs)) <= 1) if row["kind"] == "harness" else None,
+            fuzz_cases=len(outputs) if row["kind"] == "harness" else 1,
+            null_candidates={name: st for name, st in nulls},
+            null_candidates_passed=passed,
+            mutation_score={
+                "killed": killed,
+                "total": total,
+                "killed_with_more_cases": more_killed,
+                "likely_equivalent": equivalent,
+                "equivalence_cases": equivalence_cases if equivalence_cases > options.fuzz_cases else None,
+                "by_operator": {op: {"killed": k, "total": n} for op, (k, n) in sorted(by_operator.items())},
+            },
+        )
+        records.append(rec)
+    return records
+
+
+def _sub(out_dir: str | os.PathLike | None, name: str) -> Path | None:
+    return None if out_dir is None else Path(out_dir) / name
+
+
+def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Totals over audit records: tasks audited, weak, constant-output, mutants killed."""
+    ok = [r for r in records if r["task_status"] == TaskStatus.OK]
+    ms = [r["mutation_score"] for r in ok]
+    killed = sum(m["killed"] for m in ms)
+    total = sum(m["total"] for m in ms)
+    equivalent = sum(m["likely_equivalent"] for m in ms)
+    return {
+        "tasks": len(records),
+        "audited": len(ok),
+        "not_audited": {r["task_id"]: r["task_status"] for r in records if r["task_status"] != TaskStatus.OK},
+        "weak_harness": sorted(r["task_id"] for r in ok if r["weak_harness"]),
+        "constant_output": sorted(r["task_id"] for r in ok if r["constant_output"]),
+        "mutants": {
+            "killed": killed,
+            "total": total,
+            "killed_with_more_cases": sum(m["killed_with_more_cases"] for m in ms),
+            "likely_equivalent": equivalent,
+            "score": round(killed / total, 4) if total else None,
+            "score_excluding_likely_equivalent": round(killed / (total - equivalent), 4)
+            if total - equivalent > 0 else None,
+        },
+    }
+
+
+def write_audit(records: Sequence[dict[str, Any]], out_dir: str | os.PathLike) -> Path:
+    """``audit.jsonl`` (one record per task, sorted, keys sorted) and ``audit_summary.json``."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / AUDIT_FILE
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in records), encoding="utf-8")
+    os.replace(tmp, path)
+    (out / "audit_summary.json").write_text(json.dumps(summarize(records), indent=2, sort_keys=True) + "\n",
+                                            encoding="utf-8")
+    return path
+
+
+def read_audit(path: str | os.PathLike) -> list[dict[str, Any]]:
+    """Records of an ``audit.jsonl``; a bad line is an error naming ``FILE:LINE``."""
+    out = []
+    p = Path(path)
+    for number, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{p}:{number}: not valid JSON ({exc.msg})") from None
+        if not isinstance(rec, dict) or not isinstance(rec.get("task_id"), str):
+            raise ValueError(f"{p}:{number}: expected an audit record with a string task_id")
+        out.append(rec)
+    return out
+
+
+def ship_records(
+    records: Sequence[dict[str, Any]], path: str | os.PathLike, *, config: str, options: EvalOptions
+) -> Path:
+    """Merge ``records`` of ``config`` into a ``harness_strength`` data file (see
+    :mod:`biocoder_dataset.harness_strength`); other configs in the file are kept."""
+    from biocoder_dataset.harness_strength import write_strength_file
+
+    return write_strength_file(
+        path,
+        config,
+        {r["task_id"]: r for r in records if r["task_status"] == TaskStatus.OK},
+        run={"fuzz_cases": options.fuzz_cases, "seed": options.seed, "timeout_s": options.timeout_s},
+    )

@@ -1,0 +1,30 @@
+"""Every figure in README.md and docs/ comes from committed raw output, through one script.
+
+``scripts/figures.py --check`` regenerates each marked block from docs/bench-results/ and
+fails when a block differs; and no speed-up (``12.3x``) appears outside such a block, so no
+ratio can be typed in by hand.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+FENCE_RE = re.compile(r"```.*?```", re.S)
+BLOCK_RE = re.compile(r"<!-- figures:[\w-]+ -->.*?<!-- /figures -->", re.S)
+RATIO_RE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?x(?![\w])")
+
+
+def test_figure_blocks_match_the_raw_output():
+    proc = subprocess.run([sys.executable, "scripts/figures.py", "--check"], cwd=REPO, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_no_speed_up_is_typed_outside_a_generated_block():
+    for doc in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+        text = BLOCK_RE.sub("", FENCE_RE.sub("", doc.read_text(encoding="utf-8")))
+        found = RATIO_RE.findall(text)
+        assert not found, f"{doc.relative_to(REPO)}: speed-ups typed by hand: {found[:5]}"

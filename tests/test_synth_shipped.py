@@ -1,0 +1,66 @@
+"""Shipped synthesised harnesses: merged into rows by (config, task id, golden hash), never regenerated."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from biocoder_dataset import synth_harnesses as sh
+from biocoder_dataset.schema import COLUMNS, empty_row
+
+
+def _row(golden: str = "def f(x):\n    return x\n") -> dict:
+    row = empty_row()
+    row.update(task_id="t1", config="c", language="python", kind="golden_only", executable=False,
+               not_executable_reason="no harness", function_name="f", golden_code=golden)
+    return row
+
+
+def _record(golden: str) -> dict:
+    return {"status": "validated", "task_id": "t1", "config": "c", "language": "python",
+            "golden_sha256": sh.golden_sha256(golden), "context": "<<insert solution here>>\nprint(f(<|int|>))\n",
+            "validation": {"mutation_score": 0.5, "mutants_killed": 2, "mutants_judged": 4}, "plan": {"x": "int_small"}}
+
+
+def test_column_is_in_the_schema():
+    assert "harness_source" in COLUMNS
+
+
+def test_validated_record_makes_the_matching_row_executable(tmp_path: Path):
+    path = tmp_path / "h.jsonl"
+    golden = _row()["golden_code"]
+    assert sh.write_shipped([_record(golden), {**_record(golden), "task_id": "t2", "status": "failed"}], path) == 1
+    rec = json.loads(path.read_text())
+    assert rec["schema"] == sh.SCHEMA and rec["mutation_score"] == 0.5
+    row = _row()
+    sh.apply("c", row, path)
+    assert (row["kind"], row["executable"], row["harness_source"]) == ("harness", True, "synthesized")
+    assert row["context"].startswith("<<insert")
+    other = _row("def f(x):\n    return x + 1\n")  # golden changed: the harness was not validated against it
+    sh.apply("c", other, path)
+    assert (other["kind"], other["executable"], other["harness_source"]) == ("golden_only", False, None)
+    elsewhere = _row()
+    sh.apply("other_config", elsewhere, path)
+    assert not elsewhere["executable"]
+
+
+def test_upstream_rows_are_marked_and_merge_can_be_turned_off(tmp_path: Path, monkeypatch):
+    up = _row()
+    up.update(kind="harness", executable=True, context="<<insert solution here>>\n")
+    sh.apply("c", up)
+    assert up["harness_source"] == "upstream"
+    path = tmp_path / "h.jsonl"
+    sh.write_shipped([_record(_row()["golden_code"])], path)
+    monkeypatch.setenv("BIOCODER_SYNTH_HARNESSES", "0")
+    row = _row()
+    sh.apply("c", row, path)
+    assert not row["executable"]
+
+
+def test_a_damaged_shipped_file_names_the_line(tmp_path: Path):
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"schema": "x"}\n')
+    with pytest.raises(ValueError, match=r"bad.jsonl:1"):
+        sh.apply("c", _row(), path)

@@ -1,0 +1,154 @@
+"""Validation of synthesised harnesses in a real sandbox, and the `biocoder build harness` command.
+
+Fixture functions are written here (trusted); they run in bubblewrap when it works on this
+machine. The held-back check on real tasks runs in Docker (marker ``docker``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from biocoder_dataset.schema import empty_row
+from biocoder_metric.execute import EvalOptions, SandboxPool, run_evaluation
+from biocoder_metric.synth.pipeline import SynthOptions, candidates, synthesize_task
+from biocoder_metric.synth.validate import validate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _bwrap_ok() -> bool:
+    if shutil.which("bwrap") is None:
+        return False
+    from biocoder_metric.sandbox.bubblewrap import bwrap_works
+
+    return bwrap_works()
+
+
+needs_bwrap = pytest.mark.skipif(not _bwrap_ok(), reason="needs a working bubblewrap sandbox")
+
+
+def _row(task_id: str, golden: str, name: str) -> dict:
+    row = empty_row()
+    row.update(task_id=task_id, config="unit", language="python", kind="golden_only", executable=False,
+               function_name=name, signature=f"def {name}(...)", golden_code=golden)
+    return row
+
+
+GC = '''def gc_fraction(seq):
+    """Fraction of G and C in a DNA sequence."""
+    if not seq:
+        return 0.0
+    gc = 0
+    for base in seq.upper():
+        if base == "G" or base == "C":
+            gc += 1
+    return round(gc / len(seq), 4)
+'''
+CONSTANT = 'def version(seq):\n    return "1.0"\n'
+ALWAYS_RAISES = 'def boom(k):\n    raise ValueError("no")\n'
+
+
+@pytest.fixture(scope="module")
+def pool():
+    if not _bwrap_ok():
+        pytest.skip("needs a working bubblewrap sandbox")
+    p = SandboxPool(EvalOptions(sandbox="bwrap", workers=1), 1)
+    yield p
+    p.close()
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+def test_a_good_function_validates_and_kills_mutants(pool):
+    row = _row("u_gc", GC, "gc_fraction")
+    rec = synthesize_task(pool, row, SynthOptions(sandbox="bwrap", fuzz_cases=4, mutant_limit=6))
+    assert rec["status"] == "validated", rec["reason"]
+    v = rec["validation"]
+    assert v["runs"] == 3 and v["golden_error_cases"] == 0 and v["distinct_outputs"] >= 2
+    assert v["mutants_total"] >= 5 and v["mutants_killed"] >= 1
+    assert v["mutation_score"] == round(v["mutants_killed"] / v["mutants_judged"], 4)
+    assert rec["plan"]["seq"] == "str_dna"
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+def test_constant_output_and_always_raising_goldens_are_rejected(pool):
+    rec = synthesize_task(pool, _row("u_const", CONSTANT, "version"), SynthOptions(sandbox="bwrap", fuzz_cases=3))
+    assert rec["status"] == "failed" and "does not vary" in rec["reason"]
+    rec = synthesize_task(pool, _row("u_boom", ALWAYS_RAISES, "boom"), SynthOptions(sandbox="bwrap", fuzz_cases=3))
+    assert rec["status"] == "failed" and "golden raises on" in rec["reason"]
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+def test_nondeterministic_golden_is_rejected(pool):
+    golden = "def pick(n):\n    import os\n    return n + int.from_bytes(os.urandom(2), 'big')\n"
+    row = _row("u_rand", golden, "pick")
+    (_, _, ctx), *_ = candidates(row, SynthOptions())[0]
+    v = validate(pool, dict(row, context=ctx, kind="harness", executable=True), fuzz_cases=2)
+    assert not v.passed and "nondeterministic" in v.reason
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+def test_cli_builds_resumes_and_rows_evaluate(tmp_path: Path):
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text(json.dumps(_row("u_gc", GC, "gc_fraction")) + "\n" + json.dumps(_row("u_const", CONSTANT, "version")) + "\n")
+    out = tmp_path / "built.jsonl"
+    cmd = [sys.executable, "-m", "biocoder_metric", "build", "harness", "--tasks", str(tasks), "--out", str(out),
+           "--sandbox", "bwrap", "--fuzz-cases", "3", "--mutants", "5", "--no-progress", "--workers", "1"]
+    done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "python: 1/2 validated" in done.stdout
+    rows = {r["task_id"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert rows["u_gc"]["executable"] and rows["u_gc"]["harness_source"] == "synthesized"
+    assert not rows["u_const"]["executable"]
+    report = tmp_path / "built.report.jsonl"
+    assert len(report.read_text().splitlines()) == 2
+    # Rerun: resumes from the report (nothing is appended).
+    again = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert again.returncode == 0 and len(report.read_text().splitlines()) == 2
+    # The built row is judged by the engine: golden passes, a wrong candidate fails.
+    wrong = GC.replace('base == "G" or base == "C"', 'base == "G"')
+    run = run_evaluation([rows["u_gc"]], [{"task_id": "u_gc", "completion": GC}, {"task_id": "u_gc", "completion": wrong}],
+                         EvalOptions(sandbox="bwrap", workers=1, fuzz_cases=3, golden_cache_dir=str(tmp_path / "g")),
+                         progress=False)
+    assert [r.status for r in run.results] == ["passed", "failed"]
+
+
+@pytest.mark.docker
+@pytest.mark.upstream
+@pytest.mark.slow
+def test_held_back_real_tasks_golden_passes_mutants_fail(upstream_dir: Path, tmp_path: Path):
+    """Real java_public tasks never used while writing the generators: built via the CLI, judged by the engine."""
+
+    held_back = "java_53a98b0106ad,java_d6d476e5c9e7"  # geometricMean, reverse
+    out = tmp_path / "java.jsonl"
+    cmd = [sys.executable, "-m", "biocoder_metric", "build", "harness", "--config", "java_public", "--source-dir",
+           str(upstream_dir), "--task-ids", held_back, "--out", str(out), "--sandbox", "docker", "--fuzz-cases", "3",
+           "--mutants", "4", "--max-plans", "1", "--no-progress"]
+    done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=1200)
+    if done.returncode != 0 and "Docker" in done.stderr:
+        pytest.skip(f"docker sandbox unavailable: {done.stderr[-300:]}")
+    assert done.returncode == 0, done.stderr
+    rows = [r for r in map(json.loads, out.read_text().splitlines()) if r["executable"]]
+    assert rows, "no held-back task validated"
+    from biocoder_metric.validity.audit import golden_mutants
+
+    samples = []
+    for r in rows:
+        samples.append({"task_id": r["task_id"], "completion": r["golden_code"], "label": "golden"})
+        samples += [{"task_id": r["task_id"], "completion": code, "label": "mutant"} for _, code in golden_mutants(r, 3)]
+    run = run_evaluation(rows, samples, EvalOptions(sandbox="docker", workers=2, fuzz_cases=3,
+                                                    golden_cache_dir=str(tmp_path / "g")), progress=False)
+    by_label = {}
+    for s, res in zip(sorted(samples, key=lambda s: s["task_id"]), run.results, strict=False):
+        by_label.setdefault(s["label"], []).append(res.status)
+    assert set(by_label["golden"]) == {"passed"}
+    assert any(st != "passed" for st in by_label["mutant"])
