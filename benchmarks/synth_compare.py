@@ -141,5 +141,36 @@ def _med(xs: list[float]) -> float | None:
     return round(statistics.median(xs), 4) if xs else None
 
 
+#: Raw output (docs/bench-results/) that ``scripts/figures.py`` renders with :func:`render_markdown`.
+RESULTS_FILE = "synth_compare.json"
+
+
+def render_markdown(data: dict) -> str:
+    """Yield, strength and time of synthesised harnesses, with java_public's run beside them."""
+    import json as _json
+    from pathlib import Path as _Path
+
+    s = data["summary"]
+    st = s["settings"]
+    java_path = _Path(__file__).resolve().parent.parent / "docs" / "bench-results" / "synth_java_public.json"
+    java = _json.loads(java_path.read_text(encoding="utf-8"))["summary"]["by_language"]["java"]
+    rows = [
+        "| set | validated | median mutation score | median s/task (synth + validate) | raw output |",
+        "|---|---|---|---|---|",
+        f"| `java_public` | {java['validated']} / {java['tasks']} ({100 * java['yield']:.0f}%) | "
+        f"{java['median_mutation_score']:.2f} | {java['median_seconds_per_task']:.1f} | "
+        "`docs/bench-results/synth_java_public.json` |",
+        f"| {s['tasks']} shared Python tasks, golden alone (fuzz {st['fuzz_cases']}, {st['mutants']} mutants, "
+        f"{st['max_plans']} plans, {st['sandbox']}, {st['workers']} workers) | {s['synth_validated']} / {s['tasks']} "
+        f"({100 * s['yield']:.0f}%) | {s['median_mutation_score_synth']:.2f} (upstream on the same tasks and mutants: "
+        f"{s['median_mutation_score_upstream']:.2f}) | {s['median_seconds_synth_and_validate_per_task']:.1f} | "
+        "`docs/bench-results/synth_compare.json` |",
+        "",
+        f"Median verdict agreement with upstream's harness on golden + mutants, over the {s['both_scored']} "
+        f"tasks where both exist: {s['median_verdict_agreement']:.2f}.",
+    ]
+    return "\n".join(rows)
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -113,9 +113,36 @@ def reliability() -> str:
     failed = len(junit.get("failure", [])) + len(junit.get("error", []))
     return (
         table
-        + f"\n\npytest: {len(junit.get('passed', []))} passed, {failed} failed, {len(junit.get('skipped', []))} skipped "
-        f"(exit {data.get('pytest_exit')}); raw output `docs/bench-results/reliability.json`."
+        + f"\n\npytest over {data.get('scope', 'the reliability files')}: {len(junit.get('passed', []))} passed, "
+        f"{failed} failed, {len(junit.get('skipped', []))} skipped (exit {data.get('pytest_exit')}); "
+        "raw output `docs/bench-results/reliability.json`."
     )
+
+
+def audit() -> str:
+    """`biocoder audit` results shipped with the dataset (biocoder_dataset/harness_strength.json)."""
+    data = json.loads((REPO / "biocoder_dataset" / "harness_strength.json").read_text(encoding="utf-8"))
+    rows = [
+        "| config | tasks audited | weak harness | constant output | mutants killed | killed only with more cases | surviving more cases (likely equivalent or out of reach) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    lists = []
+    for config, block in sorted(data["configs"].items()):
+        tasks = block["tasks"]
+        weak = sorted(t for t, v in tasks.items() if v.get("weak_harness"))
+        const = sorted(t for t, v in tasks.items() if v.get("constant_output"))
+        ms = [v["mutation_score"] for v in tasks.values() if v.get("mutation_score")]
+        killed, total = sum(m["killed"] for m in ms), sum(m["total"] for m in ms)
+        more = sum(m.get("killed_with_more_cases", 0) for m in ms)
+        equiv = sum(m.get("likely_equivalent", 0) for m in ms)
+        share = f" ({100 * killed / total:.1f}%)" if total else ""
+        rows.append(f"| `{config}` | {len(tasks)} | {len(weak)} | {len(const)} | {killed} / {total}{share} | {more} | {equiv} |")
+        if weak:
+            lists.append(f"- `{config}` weak: " + ", ".join(f"`{t}`" for t in weak))
+        if const:
+            lists.append(f"- `{config}` constant output: " + ", ".join(f"`{t}`" for t in const))
+    return "\n".join(rows + ([""] + lists if lists else []) + [
+        "", f"Audit version {data.get('audit_version')}; settings per config in the file (`run`)."])
 
 
 def _plugin_blocks() -> dict[str, Callable[[], str]]:
@@ -143,7 +170,7 @@ def _plugin_blocks() -> dict[str, Callable[[], str]]:
 
 
 def blocks() -> dict[str, Callable[[], str]]:
-    return {"speed": speed, "overhead": overhead, "reliability": reliability, **_plugin_blocks()}
+    return {"speed": speed, "overhead": overhead, "reliability": reliability, "audit": audit, **_plugin_blocks()}
 
 
 def documents() -> list[Path]:

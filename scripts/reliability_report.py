@@ -46,9 +46,10 @@ SUITE = (
 )
 
 
-def run_suite(log: Path, junit: Path, extra: list[str]) -> tuple[int, float]:
+def run_suite(log: Path, junit: Path, extra: list[str], everything: bool = False) -> tuple[int, float]:
     env = dict(os.environ, BIOCODER_RELIABILITY_LOG=str(log))
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={junit}", *SUITE, *extra]
+    tests = ["tests"] if everything else list(SUITE)
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={junit}", *tests, *extra]
     print(f"$ {' '.join(cmd)}", file=sys.stderr)
     start = time.monotonic()
     proc = subprocess.run(cmd, cwd=REPO, env=env, stdout=sys.stderr)  # stdout: the table only
@@ -169,17 +170,24 @@ def render(f: dict[str, Any], junit: dict[str, list[tuple[str, str]]], wall_s: f
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", type=Path, default=None, help="also write the figures as JSON here")
+    parser.add_argument(
+        "--all", action="store_true", help="run the whole test suite (tests/), not only the reliability files"
+    )
     parser.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="biocoder-reliability-") as tmp:
         log, junit = Path(tmp) / "log.jsonl", Path(tmp) / "junit.xml"
-        rc, wall = run_suite(log, junit, args.pytest_args)
+        rc, wall = run_suite(log, junit, args.pytest_args, everything=args.all)
         f = figures(read_log(log))
         j = read_junit(junit)
     print(render(f, j, wall))
     if args.json:
         f["bad_input"]["by_family"] = dict(f["bad_input"]["by_family"])
-        args.json.write_text(json.dumps({"figures": f, "junit": j, "pytest_exit": rc, "wall_s": wall}, indent=2, default=list) + "\n")
+        scope = "tests/" if args.all else " ".join(SUITE)
+        args.json.write_text(
+            json.dumps({"figures": f, "junit": j, "pytest_exit": rc, "wall_s": wall, "scope": scope}, indent=2, default=list)
+            + "\n"
+        )
     bad = (
         rc != 0
         or any(h["escaped"] for h in f["hostile"].values())

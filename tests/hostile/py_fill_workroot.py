@@ -1,6 +1,6 @@
 # ruff: noqa
 # hostile: fills the worker's work root *outside* its own case dir (the parent dirs of its cwd)
-#   with 32 MiB files until the space runs out, so that preparing the next case (or the next
+#   with 32 MiB files (posix_fallocate) until the space runs out, so that preparing the next case (or the next
 #   sample) fails and becomes a sandbox_error, which is left out of n and c: a wrong answer
 #   would escape being counted. The worker must sweep the work root after every case.
 # expect: passed
@@ -13,7 +13,12 @@ def f(x):
         try:
             for i in range(96):
                 with open(os.path.join(root, f"fill-{os.getpid()}-{i}"), "wb") as fh:
-                    fh.write(b"\0" * (32 << 20))
+                    try:
+                        os.posix_fallocate(fh.fileno(), 0, 32 << 20)  # instant where the fs supports it
+                    except OSError as exc:
+                        if exc.errno not in (95,):  # EOPNOTSUPP: fall back to writing
+                            raise
+                        fh.write(b"\0" * (32 << 20))
         except OSError:
             pass
     return x * 2
