@@ -145,6 +145,13 @@ def _med(xs: list[float]) -> float | None:
 RESULTS_FILE = "synth_compare.json"
 
 
+def _shipped(config: str) -> int:
+    from pathlib import Path as _Path
+
+    path = _Path(__file__).resolve().parent.parent / "biocoder_dataset" / "synth" / "harnesses-v1.jsonl"
+    return sum(1 for ln in path.read_text(encoding="utf-8").splitlines() if f'"config": "{config}"' in ln)
+
+
 def render_markdown(data: dict) -> str:
     """Yield, strength and time of synthesised harnesses, with java_public's run beside them."""
     import json as _json
@@ -165,6 +172,9 @@ def render_markdown(data: dict) -> str:
         f"({100 * s['yield']:.0f}%) | {s['median_mutation_score_synth']:.2f} (upstream on the same tasks and mutants: "
         f"{s['median_mutation_score_upstream']:.2f}) | {s['median_seconds_synth_and_validate_per_task']:.1f} | "
         "`docs/bench-results/synth_compare.json` |",
+        "",
+        f"Shipped for `java_public` after the golden-leak guard (a harness may never contain the golden's body): "
+        f"{_shipped('java_public')} harnesses (`biocoder_dataset/synth/harnesses-v1.jsonl`).",
         "",
         f"Median verdict agreement with upstream's harness on golden + mutants, over the {s['both_scored']} "
         f"tasks where both exist: {s['median_verdict_agreement']:.2f}.",

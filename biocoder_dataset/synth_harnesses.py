@@ -55,6 +55,37 @@ def _load(path: str) -> dict[tuple[str, str, str], dict[str, Any]]:
     return out
 
 
+def golden_body_key(row: dict[str, Any]) -> str | None:
+    """Whitespace-free text of the golden's body (without its header and docstring), or None."""
+    import ast
+
+    from biocoder_dataset.normalize import code_key
+
+    code = row.get("golden_code") or ""
+    if row.get("language") == "java":
+        i = code.find("{")
+        body = code_key(code[i + 1 :]) if i >= 0 else ""
+        return body if len(body) > 2 else None  # "}" alone says nothing
+    try:
+        fn = ast.parse(code).body[0]
+    except (SyntaxError, IndexError, ValueError):
+        return None
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    stmts = fn.body[1:] if ast.get_docstring(fn) is not None else fn.body
+    return code_key("\n".join(ast.get_source_segment(code, s) or "" for s in stmts)) or None
+
+
+def context_leaks_golden(row: dict[str, Any], context: str | None) -> bool:
+    """True when a harness ``context`` holds the golden's body (e.g. a sliced copy in a helper
+    class): a candidate could call it instead of solving the task, and a full-context prompt
+    built from it would show the answer. Such a harness is never shipped nor attached."""
+    from biocoder_dataset.normalize import code_key
+
+    body = golden_body_key(row)
+    return bool(body and context and body in code_key(context.replace("<<insert solution here>>", "")))
+
+
 def enabled() -> bool:
     return os.environ.get("BIOCODER_SYNTH_HARNESSES", "1") not in ("0", "false", "no")
 
@@ -70,7 +101,7 @@ def apply(config: str, row: dict[str, Any], path: str | os.PathLike = SHIPPED_FI
     if not enabled() or row.get("kind") != "golden_only":
         return
     rec = _load(str(path)).get((config, row["task_id"], golden_sha256(row.get("golden_code"))))
-    if rec is None:
+    if rec is None or context_leaks_golden(row, rec["context"]):
         return
     row.update(kind="harness", executable=True, not_executable_reason=None, context=rec["context"],
                harness_source=SOURCE_SYNTHESIZED)

@@ -64,3 +64,31 @@ def test_a_damaged_shipped_file_names_the_line(tmp_path: Path):
     path.write_text('{"schema": "x"}\n')
     with pytest.raises(ValueError, match=r"bad.jsonl:1"):
         sh.apply("c", _row(), path)
+
+
+def test_a_harness_holding_the_golden_body_is_refused():
+    """A sliced copy of the answer in the harness would let a candidate call it (and a full-context
+    prompt would show it): such a context is never attached, and never shipped."""
+    from biocoder_dataset.synth_harnesses import context_leaks_golden
+
+    java = {"language": "java", "golden_code": "public static int f(int x) {\n    return x * 2 + 1;\n}\n"}
+    leaky = "class Base {\n  static int g(int x) { return x*2+1; }\n}\npublic class Main extends Base {\n<<insert solution here>>\n}\n"
+    assert context_leaks_golden(java, leaky)
+    assert not context_leaks_golden(java, leaky.replace("x*2+1", "x*3"))
+    py = {"language": "python", "golden_code": 'def f(x):\n    """Doc."""\n    y = x + 1\n    return y * 2\n'}
+    assert context_leaks_golden(py, "def helper(x):\n    y = x+1\n    return y*2\n<<insert solution here>>\n")
+    assert not context_leaks_golden(py, 'def f(x):\n    """Doc."""\n<<insert solution here>>\n')
+
+
+@pytest.mark.upstream
+def test_no_shipped_harness_holds_its_golden(upstream_dir, monkeypatch):
+    from biocoder_dataset.configs import load_problems
+    from biocoder_dataset.synth_harnesses import SHIPPED_FILE, context_leaks_golden
+
+    monkeypatch.setenv("BIOCODER_SYNTH_HARNESSES", "0")
+    records = [json.loads(x) for x in Path(SHIPPED_FILE).read_text(encoding="utf-8").splitlines() if x.strip()]
+    rows = {}
+    for config in sorted({r["config"] for r in records}):
+        rows.update({(config, r["task_id"]): r for r in load_problems(config, upstream_dir)})
+    leaks = [r["task_id"] for r in records if context_leaks_golden(rows[(r["config"], r["task_id"])], r["context"])]
+    assert records and not leaks

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from biocoder_dataset.synth_harnesses import context_leaks_golden
 from biocoder_metric.execute import EvalOptions, SandboxPool
 from biocoder_metric.synth import java_harness, python_harness, python_slice
 from biocoder_metric.synth.validate import validate
@@ -153,6 +154,11 @@ def synthesize_task(
     record["slice"] = origin
     best: tuple[float, dict[str, Any]] | None = None
     for label, plan, ctx in cands:
+        if context_leaks_golden(row, ctx):  # a copy of the answer in the harness: never acceptable
+            record["attempts"].append({"plan": label, "generators": plan, "passed": False,
+                                       "reason": "the harness would contain the golden's body", "mutation_score": None})
+            reason = reason or "the harness would contain the golden's body"
+            continue
         trial = dict(row, context=ctx, kind="harness", executable=True)
         v = validate(
             pool, trial, fuzz_cases=opts.fuzz_cases, seed=opts.seed, timeout_s=opts.timeout_s,
