@@ -226,6 +226,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 rows,
                 EvalOptions(**{**vars(options), "sandbox": sandbox, "fuzz_cases": args.overhead_cases}),
                 log=log,
+                # --no-naive: the engine's paths only (the baseline's per-case cost is its own run)
+                **({"paths": ("engine warm", "engine cold")} if args.no_naive else {}),
             )
         if args.scaling:
             entry["scaling"] = bench.measure_scaling(sandbox, rows, args.samples, options, args.workers, log)

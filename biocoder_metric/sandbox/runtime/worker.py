@@ -33,7 +33,9 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUME
 import argparse  # noqa: E402
 import ast  # noqa: E402
 import builtins  # noqa: E402
+import collections  # noqa: E402
 import errno  # noqa: E402
+import gc  # noqa: E402
 import io  # noqa: E402
 import json  # noqa: E402
 import resource  # noqa: E402
@@ -69,6 +71,8 @@ STDIO_ERRORS = [
 ]
 WORKER_DIR = os.path.dirname(os.path.abspath(__file__))
 RUNNER_REPLY = b"@@biocoder@@ "
+#: Zygotes a worker keeps (one per set of preloaded modules); each holds its libraries in memory.
+MAX_ZYGOTES = 2
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -524,11 +528,11 @@ def _looks_like_memory_error(case):
 # (a golden, an earlier sample) or its output can read all of it back from its own address
 # space (/proc/self/mem). So Python case children are forked from a *zygote*: a fresh
 # interpreter started with exec (clean memory), which only ever receives module names to
-# preload and file paths. It never reads a program, an input or an output. It double-forks
-# each case child so that the child is re-parented to the worker (a child subreaper),
-# which waits for it, enforces the deadline and classifies the outcome as before. The zygote
-# is non-dumpable, so no case can read or trace it; if a case kills it, the worker starts a
-# new one (again with exec, never by forking itself).
+# preload and file paths. It never reads a program, an input or an output. It forks each
+# case child, waits for it until its deadline and reports the wait status; the worker (a
+# child subreaper) kills the leftovers and classifies the outcome. The zygote is
+# non-dumpable, so no case can read or trace it; if a case kills it, the worker waits for the
+# orphaned child itself and starts a new zygote (again with exec, never by forking itself).
 
 
 def _zygote_child(spec, base_vm_mb):
@@ -562,37 +566,39 @@ def _zygote_child(spec, base_vm_mb):
     _run_main_in_child(code_obj, case)
 
 
-def _zygote_spawn(spec, base_vm_mb):
-    """Double fork: returns the pid of the case child, whose parent has already exited."""
-    r, w = os.pipe()
-    middle = os.fork()
-    if middle == 0:
+def _zygote_run(spec, base_vm_mb, send):
+    """Fork the case child, report its pid, wait for it until its deadline, report how it ended.
+
+    One fork (not a double fork): a second fork of a process holding numpy, scipy and
+    friends, and the teardown of its address space, cost tens of milliseconds per case.
+    The zygote waits for its own child; if a case kills the zygote, the child is re-parented
+    to the worker (a child subreaper), which then waits for it itself.
+    """
+    deadline_s = float(spec["timeout_s"])
+    pid = os.fork()
+    if pid == 0:
         try:
-            os.close(r)
-            pid = os.fork()
-            if pid == 0:
-                try:
-                    os.close(w)
-                    _zygote_child(spec, base_vm_mb)
-                except BaseException:  # noqa: B036
-                    try:
-                        os.write(2, traceback.format_exc().encode("utf-8", "replace"))
-                    except Exception:
-                        pass
-                os._exit(127)
-            os.write(w, str(pid).encode("ascii"))
-        finally:
-            os._exit(0)
-    os.close(w)
-    data = b""
-    while True:
-        chunk = os.read(r, 64)
-        if not chunk:
-            break
-        data += chunk
-    os.close(r)
-    os.waitpid(middle, 0)
-    return int(data)
+            _zygote_child(spec, base_vm_mb)
+        except BaseException:  # noqa: B036
+            try:
+                os.write(2, traceback.format_exc().encode("utf-8", "replace"))
+            except Exception:
+                pass
+        os._exit(127)
+    send({"pid": pid})
+    status = _wait_deadline(pid, time.monotonic() + deadline_s)
+    timed_out = status is None
+    if timed_out:
+        for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+            try:
+                target()
+            except OSError:
+                pass
+        try:
+            _, status = os.waitpid(pid, 0)
+        except ChildProcessError:
+            status = 0
+    return {"status": status, "timed_out": timed_out}
 
 
 def zygote_main(fd):
@@ -606,21 +612,29 @@ def zygote_main(fd):
     stream = sock.makefile("rw", encoding="utf-8", buffering=1)
     base_vm_mb = _vm_size_mb()
     failed = set()
+
+    def send(obj):
+        stream.write(json.dumps(obj) + "\n")
+        stream.flush()
+
     for line in stream:
         req = json.loads(line)
         op = req.get("op")
         try:
             if op == "preload":
                 preload(req.get("names") or [], failed)
+                # Move everything loaded so far out of the collector's reach: a case child's
+                # garbage collection would otherwise walk (and so copy-on-write) every preloaded
+                # object, which costs tens of milliseconds per case with numpy, scipy & co loaded.
+                gc.freeze()
                 reply = {"ok": True}
-            elif op == "spawn":
-                reply = {"pid": _zygote_spawn(req["spec"], base_vm_mb)}
+            elif op == "run":
+                reply = _zygote_run(req["spec"], base_vm_mb, send)
             else:
                 reply = {"error": f"unknown op {op!r}"}
         except Exception as exc:
             reply = {"error": f"{type(exc).__name__}: {exc}"}
-        stream.write(json.dumps(reply) + "\n")
-        stream.flush()
+        send(reply)
     return 0
 
 
@@ -655,9 +669,14 @@ class Zygote:
         return self.proc.poll() is None
 
     def call(self, obj):
-        self.sock.settimeout(self.REPLY_TIMEOUT_S)
+        """Send one request and read its (first) reply line."""
         self.stream.write(json.dumps(obj) + "\n")
         self.stream.flush()
+        return self.reply(self.REPLY_TIMEOUT_S)
+
+    def reply(self, timeout_s):
+        """The next reply line; OSError if the zygote died, hung past ``timeout_s`` or failed."""
+        self.sock.settimeout(timeout_s)
         line = self.stream.readline()
         if not line:
             raise OSError("zygote exited")
@@ -695,32 +714,68 @@ class Worker:
         self.base_vm_mb = _vm_size_mb()
         #: The long-lived Java compiler (``JavaCompiler``), started by the first warm Java job.
         self.javac = None
-        #: The clean interpreter Python cases fork from (:class:`Zygote`), started on first use.
+        #: Clean interpreters Python cases fork from: pid -> (:class:`Zygote`, names it preloaded),
+        #: most recently used last; ``zygote`` is the one the current job uses.
+        self.zygotes = collections.OrderedDict()
         self.zygote = None
 
     def _keep(self, extra=()):
         """Processes ``kill_leftovers`` must spare: ``extra`` plus the live Java compiler."""
         pids = [self.javac.pid() if self.javac is not None else None]
-        pids.append(self.zygote.pid if self.zygote is not None and self.zygote.alive() else None)
+        pids.extend(z.pid for z, _ in self.zygotes.values() if z.alive())
         return tuple(extra) + tuple(p for p in pids if p)
 
+    def _zygote_for(self, names):
+        """A live zygote that has preloaded ``names``: the one that shares most of them (asked to
+        preload the rest when it already has at least half), else a new one (and the least
+        recently used ended beyond :data:`MAX_ZYGOTES`).
+
+        Why several: forking costs in proportion to the parent's address space, so one zygote that
+        accumulated every task's libraries would make every case pay for all of them. Samples of
+        one task share the harness's imports and come in a row, so switches are rare, and a
+        sample's own extra imports only grow the zygote of its task.
+        """
+        wanted = set(names)
+        for key in [k for k, (z, _) in self.zygotes.items() if not z.alive()]:
+            self.zygotes.pop(key)[0].kill()
+        best = max(self.zygotes.items(), key=lambda kv: (len(kv[1][1] & wanted), list(self.zygotes).index(kv[0])),
+                   default=None)
+        if best is not None and (wanted <= best[1][1] or 2 * len(best[1][1] & wanted) >= len(wanted)):
+            key, (zyg, loaded) = best
+            self.zygotes.move_to_end(key)
+            missing = [n for n in names if n not in loaded]
+            if missing:
+                zyg.call({"op": "preload", "names": missing})
+                loaded.update(missing)
+        else:
+            zyg = Zygote(sys.executable)
+            if names:
+                zyg.call({"op": "preload", "names": list(names)})
+            self.zygotes[zyg.pid] = (zyg, set(names))
+            while len(self.zygotes) > MAX_ZYGOTES:
+                self.zygotes.popitem(last=False)[1][0].kill()
+        self.zygote = zyg
+        return zyg
+
     def _zygote_call(self, request, names):
-        """Send ``request`` to a live zygote (restarted, and its preloads redone, if a case killed it)."""
+        """Send ``request`` to the zygote for ``names`` (restarted, preloads redone, if a case killed it)."""
         for attempt in range(2):
-            if self.zygote is None or not self.zygote.alive():
-                if self.zygote is not None:
-                    self.zygote.kill()
-                self.zygote = Zygote(sys.executable)
-                if names:
-                    self.zygote.call({"op": "preload", "names": names})
+            zyg = None
             try:
-                return self.zygote.call(request)
+                zyg = self._zygote_for(names)
+                return zyg.call(request)
             except (OSError, ValueError):
-                self.zygote.kill()
-                self.zygote = None
+                if zyg is not None:
+                    zyg.kill()
                 if attempt:
                     raise
         raise OSError("zygote unavailable")
+
+    def close_zygotes(self):
+        for zyg, _ in self.zygotes.values():
+            zyg.kill()
+        self.zygotes.clear()
+        self.zygote = None
 
     # -- shared per-case machinery
 
@@ -779,21 +834,30 @@ class Worker:
             os._exit(127)
         return pid
 
+    @staticmethod
+    def _kill_case(pid):
+        """SIGKILL a case child (and its process group) that ran past its deadline; its wait status."""
+        for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+            try:
+                target()
+            except OSError:
+                pass
+        try:
+            return os.waitpid(pid, 0)[1]
+        except ChildProcessError:
+            return 0
+
     def _finish(self, pid, case, start, timeout_s, snap, keep=()):
         """Wait for the case child until its deadline, kill what is left, classify."""
         oom_before = _oom_kills()
         status = _wait_deadline(pid, start + timeout_s)
         timed_out = status is None
         if timed_out:
-            for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
-                try:
-                    target()
-                except OSError:
-                    pass
-            try:
-                _, status = os.waitpid(pid, 0)
-            except ChildProcessError:
-                status = 0
+            status = self._kill_case(pid)
+        return self._settle(pid, case, start, status, timed_out, snap, oom_before, keep)
+
+    def _settle(self, pid, case, start, status, timed_out, snap, oom_before, keep=()):
+        """After the case child ended: kill its leftovers, sweep scratch dirs, classify the outcome."""
         duration = time.monotonic() - start
         try:
             os.killpg(pid, signal.SIGKILL)
@@ -842,7 +906,7 @@ class Worker:
         try:
             if warm and names:
                 try:
-                    self._zygote_call({"op": "preload", "names": names}, names)
+                    self._zygote_for(names)
                 except (OSError, ValueError):
                     pass  # every case below then reports the sandbox error
             for index, (src, (ok, err)) in enumerate(zip(programs, compiled)):
@@ -877,18 +941,30 @@ class Worker:
                     "address_space": True,
                     "mode": "warm" if warm else "exec",
                     "python": self.python_exe,
+                    "timeout_s": timeout_s,
                 }
                 snap = self._tmp_snapshot()
+                oom_before = _oom_kills()
                 start = time.monotonic()
                 try:
-                    pid = self._zygote_call({"op": "spawn", "spec": spec}, names)["pid"]
+                    pid = self._zygote_call({"op": "run", "spec": spec}, names)["pid"]
                 except (OSError, ValueError, KeyError) as exc:
                     emit(index, case.outcome(RUN_SANDBOX_ERROR, None, 0.0, f"zygote: {exc}\n"))
                     kill_leftovers(self.contained, self._keep())
                     self._tmp_cleanup(snap)
                     _rmtree(case.dir)
                     continue
-                emit(index, self._finish(pid, case, start, timeout_s, snap))
+                try:
+                    end = self.zygote.reply(timeout_s + 30.0)
+                    status, timed_out = end["status"], bool(end["timed_out"])
+                except (OSError, ValueError, KeyError):
+                    # The case killed or stopped the zygote: its child is ours now (subreaper).
+                    self.zygote.kill()  # _zygote_for starts a new one for the next case
+                    status = _wait_deadline(pid, start + timeout_s)
+                    timed_out = status is None
+                    if timed_out:
+                        status = self._kill_case(pid)
+                emit(index, self._settle(pid, case, start, status, timed_out, snap, oom_before))
                 _rmtree(case.dir)
                 self._sweep_workroot(jobdir)
         finally:
@@ -1442,8 +1518,7 @@ def main(argv=None):
             )
     if worker.javac is not None:
         worker.javac.close()
-    if worker.zygote is not None:
-        worker.zygote.kill()
+    worker.close_zygotes()
     return 0
 
 
