@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     print(render(f, j, wall))
     if args.json:
         f["bad_input"]["by_family"] = dict(f["bad_input"]["by_family"])
-        scope = "tests/" if args.all else " ".join(SUITE)
+        scope = " ".join(["tests/" if args.all else " ".join(SUITE), *args.pytest_args])
         args.json.write_text(
             json.dumps({"figures": f, "junit": j, "pytest_exit": rc, "wall_s": wall, "scope": scope}, indent=2, default=list)
             + "\n"
