@@ -267,7 +267,7 @@ def test_export_rootfs_once_atomic_and_runnable(image_tag: str, rootfs_dest: Pat
     if proc.returncode != 0 and "Operation not permitted" in proc.stderr:
         pytest.skip(f"bubblewrap cannot create namespaces here: {proc.stderr.strip()}")
     assert proc.returncode == 0, proc.stderr
-    versions = dict(line.split(" ", 1) for line in marker_lines(root))
+    versions = dict(line.split(maxsplit=1) for line in marker_lines(root))
     assert proc.stdout.split() == [str(SANDBOX_UID), versions["numpy"], versions["scikit-image"]]
 
 
