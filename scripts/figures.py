@@ -81,6 +81,10 @@ def speed() -> str:
     return "\n".join(rows + [""] + notes)
 
 
+#: How the bench's overhead paths are named in the tables.
+PATH_LABELS = {"naive": "baseline (upstream-style)", "engine warm": "engine (zygote)", "engine cold": "engine, fresh python3 per case"}
+
+
 def overhead() -> str:
     """Per-case overhead above the program's own compute (`biocoder bench --overhead`)."""
     rows = [
@@ -92,7 +96,7 @@ def overhead() -> str:
             for o in block.get("overhead") or []:
                 cpu = o.get("overhead_cpu_ms_per_case")
                 rows.append(
-                    f"| `{report['config']}`, {sandbox} | {o['path']} | {o['cases']} | "
+                    f"| `{report['config']}`, {sandbox} | {PATH_LABELS.get(o['path'], o['path'])} | {o['cases']} | "
                     f"{o['overhead_ms_median']:.1f} ms | {'' if cpu is None else f'{cpu:.1f} ms'} | "
                     f"`docs/bench-results/{name}` |"
                 )

@@ -254,6 +254,17 @@ def _rmtree(path):
                 pass
 
 
+def _remove_entries(path, keep):
+    """Delete every entry of the directory ``path`` whose name is not in ``keep``."""
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return
+    for name in names:
+        if name not in keep:
+            _rmtree(os.path.join(path, name))
+
+
 def _set_limits(memory_mb, fsize, nproc, address_space):
     def lim(kind, value):
         try:
@@ -801,13 +812,7 @@ class Worker:
         if not snap:
             return
         for d, before in snap.items():
-            try:
-                now = os.listdir(d)
-            except OSError:
-                continue
-            for name in now:
-                if name not in before:
-                    _rmtree(os.path.join(d, name))
+            _remove_entries(d, before)
 
     def _spawn(self, case, memory_mb, nproc, address_space, target):
         """Fork a case child in its own session with rlimits; ``target()`` never returns."""
@@ -974,14 +979,8 @@ class Worker:
         """Remove whatever a case left in the workroot outside its own dir (e.g. a disk filler
         in ``/work``): the next case's files must always fit, so a candidate cannot turn its
         own later cases, or later samples, into infrastructure errors."""
-        for root, keep in ((jobdir, ()), (self.workroot, (os.path.basename(jobdir), "compiler"))):
-            try:
-                names = os.listdir(root)
-            except OSError:
-                continue
-            for name in names:
-                if name not in keep:
-                    _rmtree(os.path.join(root, name))
+        _remove_entries(jobdir, ())
+        _remove_entries(self.workroot, (os.path.basename(jobdir), "compiler"))
 
     # -- java
 
