@@ -134,10 +134,10 @@ def test_java_naive_and_engine_agree(demo_rows):
 def test_docker_baseline_is_upstream_style_and_agrees_with_the_engine(demo_rows, tmp_path):
     """The Docker baseline keeps long-lived containers (one per worker, as upstream's workers do),
     starts a fresh interpreter per case, and reaches the engine's verdicts."""
-    from reliability_support import docker_reason
-
     from biocoder_metric.execute import run_evaluation
     from biocoder_metric.naive import evaluate_naive
+
+    from reliability_support import docker_reason
 
     reason = docker_reason()
     if reason:

@@ -15,9 +15,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from _build_helpers import REPOS, UPSTREAM, biocoder, need, read_jsonl
 
 from biocoder_metric.build.common import files_path, report_path
+
+from _build_helpers import REPOS, UPSTREAM, biocoder, need, read_jsonl
 
 pytestmark = pytest.mark.upstream
 

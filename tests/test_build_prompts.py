@@ -14,10 +14,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from _build_helpers import REPOS, biocoder, need, read_jsonl
-from tiny_model import build_tiny_model, write_models_file
 
 from biocoder_metric.build.summarize import SPEC, SUMMARY, Request
+
+from _build_helpers import REPOS, biocoder, need, read_jsonl
+from tiny_model import build_tiny_model, write_models_file
 
 pytestmark = [pytest.mark.upstream, pytest.mark.slow]
 

@@ -13,7 +13,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from _build_helpers import REPOS, UPSTREAM, biocoder, need, read_jsonl
 
 from biocoder_metric.build.extract_python import extract
 from biocoder_metric.build.select import (
@@ -24,6 +23,8 @@ from biocoder_metric.build.select import (
     jaccard,
     select,
 )
+
+from _build_helpers import REPOS, UPSTREAM, biocoder, need, read_jsonl
 
 pytestmark = pytest.mark.upstream
 

@@ -11,9 +11,10 @@ import json
 from pathlib import Path
 
 import pytest
-from _build_helpers import REPOS, UPSTREAM, biocoder, need, read_jsonl
 
 from biocoder_dataset.schema import COLUMNS
+
+from _build_helpers import REPOS, UPSTREAM, biocoder, need, read_jsonl
 
 pytestmark = [pytest.mark.upstream, pytest.mark.slow]
 

@@ -7,11 +7,12 @@ import json
 import shutil
 
 import pytest
-from _dataset_helpers import DEMO_LIKE, SYNTHETIC_SRC, columns, write_json
 
 from biocoder_dataset.configs import build_config, load_problem_index, load_problems
 from biocoder_dataset.errors import RecordError, UnknownConfigError
 from biocoder_dataset.schema import COLUMNS, CONFIGS, validate_row
+
+from _dataset_helpers import DEMO_LIKE, SYNTHETIC_SRC, columns, write_json
 
 EXPECTED_ROWS = {"python_public": 157, "python_hidden": 1026, "python_similar": 157, "java_public": 50,
                  "java_hidden": 1243, "java_similar": 50, "rosalind": 253}

@@ -9,7 +9,6 @@ from pathlib import Path
 import datasets
 import pytest
 import yaml
-from _dataset_helpers import DEMO_LIKE, mirror, replace_file
 
 from biocoder_dataset import cli_data
 from biocoder_dataset.builder import BiocoderBuilder
@@ -18,6 +17,8 @@ from biocoder_dataset.errors import ChecksumError, DatasetError, UnknownConfigEr
 from biocoder_dataset.export import PARQUET_NAME, check_export_folder, export, push
 from biocoder_dataset.schema import COLUMNS, CONFIGS, features
 from biocoder_metric.cli import UsageError
+
+from _dataset_helpers import DEMO_LIKE, mirror, replace_file
 
 EXPECTED = {"python_public": (157, 79), "python_hidden": (1026, 0), "python_similar": (157, 0),
             "java_public": (50, 32), "java_hidden": (1243, 0), "java_similar": (50, 0), "rosalind": (253, 253)}

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from _dataset_helpers import SYNTHETIC_SRC, columns, write_json
 
 from biocoder_dataset.configs import load_problems
 from biocoder_dataset.errors import RecordError
@@ -17,6 +16,8 @@ from biocoder_dataset.normalize import (
     read_json,
     to_records,
 )
+
+from _dataset_helpers import SYNTHETIC_SRC, columns, write_json
 
 RECORDS = [{"a": 1, "b": "x"}, {"a": 2, "b": None}, {"a": 3, "b": "z"}]
 

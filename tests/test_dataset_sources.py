@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from _dataset_helpers import SYNTHETIC_SRC, mirror, replace_file
 
 from biocoder_dataset.configs import load_problems
 from biocoder_dataset.errors import ChecksumError, RecordError, SourceFileError
@@ -16,6 +15,8 @@ from biocoder_dataset.sources import (
     rosalind_testcase,
     sha256_file,
 )
+
+from _dataset_helpers import SYNTHETIC_SRC, mirror, replace_file
 
 pytestmark = pytest.mark.upstream
 

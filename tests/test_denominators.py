@@ -18,6 +18,7 @@ import threading
 from pathlib import Path
 
 import pytest
+
 from reliability_support import sandbox_reason
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from reliability_support import REPO_ROOT, evaluator_env, record, sandbox_reason
 
 JAVA_TASK = "demo_java_gc_content"

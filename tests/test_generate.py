@@ -14,10 +14,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from tiny_model import REPO_ROOT, build_tiny_model, sandbox_env, write_models_file
 
 from biocoder_metric.generate import existing_counts, meta_path, read_samples, shard_path, shard_paths
 from biocoder_metric.types import SAMPLES_SCHEMA_VERSION, Status
+
+from tiny_model import REPO_ROOT, build_tiny_model, sandbox_env, write_models_file
 
 PY_TASKS = "demo_py_gc_content,demo_py_hamming,demo_py_revcomp"
 

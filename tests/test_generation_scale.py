@@ -14,7 +14,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from tiny_model import REPO_ROOT, build_tiny_model, write_models_file
 
 from biocoder_metric.processors.base import ModelSpec
 from biocoder_metric.processors.vllm_backend import (
@@ -23,6 +22,8 @@ from biocoder_metric.processors.vllm_backend import (
     sampling_kwargs,
     split_contiguous,
 )
+
+from tiny_model import REPO_ROOT, build_tiny_model, write_models_file
 
 
 def _spec(processor: str = "causal_lm", **generation) -> ModelSpec:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import secrets
 
 import pytest
+
 from reliability_support import record, sandbox_reason, tiny_task
 
 PY_CONTEXT = """<<insert solution here>>

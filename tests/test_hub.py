@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from tiny_model import REPO_ROOT, sandbox_env
 
 from biocoder_metric.hub import PARQUET_PATH, PushError, build_bundle, load_run, model_index_yaml
+
+from tiny_model import REPO_ROOT, sandbox_env
 
 #: Points every Hub call at a closed port: any network access on a dry run would fail loudly.
 NO_NETWORK = {"HF_HUB_OFFLINE": "1", "HF_ENDPOINT": "http://127.0.0.1:9"}

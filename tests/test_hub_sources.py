@@ -8,11 +8,12 @@ import json
 import shutil
 
 import pytest
-from _hub_helpers import SPLITS, hub_records, hub_source_dir
 
 from biocoder_dataset.configs import build_config, load_problems
 from biocoder_dataset.errors import SourceFileError
 from biocoder_dataset.sources import REGISTRY, SourceResolver, verify_records
+
+from _hub_helpers import SPLITS, hub_records, hub_source_dir
 
 
 @pytest.mark.parametrize("split", SPLITS)

@@ -11,12 +11,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-from _hub_helpers import hub_records, hub_source_dir
 
 from biocoder_dataset.configs import load_problems
 from biocoder_metric import harness
 from biocoder_metric.execute import EvalOptions, check_goldens, run_evaluation
 from biocoder_metric.sandbox.runtime.worker import JAVA_LIBS
+
+from _hub_helpers import hub_records, hub_source_dir
 
 
 def _rows(tmp_path: Path) -> list[dict]:

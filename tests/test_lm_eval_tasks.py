@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from tiny_model import REPO_ROOT, build_tiny_model, golden_continuation, sandbox_env
 
 TASKS_DIR = REPO_ROOT / "lm_eval_tasks"

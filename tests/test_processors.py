@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from tiny_model import build_tiny_model, golden_continuation, write_models_file
 
 from biocoder_dataset.configs import load_problems
 from biocoder_dataset.prompts import build_prompt
@@ -26,6 +25,8 @@ from biocoder_metric.processors.base import (
     truncate_at_stops,
 )
 from biocoder_metric.processors.registry import DEFAULT_MODELS_FILE, list_models, resolve_model
+
+from tiny_model import build_tiny_model, golden_continuation, write_models_file
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ import ast
 import re
 
 import pytest
-from _dataset_helpers import DEMO_LIKE, SYNTHETIC_SRC
 
 from biocoder_dataset.configs import load_problem_index, load_problems
 from biocoder_dataset.normalize import code_key
@@ -17,6 +16,8 @@ from biocoder_dataset.prompts import (
     build_prompt,
     completion_prefix,
 )
+
+from _dataset_helpers import DEMO_LIKE, SYNTHETIC_SRC
 
 REAL_CONFIGS = ("python_public", "python_hidden", "python_similar", "java_public", "java_hidden", "java_similar", "rosalind")
 

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from reliability_support import record, sandbox_reason
 
 _spec = importlib.util.spec_from_file_location("malformed_corpus", Path(__file__).parent / "malformed" / "corpus.py")

@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from reliability_support import REPO_ROOT, descendants, evaluator_env, pid_alive, record, sandbox_reason
 
 SLEEP_S = 0.15

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from reliability_support import (
     JAVA_GOLDEN,
     JAVA_WRONG,

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from tiny_model import REPO_ROOT
 
 pytest.importorskip("matplotlib", reason="extra 'metrics' (matplotlib) not installed")

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from tiny_model import REPO_ROOT, build_tiny_model, write_models_file
 
 pytest.importorskip("transformers", reason="extra 'generation' not installed")

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from tiny_model import REPO_ROOT
 
 from biocoder_metric.reporting.upstream import (
     UpstreamFormatError,
@@ -20,6 +19,8 @@ from biocoder_metric.reporting.upstream import (
     write_upstream_results,
 )
 from biocoder_metric.types import SampleResult
+
+from tiny_model import REPO_ROOT
 
 pd = pytest.importorskip("pandas", reason="pandas comes with datasets")
 UPSTREAM = REPO_ROOT.parent / "shared" / "biocoder-upstream"
