@@ -173,12 +173,7 @@ def export(out_dir: str | os.PathLike, configs: str | list[str] | None = None,
     An existing non-empty ``out_dir`` is replaced only with ``overwrite=True``.
     """
     names = parse_configs(configs)
-    out = Path(out_dir).resolve()
-    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not overwrite:
-        raise DatasetError(f"output folder {out} already exists and is not empty; choose another folder "
-                           f"or pass overwrite=True (--overwrite) to replace it")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.partial-"))
+    out, tmp = _staging(out_dir, overwrite)
     result = ExportResult(out)
     try:
         for name in tqdm(names, desc="export configs", unit="config"):
@@ -187,17 +182,32 @@ def export(out_dir: str | os.PathLike, configs: str | list[str] | None = None,
             result.reports[name] = build.report
         source = "the embedded demo tasks" if names == ["demo"] else SourceResolver(source_dir).describe()
         (tmp / "README.md").write_text(render_card(result.counts, result.reports, f"`{source}`"), encoding="utf-8")
-        if out.exists():
-            old = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.old-"))
-            os.replace(out, old / "x")
-            os.replace(tmp, out)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, out)
+        _publish(tmp, out)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     return result
+
+
+def _staging(out_dir: str | os.PathLike, overwrite: bool) -> tuple[Path, Path]:
+    """(output folder, a fresh staging folder beside it); refuses a non-empty output unless ``overwrite``."""
+    out = Path(out_dir).resolve()
+    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not overwrite:
+        raise DatasetError(f"output folder {out} already exists and is not empty; choose another folder "
+                           f"or pass overwrite=True (--overwrite) to replace it")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return out, Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.partial-"))
+
+
+def _publish(tmp: Path, out: Path) -> None:
+    """Put the finished staging folder in place of ``out`` (the old one is moved aside, then deleted)."""
+    if out.exists():
+        old = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.old-"))
+        os.replace(out, old / "x")
+        os.replace(tmp, out)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.replace(tmp, out)
 
 
 def export_task_file(out_dir: str | os.PathLike, tasks_file: str | os.PathLike, *, overwrite: bool = False) -> ExportResult:
@@ -212,12 +222,7 @@ def export_task_file(out_dir: str | os.PathLike, tasks_file: str | os.PathLike, 
     groups: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         groups.setdefault(row["config"], []).append(row)
-    out = Path(out_dir).resolve()
-    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not overwrite:
-        raise DatasetError(f"output folder {out} already exists and is not empty; choose another folder "
-                           f"or pass overwrite=True (--overwrite) to replace it")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.partial-"))
+    out, tmp = _staging(out_dir, overwrite)
     result = ExportResult(out)
     try:
         for name, group in groups.items():
@@ -225,9 +230,7 @@ def export_task_file(out_dir: str | os.PathLike, tasks_file: str | os.PathLike, 
             result.reports[name] = {}
         (tmp / "README.md").write_text(render_card(result.counts, result.reports, f"`{Path(tasks_file).name}` (a built task set)"),
                                        encoding="utf-8")
-        if out.exists():
-            shutil.rmtree(out)
-        os.replace(tmp, out)
+        _publish(tmp, out)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)

@@ -230,15 +230,22 @@ def max_heap(actual: str, expected: str, input_text: str) -> bool:
     )
 
 
-def partition2(actual: str, expected: str, input_text: str) -> bool:
-    """PAR: a permutation of A with a position q: B[q] = A[1], all before <= A[1], all after > A[1]."""
+def _permutation_of_input(actual: str, input_text: str) -> tuple[list[int], list[int]] | None:
+    """(input array A, answer B) when B is a permutation of a non-empty A, else None."""
     arr = _array_input(input_text)
     try:
         b = _ints(actual)
     except ValueError:
+        return None
+    return (arr, b) if arr and Counter(b) == Counter(arr) else None
+
+
+def partition2(actual: str, expected: str, input_text: str) -> bool:
+    """PAR: a permutation of A with a position q: B[q] = A[1], all before <= A[1], all after > A[1]."""
+    got = _permutation_of_input(actual, input_text)
+    if got is None:
         return False
-    if Counter(b) != Counter(arr) or not arr:
-        return False
+    arr, b = got
     pivot = arr[0]
     prefix_max = -math.inf
     suffix_min = [math.inf] * (len(b) + 1)
@@ -253,13 +260,10 @@ def partition2(actual: str, expected: str, input_text: str) -> bool:
 
 def partition3(actual: str, expected: str, input_text: str) -> bool:
     """PAR3: a permutation of A: the values below A[1], then those equal, then those above."""
-    arr = _array_input(input_text)
-    try:
-        b = _ints(actual)
-    except ValueError:
+    got = _permutation_of_input(actual, input_text)
+    if got is None:
         return False
-    if Counter(b) != Counter(arr) or not arr:
-        return False
+    arr, b = got
     signs = [(v > arr[0]) - (v < arr[0]) for v in b]
     return all(x <= y for x, y in pairwise(signs))
 
