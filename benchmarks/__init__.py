@@ -1,1 +1,2 @@
-"""Benchmark scripts (run as ``python3 -m benchmarks.NAME``); raw outputs go to docs/bench-results/."""
+"""Developer benchmarks, not installed: ``python -m benchmarks NAME ...`` from the repo root
+(``speed``, ``scaling``, ``build_extract``, ``synth_compare``); raw outputs go to docs/bench-results/."""

@@ -6,7 +6,7 @@ same machine, (a) parsing every source file and nothing else and (b) the whole e
 functions per second for (b) and the side-by-side ratio (b)/(a), i.e. what building upstream's
 records costs on top of the parser. Each measurement is the median of ``--repeat`` runs.
 
-    python3 -m benchmarks.build_extract [--repeat 5] [--out docs/bench-results/build_extract.json]
+    python -m benchmarks build_extract [--repeat 5] [--out docs/bench-results/build_extract.json]
 
 The snapshots are read from ``../shared/repos`` (``BIOCODER_REPOS_DIR`` overrides).
 """

@@ -11,7 +11,7 @@ of a trivial sandbox job sent through a Ray actor versus run on a local pool (sa
 kind, sequential calls); (b) in the workload, as ``(ray wall - local 2-worker wall) / samples``
 for the same number of sandboxes.
 
-    python3 -m benchmarks.scaling [--fuzz-cases 5] [--repeat 2] [--out docs/bench-results/scaling.json]
+    python -m benchmarks scaling [--fuzz-cases 5] [--repeat 2] [--out docs/bench-results/scaling.json]
 
 The Ray cluster is ``ray.cluster_utils.Cluster`` on this machine: 2 nodes, 1 CPU each, loopback
 addresses. Shards run as two concurrent ``biocoder evaluate --shard I/2`` processes (1 worker
@@ -106,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     import ray
     from ray.cluster_utils import Cluster
 
-    from biocoder_metric.execute import EvalOptions, SandboxPool
+    from biocoder_metric.execution import EvalOptions
+    from biocoder_metric.execution.pool import SandboxPool
     from biocoder_metric.executors.ray_pool import RayPool
 
     root = Path(tempfile.mkdtemp(prefix="biocoder-scaling-"))

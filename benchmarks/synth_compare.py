@@ -12,7 +12,7 @@ Prints one line per task and the medians; writes the raw records to
 ``docs/bench-results/synth_compare.json`` (or ``--out``). Resumable: the synthesis
 report (``--work DIR``) is reused when rerun.
 
-    python -m benchmarks.synth_compare --sandbox docker --workers 2
+    python -m benchmarks synth_compare --sandbox docker --workers 2
 """
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from biocoder_dataset.configs import load_problems
-    from biocoder_metric.execute import EvalOptions, SandboxPool
+    from biocoder_metric.execution import EvalOptions
+    from biocoder_metric.execution.pool import SandboxPool
     from biocoder_metric.synth.pipeline import SynthOptions, synthesize
     from biocoder_metric.synth.validate import task_mutants, validate
 

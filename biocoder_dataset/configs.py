@@ -487,9 +487,9 @@ def load_problems(config: str, source_dir: str | os.PathLike | None = None, *, v
                   demo_dir: str | os.PathLike | None = None) -> list[dict[str, Any]]:
     """The rows of ``config``, each with exactly the schema's columns.
 
-    ``source_dir=None`` uses ``BIOCODER_SOURCE_DIR`` if set, else downloads the pinned
-    upstream files (cached). ``verify=False`` (or ``BIOCODER_SKIP_CHECKSUM=1``) skips the
-    sha256 checks. ``demo_dir`` points the ``demo`` config at another folder (tests).
+    ``source_dir=None`` uses the source-dir setting if set, else downloads the pinned
+    upstream files (cached); see :mod:`biocoder_dataset.settings`. ``verify=False`` (or the
+    skip-checksum setting) skips the sha256 checks. ``demo_dir`` points the ``demo`` config at another folder (tests).
     """
     return build_config(config, source_dir, verify=verify, demo_dir=demo_dir).rows
 

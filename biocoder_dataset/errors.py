@@ -1,7 +1,7 @@
 """Error types of the dataset layer.
 
 All of them subclass ``ValueError`` so callers that only know "bad input" can catch one
-thing, while the CLI (``cli_data``) turns them into ``UsageError`` (exit status 2, no
+thing, while the CLI (``biocoder_metric.cli.data``) turns them into ``UsageError`` (exit status 2, no
 traceback). Every message names the file, config or record it is about and what was
 expected, because the usual reader is someone staring at a half-downloaded cache.
 """

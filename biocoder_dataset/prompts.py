@@ -26,9 +26,10 @@ from __future__ import annotations
 import ast
 import json
 import re
-import textwrap
 from pathlib import PurePosixPath
 from typing import Any
+
+from biocoder_dataset.java_source import block_end, enclosing_block_end
 
 STYLES: tuple[str, ...] = ("summary_only", "full_context", "instruct")
 #: The line of a harness context where the function under test goes.
@@ -78,7 +79,11 @@ def _javadoc(comment: str, indent: str) -> str:
     """Re-indent an upstream Javadoc block (upstream keeps the file's tabs/indentation)."""
     comment = comment.strip()
     if not comment.startswith("/*"):  # plain text (e.g. the demo tasks): wrap it
-        return "\n".join([indent + "/**"] + [indent + (" * " + ln).rstrip() for ln in comment.splitlines()] + [indent + " */"])
+        return "\n".join(
+            [indent + "/**"]
+            + [indent + (" * " + ln).rstrip() for ln in comment.splitlines()]
+            + [indent + " */"]
+        )
     lines = [ln.strip() for ln in comment.splitlines()]
     out = [lines[0]] + [(" " + ln if ln.startswith("*") else " * " + ln) for ln in lines[1:]]
     return "\n".join(indent + ln for ln in out)
@@ -104,7 +109,11 @@ def completion_prefix(row: dict[str, Any], indent: str = "") -> str:
     if desc:
         desc = desc.replace('"""', r"\"\"\"")
         body = _indent(desc, indent + "    ")
-        text += f'{indent}    """{body.lstrip()}\n{indent}    """\n' if "\n" in desc else f'{indent}    """{desc}"""\n'
+        text += (
+            f'{indent}    """{body.lstrip()}\n{indent}    """\n'
+            if "\n" in desc
+            else f'{indent}    """{desc}"""\n'
+        )
     return text
 
 
@@ -125,7 +134,7 @@ def python_context(context: str) -> tuple[str, str]:
     lines = context.splitlines()
     idx = _insert_index(lines)
     indent = lines[idx][: len(lines[idx]) - len(lines[idx].lstrip())]
-    before, after = lines[:idx], lines[idx + 1:]
+    before, after = lines[:idx], lines[idx + 1 :]
     members: list[str] = []  # rest of an enclosing class body after the insertion point
     while after and (not after[0].strip() or after[0][0].isspace()):
         members.append(after.pop(0))
@@ -149,44 +158,19 @@ def python_context(context: str) -> tuple[str, str]:
     return _PLACEHOLDER.sub("...", text), indent
 
 
-def _match_brace(text: str, start: int) -> int:
-    """Index just past the block whose '{' is at or after ``start`` (skips strings and char literals)."""
-    depth, i, n = 0, text.index("{", start), len(text)
-    while i < n:
-        c = text[i]
-        if c in "\"'":
-            j = i + 1
-            while j < n and text[j] != c:
-                j += 2 if text[j] == "\\" else 1
-            i = j
-        elif c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return n
-
-
 def java_context(context: str) -> tuple[str, str]:
     """(code shown before the method, indentation) for a Java harness; ``main`` is dropped."""
     lines = context.splitlines()
     idx = _insert_index(lines)
     indent = lines[idx][: len(lines[idx]) - len(lines[idx].lstrip())]
     before = "\n".join(lines[:idx])
-    after = "\n".join(lines[idx + 1:])
-    depth, end = 0, len(after)  # members of the enclosing class: up to the brace that closes it
-    for i, c in enumerate(after):
-        depth += {"{": 1, "}": -1}.get(c, 0)
-        if depth < 0:
-            end = i
-            break
-    members = after[:end]
+    after = "\n".join(lines[idx + 1 :])
+    end = enclosing_block_end(after)  # members of the enclosing class: up to the brace that closes it
+    members = after if end is None else after[:end]
     m = re.search(r"(?:public\s+)?static\s+void\s+main\s*\(", members)
     if m:
         start = members.rfind("\n", 0, m.start()) + 1
-        members = members[:start] + members[_match_brace(members, m.start()):]
+        members = members[:start] + members[block_end(members, m.start()) or len(members) :]
     text = before.rstrip() + ("\n" + members.strip("\n") if members.strip() else "")
     return _PLACEHOLDER.sub("...", text.rstrip()), indent
 
@@ -198,7 +182,9 @@ def _java_skeleton(row: dict[str, Any]) -> tuple[str, str] | None:
     if meta.get("package_name"):
         parts.append(f"package {meta['package_name']};\n")
     imports = meta.get("imports") if isinstance(meta.get("imports"), list) else []  # d1c922e: a count
-    decls = [i["methodsOnly"] for i in imports if isinstance(i, dict) and isinstance(i.get("methodsOnly"), str)]
+    decls = [
+        i["methodsOnly"] for i in imports if isinstance(i, dict) and isinstance(i.get("methodsOnly"), str)
+    ]
     extra = meta.get("additionalImports")
     if isinstance(extra, str):
         try:
@@ -225,7 +211,11 @@ def _java_skeleton(row: dict[str, Any]) -> tuple[str, str] | None:
 def _context(row: dict[str, Any]) -> tuple[str, str] | None:
     """(context text, insertion indent) or None when the row has no context to show."""
     if row.get("kind") == "harness" and row.get("context"):
-        return python_context(row["context"]) if row.get("language") == "python" else java_context(row["context"])
+        return (
+            python_context(row["context"])
+            if row.get("language") == "python"
+            else java_context(row["context"])
+        )
     if row.get("language") == "java" and row.get("kind") != "rosalind":
         return _java_skeleton(row)
     return None
@@ -234,10 +224,12 @@ def _context(row: dict[str, Any]) -> tuple[str, str] | None:
 def rosalind_comment(problem_id: str, title: str | None) -> str:
     """The description stored in a Rosalind row's ``comment`` (the config builder uses it)."""
     name = f'"{title}"' if title else problem_id
-    return (f"Solve the Rosalind problem {name} (https://rosalind.info/problems/{problem_id}/).\n\n"
-            "`input_text` is the problem's dataset exactly as Rosalind provides it (the contents of\n"
-            "the dataset file). Return the answer as Rosalind expects it, as text; it is compared\n"
-            "with the expected output after strip().")
+    return (
+        f"Solve the Rosalind problem {name} (https://rosalind.info/problems/{problem_id}/).\n\n"
+        "`input_text` is the problem's dataset exactly as Rosalind provides it (the contents of\n"
+        "the dataset file). Return the answer as Rosalind expects it, as text; it is compared\n"
+        "with the expected output after strip()."
+    )
 
 
 def build_prompt(row: dict[str, Any], style: str) -> str:
@@ -253,42 +245,41 @@ def build_prompt(row: dict[str, Any], style: str) -> str:
     return text.rstrip() + "\n\n" + completion_prefix(row, indent)
 
 
-def assemble_completion(row: dict[str, Any], style: str, completion: str) -> str:
-    """The whole function a completion-style continuation stands for, dedented to column 0.
-
-    Completion prompts end with the function header (and docstring), so the model only
-    writes the body; this glues the two back together, undoing the insertion indent that
-    ``full_context`` prompts use for class methods. ``instruct`` answers are returned as
-    they are (code extraction from chat replies is ``biocoder_metric.postprocess``'s job).
-    """
-    if style not in STYLES:
-        raise ValueError(f"unknown prompt style {style!r}; valid styles: {', '.join(STYLES)}")
-    if style == "instruct":
-        return completion
-    ctx = _context(row) if style == "full_context" else None
-    indent = ctx[1] if ctx is not None else ""
-    return textwrap.dedent(completion_prefix(row, indent) + completion)
-
-
 def _instruct(row: dict[str, Any]) -> str:
     lang = row.get("language") or "python"
     fence = _FENCE.get(lang, lang)
     if row.get("kind") == "rosalind":
-        msg = [f"Write a Python function with the signature `{ROSALIND_SIGNATURE}`.", "", description(row) or "",
-               "", "Put any imports and helper functions it needs in the same code block."]
+        msg = [
+            f"Write a Python function with the signature `{ROSALIND_SIGNATURE}`.",
+            "",
+            description(row) or "",
+            "",
+            "Put any imports and helper functions it needs in the same code block.",
+        ]
         msg += ["", "Reply with the complete code in a single ```python fenced code block."]
         return "\n".join(msg)
     kind = "method" if lang == "java" else "function"
     name = row.get("function_name") or "the function"
     msg = [f"Write the {lang.capitalize()} {kind} `{name}`.", ""]
     desc = description(row)
-    msg += [desc, ""] if desc else ["(Upstream gives no description: infer it from the signature and context.)", ""]
+    msg += (
+        [desc, ""]
+        if desc
+        else ["(Upstream gives no description: infer it from the signature and context.)", ""]
+    )
     msg += ["Its signature:", f"```{fence}", _signature(row).rstrip().rstrip(":{").rstrip(), "```", ""]
     ctx = _context(row)
     if ctx is not None:
         text, _ = ctx
-        msg += [f"It is part of this code (the {kind} goes where the code ends); use what it defines:",
-                f"```{fence}", text.rstrip(), "```", ""]
-    msg.append(f"Reply with the complete {kind}, including its signature, in a single ```{fence} fenced code "
-               f"block. Do not repeat the surrounding code and do not add tests or example usage.")
+        msg += [
+            f"It is part of this code (the {kind} goes where the code ends); use what it defines:",
+            f"```{fence}",
+            text.rstrip(),
+            "```",
+            "",
+        ]
+    msg.append(
+        f"Reply with the complete {kind}, including its signature, in a single ```{fence} fenced code "
+        f"block. Do not repeat the surrounding code and do not add tests or example usage."
+    )
     return "\n".join(msg)

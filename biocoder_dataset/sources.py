@@ -7,13 +7,13 @@ with an error naming the file and both digests.
 
 Files are found, in this order:
 
-1. ``source_dir`` (argument, ``--source-dir``) or the ``BIOCODER_SOURCE_DIR`` environment
-   variable: a folder laid out like ``../shared/biocoder-upstream`` (see
-   :attr:`SourceFile.local_path`);
-2. otherwise they are downloaded once into a cache (``BIOCODER_CACHE_DIR``, default
-   ``~/.cache/biocoder-eval/sources``) and verified before use.
+1. ``source_dir`` (argument, ``--source-dir``) or the source-dir environment variable
+   (:mod:`biocoder_dataset.settings`): a folder laid out like ``../shared/biocoder-upstream``
+   (see :attr:`SourceFile.local_path`);
+2. otherwise they are downloaded once into the ``sources`` folder of the cache root and
+   verified before use.
 
-``verify=False`` or ``BIOCODER_SKIP_CHECKSUM=1`` skip the sha256 check (development only).
+``verify=False`` or the skip-checksum setting skip the sha256 check (development only).
 
 What is verified, per source (a checksum is pinned only where it was computed from the real
 upstream file; one that could not be computed is not guessed):
@@ -49,10 +49,11 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from biocoder_dataset import settings
 from biocoder_dataset._rosalind_table import ROSALIND_TABLE
 from biocoder_dataset.errors import ChecksumError, SourceFileError
 
-BIOCODER_REPO = "gersteinlab/BioCoder"
+UPSTREAM_REPO = "gersteinlab/BioCoder"
 #: BioCoder ``main`` when the Java metadata files, ``rosalind.json`` and the Rosalind test cases were pinned.
 HEAD_COMMIT = "4f597e098198cf10574d10e59c975d1c15d82370"
 #: The 2023-08-17 commit whose ``datasets/`` holds the full golden sets of every config.
@@ -64,9 +65,6 @@ HF_PUBLIC_REVISION = "07a39549d6f6145f72954f15da205f55ae33f6f6"
 #: Registered for reference; no config reads it (see the module docstring).
 HF_HIDDEN_REPO = "lilbillbiscuit/biocoder_hidden"
 
-ENV_SOURCE_DIR = "BIOCODER_SOURCE_DIR"
-ENV_SKIP_CHECKSUM = "BIOCODER_SKIP_CHECKSUM"
-ENV_CACHE_DIR = "BIOCODER_CACHE_DIR"
 
 
 @dataclass(frozen=True)
@@ -90,7 +88,7 @@ class SourceFile:
         return f"https://huggingface.co/datasets/{self.repo}/resolve/{self.revision}/{self.path}"
 
 
-def _github(name: str, commit: str, path: str, local_path: str, sha256: str, repo: str = BIOCODER_REPO) -> SourceFile:
+def _github(name: str, commit: str, path: str, local_path: str, sha256: str, repo: str = UPSTREAM_REPO) -> SourceFile:
     return SourceFile(name, "github", repo, commit, path, local_path, sha256)
 
 
@@ -138,7 +136,7 @@ def rosalind_testcase(problem_id: str, solution: bool) -> SourceFile:
     """
     fname = f"rosalind_{problem_id}{'sol' if solution else ''}.txt"
     sha = _PINNED_TESTCASES.get(problem_id, (None, None))[1 if solution else 0]
-    return SourceFile(f"rosalind-testcases/{fname}", "github", BIOCODER_REPO, HEAD_COMMIT,
+    return SourceFile(f"rosalind-testcases/{fname}", "github", UPSTREAM_REPO, HEAD_COMMIT,
                       f"evaluation/TestRosalind/testcases/{fname}", f"rosalind-testcases/{fname}", sha,
                       optional=True)
 
@@ -181,7 +179,7 @@ def verify_file(path: Path, entry: SourceFile) -> None:
         raise ChecksumError(
             f"{path}: sha256 mismatch for upstream file {entry.name!r}: expected {entry.sha256}, got {actual} "
             f"(truncated, corrupted or from another revision; fetch it again from {entry.url}, "
-            f"or set {ENV_SKIP_CHECKSUM}=1 to skip checksums during development)"
+            f"or set {settings.ENV_SKIP_CHECKSUM}=1 to skip checksums during development)"
         )
 
 
@@ -235,10 +233,6 @@ def verify_records(name: str, records: list[dict], where: str, complete: bool) -
                                       f"public set")
 
 
-def _env_flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes")
-
-
 class SourceResolver:
     """Turns registry entries into local paths: from a source dir, or downloaded and cached.
 
@@ -248,15 +242,14 @@ class SourceResolver:
 
     def __init__(self, source_dir: str | os.PathLike | None = None, verify: bool | None = None,
                  cache_dir: str | os.PathLike | None = None) -> None:
-        if source_dir is None and os.environ.get(ENV_SOURCE_DIR):
-            source_dir = os.environ[ENV_SOURCE_DIR]
+        if source_dir is None:
+            source_dir = settings.env_str(settings.ENV_SOURCE_DIR)
         self.source_dir = Path(source_dir) if source_dir is not None else None
         if self.source_dir is not None and not self.source_dir.is_dir():
             raise SourceFileError(f"source dir {self.source_dir} does not exist or is not a folder "
                                   f"(expected a folder laid out like biocoder-upstream: github-head/, github-d1c922e/, ...)")
-        self.verify = (not _env_flag(ENV_SKIP_CHECKSUM)) if verify is None else verify
-        default_cache = Path(os.environ.get(ENV_CACHE_DIR) or Path.home() / ".cache" / "biocoder-eval" / "sources")
-        self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache
+        self.verify = (not settings.env_flag(settings.ENV_SKIP_CHECKSUM)) if verify is None else verify
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else settings.cache_dir("sources")
         self.skipped: list[str] = []  # optional files that could not be had (reported by the build)
 
     @property
@@ -313,7 +306,7 @@ class SourceResolver:
             os.replace(tmp, target)
         except (urllib.error.URLError, OSError) as exc:
             raise SourceFileError(f"could not download upstream file {entry.name!r} from {entry.url}: {exc} "
-                                  f"(no network? pass --source-dir / set {ENV_SOURCE_DIR} to a local copy)") from exc
+                                  f"(no network? pass --source-dir / set {settings.ENV_SOURCE_DIR} to a local copy)") from exc
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)

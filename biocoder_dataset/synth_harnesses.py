@@ -12,7 +12,7 @@ Record fields (schema ``biocoder-synth-harness/1``): ``task_id``, ``config``,
 ``language``, ``golden_sha256``, ``context``, ``mutation_score``, ``mutants_killed``,
 ``mutants_judged``, ``plan``, ``synth_version``.
 
-``BIOCODER_SYNTH_HARNESSES=0`` turns the merge off (rows stay as upstream publishes them).
+The synth-harnesses setting (:mod:`biocoder_dataset.settings`) set to 0 turns the merge off (rows stay as upstream publishes them).
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from biocoder_dataset import settings
 
 SCHEMA = "biocoder-synth-harness/1"
 SYNTH_VERSION = "v1"
@@ -87,7 +89,8 @@ def context_leaks_golden(row: dict[str, Any], context: str | None) -> bool:
 
 
 def enabled() -> bool:
-    return os.environ.get("BIOCODER_SYNTH_HARNESSES", "1") not in ("0", "false", "no")
+    """Whether shipped synthesised harnesses are attached (the settings' synth-harnesses switch)."""
+    return settings.env_flag(settings.ENV_SYNTH_HARNESSES, default=True)
 
 
 def apply(config: str, row: dict[str, Any], path: str | os.PathLike = SHIPPED_FILE) -> None:

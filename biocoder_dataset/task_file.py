@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from biocoder_dataset.errors import RecordError
+from biocoder_dataset.jsonl import read_jsonl
 from biocoder_dataset.normalize import read_json, to_records
 from biocoder_dataset.schema import COLUMNS, empty_row, validate_row
 
@@ -30,18 +31,7 @@ def load_records(path: str | Path) -> list[dict[str, Any]]:
     if not path.is_file():
         raise RecordError(f"{path}: tasks file not found")
     if path.suffix in (".jsonl", ".ndjson"):  # one object per line (a one-line file is still a list)
-        out = []
-        for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise RecordError(f"{path}:{lineno}: not valid JSON ({exc.msg} at column {exc.colno})") from None
-            if not isinstance(rec, dict):
-                raise RecordError(f"{path}:{lineno}: expected a JSON object, got {type(rec).__name__}")
-            out.append(rec)
-        return out
+        return read_jsonl(path, error=RecordError)
     data = read_json(path, path.name)
     if isinstance(data, dict) and data and not all(isinstance(v, dict) for v in data.values()) and "data" not in data:
         return [data]  # a single row

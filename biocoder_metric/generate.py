@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from biocoder_metric.processors.base import Processor
+from biocoder_metric.samples import read_generated
 from biocoder_metric.types import SAMPLES_SCHEMA_VERSION
 
 META_SCHEMA_VERSION = "biocoder-generation-meta/1"
@@ -60,31 +61,6 @@ def shard_paths(out: Path) -> list[Path]:
 
 
 # ------------------------------------------------------------------------------------ reading
-def read_samples(path: Path) -> list[dict[str, Any]]:
-    """The complete records of a samples file; a last line cut short by a crash is skipped.
-
-    A malformed line anywhere else is an error naming the file and line, since it means
-    the file was edited or written by something else.
-    """
-    if not path.is_file():
-        return []
-    records: list[dict[str, Any]] = []
-    lines = path.read_text(encoding="utf-8").split("\n")
-    for lineno, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as exc:
-            if lineno == len(lines):  # no trailing newline: the write was interrupted
-                continue
-            raise ValueError(f"{path}:{lineno}: not valid JSON ({exc.msg})") from exc
-        if not isinstance(rec, dict) or "task_id" not in rec or "sample_index" not in rec:
-            raise ValueError(f"{path}:{lineno}: a sample needs 'task_id' and 'sample_index'")
-        records.append(rec)
-    return records
-
-
 def _repair_tail(path: Path) -> None:
     """Drop a trailing partial line so appended records start on a line of their own."""
     if not path.is_file() or path.stat().st_size == 0:
@@ -98,7 +74,7 @@ def existing_counts(out: Path) -> Counter[str]:
     """Samples per task already present in ``out`` and its shards (distinct sample indices)."""
     seen: set[tuple[str, int]] = set()
     for path in [out, *shard_paths(out)]:
-        for rec in read_samples(path):
+        for rec in read_generated(path):
             seen.add((rec["task_id"], int(rec["sample_index"])))
     return Counter(task_id for task_id, _ in seen)
 
@@ -263,7 +239,7 @@ def _merge_shards(out: Path, order: list[str]) -> None:
     merged: dict[tuple[str, int], dict[str, Any]] = {}
     shards = shard_paths(out)
     for path in [out, *shards]:
-        for rec in read_samples(path):
+        for rec in read_generated(path):
             merged.setdefault((rec["task_id"], int(rec["sample_index"])), rec)
     records = sorted(merged.values(), key=lambda r: (position.get(r["task_id"], len(position)), r["task_id"], int(r["sample_index"])))
     tmp = out.with_name(out.name + ".tmp")
@@ -330,7 +306,7 @@ def _write_meta(out: Path, problems: list[dict[str, Any]], n_samples: int, run: 
         except json.JSONDecodeError:
             meta = {}
     runs = [*meta.get("runs", []), run]
-    records = read_samples(out)
+    records = read_generated(out)
     counts = existing_counts(out)
     total_s = sum(r["generation_s"] for r in runs)
     total_tok = sum(r["generated_tokens"] for r in runs)

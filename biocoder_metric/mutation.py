@@ -1,6 +1,6 @@
 """Mutation operators for Python and Java code: realistic one-site bugs, deterministically.
 
-Two users: the speed benchmark (:mod:`biocoder_metric.bench`) needs failing samples next
+Two users: the speed benchmark (``benchmarks/speed.py``, outside the package) needs failing samples next
 to passing ones, and the harness audit (:mod:`biocoder_metric.validity.audit`) measures how
 many realistic bugs a task's test catches (its mutation score). Both need the same thing:
 single-site mutants of a golden, named by operator, reproducible from run to run.

@@ -31,6 +31,8 @@ import ast
 import re
 from collections.abc import Sequence
 
+from biocoder_dataset.java_source import java_braces
+
 _FENCE_RE = re.compile(r"^[ \t]*```[ \t]*([\w+#.-]*)[^\n]*\n(.*?)(?:^[ \t]*```[ \t]*$|\Z)", re.S | re.M)
 _LANG_TAGS = {
     "python": {"python", "py", "python3", "py3", "ipython"},
@@ -97,7 +99,8 @@ _defines = defines_function
 # ---------------------------------------------------------------------------- prose
 
 
-def _parses(code: str) -> bool:
+def python_parses(code: str) -> bool:
+    """Whether ``code`` is syntactically valid Python (compiles to an AST; nothing runs)."""
     try:
         ast.parse(code)
     except (SyntaxError, ValueError):
@@ -106,7 +109,7 @@ def _parses(code: str) -> bool:
 
 
 def _strip_prose_python(text: str) -> str:
-    if not text.strip() or _parses(text):
+    if not text.strip() or python_parses(text):
         return text
     lines = text.split("\n")
     first = next((i for i, ln in enumerate(lines) if ln.strip()), 0)
@@ -122,7 +125,7 @@ def _strip_prose_python(text: str) -> str:
         # Longest parsable span from this code line (trailing prose is trimmed line by line).
         for end in range(len(lines), max(start, len(lines) - _MAX_TRIM_LINES), -1):
             chunk = "\n".join(lines[start:end])
-            if chunk.strip() and _parses(chunk):
+            if chunk.strip() and python_parses(chunk):
                 return chunk
     return text[text.index(lines[starts[0]]) :] if starts else text
 
@@ -176,43 +179,6 @@ def _drop_python_scaffolding(code: str, function_name: str | None) -> str:
 
 
 # ---------------------------------------------------------------------------- java clean-up
-
-
-def java_braces(code: str):
-    """Yield ``(index, depth_after)`` for each ``{`` / ``}`` outside strings, chars, comments and text blocks.
-
-    One scanner for every place that needs Java block structure (unwrapping a class here,
-    closing a method a stop string cut in ``processors.base``). Depth never goes below 0, so a
-    stray closing brace cannot shift everything after it.
-    """
-    depth, i, n = 0, 0, len(code)
-    while i < n:
-        ch = code[i]
-        if code.startswith("//", i):
-            i = code.find("\n", i)
-            i = n if i < 0 else i
-            continue
-        if code.startswith("/*", i):
-            j = code.find("*/", i + 2)
-            i = n if j < 0 else j + 2
-            continue
-        if ch in "\"'":
-            if code.startswith('"""', i):  # text block
-                j = code.find('"""', i + 3)
-                i = n if j < 0 else j + 3
-                continue
-            j = i + 1
-            while j < n and code[j] != ch and code[j] != "\n":
-                j += 2 if code[j] == "\\" else 1
-            i = j + 1
-            continue
-        if ch == "{":
-            depth += 1
-            yield i, depth
-        elif ch == "}":
-            depth = max(depth - 1, 0)
-            yield i, depth
-        i += 1
 
 
 def _java_blocks(code: str):

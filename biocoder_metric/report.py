@@ -81,7 +81,7 @@ def build_summary(
             "excluded_by_status": dict(sorted(Counter(e["task_status"] for e in excluded).items())),
         },
         "samples": {"total": len(results), "scored": sum(n for n, _ in counts.values())},
-        "status_counts": {s: status_counts.get(s, 0) for s in Status.ALL},
+        "status_counts": {s.value: status_counts.get(s, 0) for s in Status},
         "tasks_scored_per_k": scores["overall"]["tasks_scored"],
         "insufficient_samples": scores["overall"]["insufficient"],
         "per_config": scores["per_config"],

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -61,20 +62,31 @@ def final_line(result: SampleResult) -> str:
     return json.dumps(d, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def write_json_atomic(path: Path, obj: Any) -> None:
-    """Write JSON via a temporary file + rename, so readers never see half a file."""
+def write_text_atomic(path: Path, text: str, durable: bool = True) -> None:
+    """Write text via a temporary file + rename, so readers never see half a file.
+
+    The temporary name is unique per process and thread, so concurrent writers of one path
+    (golden cache entries written by several engine threads) never clobber each other's
+    temporary file; the last rename wins with a whole file. ``durable`` fsyncs first.
+    """
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(obj, fh, indent=2, sort_keys=True, ensure_ascii=False)
-            fh.write("\n")
-            fh.flush()
-            os.fsync(fh.fileno())
+            fh.write(text)
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise _write_error(path, exc) from None
+
+
+def write_json_atomic(path: Path, obj: Any) -> None:
+    """Write JSON (indented, sorted keys, newline-terminated) atomically; see :func:`write_text_atomic`."""
+    write_text_atomic(path, json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
 
 
 def _differences(old: dict[str, Any], new: dict[str, Any], prefix: str = "") -> list[str]:

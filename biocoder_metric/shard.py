@@ -118,17 +118,12 @@ def plan(
 
     The digests are those the *unsharded* run would write in its ``run.json``, so the merged
     directory carries the unsharded fingerprint and a later unsharded rerun there resumes.
-    Invalid samples raise :class:`~biocoder_metric.execute.EvalInputError` exactly as unsharded.
+    Invalid samples raise :class:`~biocoder_metric.execution.EvalInputError` exactly as unsharded.
     """
-    from biocoder_metric.execute import (
-        EvalOptions,
-        index_problems,
-        normalize_samples,
-        problems_digest,
-        samples_digest,
-        scoreable_tasks,
-        select_tasks,
-    )
+    from biocoder_metric.digests import problems_digest, samples_digest
+    from biocoder_metric.execution import EvalOptions
+    from biocoder_metric.execution.tasks import index_problems, scoreable_tasks, select_tasks
+    from biocoder_metric.samples import normalize_samples
 
     by_id = select_tasks(index_problems(problems), task_ids)
     norm = normalize_samples(samples, by_id)

@@ -1,7 +1,9 @@
 """Shared value types of the execution engine: statuses, jobs, outcomes, results.
 
-Every stage after generation speaks in these types, so the status vocabulary is
-defined exactly once. Nothing here imports ``datasets``, ``evaluate`` or
+Every stage after generation speaks in these types. The status vocabularies (``Status``,
+``TaskStatus``, ``RunStatus``) and the job defaults are defined once, in the worker protocol
+(``sandbox/runtime/protocol.py``), because the in-sandbox worker speaks them too; they are
+re-exported here. Nothing here imports ``datasets``, ``evaluate`` or
 ``lm_eval``: the engine must stay usable without them.
 """
 
@@ -10,41 +12,30 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from biocoder_metric.sandbox.runtime.protocol import (
+    DEFAULT_CLASS_NAME,
+    DEFAULT_MEMORY_MB,
+    DEFAULT_OUTPUT_LIMIT_BYTES,
+    DEFAULT_TIMEOUT_S,
+    RunStatus,
+    Status,
+    TaskStatus,
+)
+
 #: Version of the per-sample results JSONL and summary JSON schemas (see docs/formats.md).
 RESULTS_SCHEMA_VERSION = "biocoder-results/1"
 SAMPLES_SCHEMA_VERSION = "biocoder-samples/1"
 
-
-class Status:
-    """The one status vocabulary for samples (see the issue tracker and docs/formats.md)."""
-
-    PASSED = "passed"  # identical output to the golden program on every fuzz case (Rosalind: expected output)
-    FAILED = "failed"  # ran, but printed something else
-    TIMEOUT = "timeout"  # a case ran past its time limit
-    COMPILE_ERROR = "compile_error"  # Java did not compile / Python did not parse
-    RUNTIME_ERROR = "runtime_error"  # non-zero exit, uncaught exception, output limit exceeded
-    MEMORY_EXCEEDED = "memory_exceeded"  # MemoryError, rlimit or cgroup OOM kill
-    SANDBOX_ERROR = "sandbox_error"  # the sandbox itself failed; never the candidate's fault
-
-    ALL = (PASSED, FAILED, TIMEOUT, COMPILE_ERROR, RUNTIME_ERROR, MEMORY_EXCEEDED, SANDBOX_ERROR)
-
-
-class TaskStatus:
-    """Why a task is (not) part of pass@k. Such tasks are counted and reported, never hidden."""
-
-    OK = "ok"  # golden passes: the task is scored
-    NO_HARNESS = "no_harness"  # upstream has no executable harness for it
-    GOLDEN_FAILS = "golden_fails"  # its own golden solution errors, times out or is not deterministic
-    WEAK_HARNESS = "weak_harness"  # the harness audit found that a null candidate passes (see docs/validity.md)
-
-
-# Outcome statuses of one program run (one fuzz case) as reported by the in-sandbox worker.
-RUN_OK = "ok"  # exited (any return code) within limits; look at returncode/stdout
-RUN_TIMEOUT = "timeout"
-RUN_MEMORY = "memory_exceeded"
-RUN_OUTPUT_LIMIT = "output_limit"
-RUN_COMPILE_ERROR = "compile_error"
-RUN_SANDBOX_ERROR = "sandbox_error"
+__all__ = [
+    "RESULTS_SCHEMA_VERSION",
+    "SAMPLES_SCHEMA_VERSION",
+    "CaseOutcome",
+    "Job",
+    "RunStatus",
+    "SampleResult",
+    "Status",
+    "TaskStatus",
+]
 
 
 @dataclass(frozen=True)
@@ -59,10 +50,10 @@ class Job:
 
     language: str  # "python" | "java"
     programs: tuple[str, ...]
-    timeout_s: float = 10.0
-    memory_mb: int = 2048
-    output_limit_bytes: int = 1 << 20
-    class_name: str = "Main"
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    memory_mb: int = DEFAULT_MEMORY_MB
+    output_limit_bytes: int = DEFAULT_OUTPUT_LIMIT_BYTES
+    class_name: str = DEFAULT_CLASS_NAME
     stdin: str = ""
 
 
@@ -70,7 +61,7 @@ class Job:
 class CaseOutcome:
     """What running one program (one fuzz case) produced inside the sandbox."""
 
-    status: str  # one of the RUN_* constants
+    status: str  # a RunStatus value
     returncode: int | None = None
     stdout: str = ""
     stderr: str = ""  # tail only
@@ -79,7 +70,7 @@ class CaseOutcome:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> CaseOutcome:
         return cls(
-            status=str(d.get("status", RUN_SANDBOX_ERROR)),
+            status=str(d.get("status", RunStatus.SANDBOX_ERROR)),
             returncode=d.get("returncode"),
             stdout=str(d.get("stdout", "")),
             stderr=str(d.get("stderr", "")),

@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""Evaluation speed benchmark: the engine vs a naive fresh-process-per-case runner.
+"""Evaluation speed benchmark: the engine vs the naive upstream-style runner.
 
-Same flags as ``biocoder bench`` (see docs/performance.md), e.g.::
+Kept for old command lines: the same as ``python -m benchmarks speed`` (see
+docs/performance.md), which is the documented entry, e.g.::
 
     python scripts/bench_eval.py --config demo --sandbox docker,bwrap --quick
 """
 
 import sys
+from pathlib import Path
 
-from biocoder_metric.cli_bench import main
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repo root holds benchmarks/
+
+from benchmarks.__main__ import main  # noqa: E402
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(["speed", *sys.argv[1:]]))

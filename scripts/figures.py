@@ -41,7 +41,7 @@ def _load(name: str) -> dict[str, Any]:
 
 
 def _bench_reports() -> list[tuple[str, dict[str, Any]]]:
-    """(file name, report) of every `biocoder bench` report whose baseline is recorded."""
+    """(file name, report) of every `python -m benchmarks speed` report whose baseline is recorded."""
     out = []
     for path in sorted(RESULTS.glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -86,7 +86,7 @@ PATH_LABELS = {"naive": "baseline (upstream-style)", "engine warm": "engine (zyg
 
 
 def overhead() -> str:
-    """Per-case overhead above the program's own compute (`biocoder bench --overhead`)."""
+    """Per-case overhead above the program's own compute (`python -m benchmarks speed --overhead`)."""
     rows = [
         "| workload | path | cases | wall overhead per case (median) | CPU overhead per case | raw output |",
         "|---|---|---:|---:|---:|---|",
@@ -162,8 +162,8 @@ def _plugin_blocks() -> dict[str, Callable[[], str]]:
     sys.path.insert(0, str(REPO))
     try:
         for path in sorted(bench_dir.glob("*.py")):
-            if path.name.startswith("_"):
-                continue
+            if path.name.startswith("_") or "RESULTS_FILE" not in path.read_text(encoding="utf-8"):
+                continue  # not a plugin (e.g. the speed benchmark): no need to import it
             module = importlib.import_module(f"benchmarks.{path.stem}")
             results, render = getattr(module, "RESULTS_FILE", None), getattr(module, "render_markdown", None)
             if results and render:

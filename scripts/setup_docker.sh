@@ -18,7 +18,7 @@
 # Environment: BIOCODER_IMAGE (tag to build, default biocoder-eval:latest),
 #   BIOCODER_BASE_IMAGE (default biocoder-base:bullseye; biocoder-base:* names are built
 #   with debootstrap, any other name, e.g. debian:bullseye-slim, is pulled),
-#   BIOCODER_CACHE_DIR (default ~/.cache/biocoder), DEBIAN_MIRROR (default
+#   BIOCODER_CACHE_DIR (default $XDG_CACHE_HOME/biocoder or ~/.cache/biocoder), DEBIAN_MIRROR (default
 #   http://deb.debian.org/debian; use http://archive.debian.org/debian once bullseye is archived),
 #   CENTROSOME_VERSION (default 1.2.3), BIOCODER_REBUILD=1 (rebuild base and image from scratch).
 set -euo pipefail
@@ -26,7 +26,7 @@ set -euo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 IMAGE="${BIOCODER_IMAGE:-biocoder-eval:latest}"
 BASE_IMAGE="${BIOCODER_BASE_IMAGE:-biocoder-base:bullseye}"
-CACHE_DIR="${BIOCODER_CACHE_DIR:-${HOME:-/root}/.cache/biocoder}"
+CACHE_DIR="${BIOCODER_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/biocoder}"  # same rule as biocoder_dataset/settings.py
 MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 SUITE=bullseye
 CENTROSOME_VERSION="${CENTROSOME_VERSION:-1.2.3}"

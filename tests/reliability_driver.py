@@ -19,7 +19,7 @@ from pathlib import Path
 
 def main(spec_path: str) -> int:
     spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
-    from biocoder_metric.execute import EvalOptions, evaluate_samples
+    from biocoder_metric.execution import EvalOptions, evaluate_samples
 
     options = EvalOptions(**spec["options"])
     # Hostile programs that go after the evaluator need its pid, known only here.

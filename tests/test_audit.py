@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from biocoder_dataset.schema import empty_row
-from biocoder_metric.execute import EvalOptions, run_evaluation
+from biocoder_metric.execution import EvalOptions, run_evaluation
 from biocoder_metric.mutation import OPERATORS, java_mask, java_mutants, python_mutants
 from biocoder_metric.report import build_summary
 from biocoder_metric.types import TaskStatus
@@ -93,7 +93,7 @@ def test_java_mutants_cover_operators_and_never_touch_strings_or_comments():
 
 
 def test_bench_alias_keeps_its_labels():
-    from biocoder_metric import bench
+    from benchmarks import speed as bench
 
     assert [label for label, _ in bench.mutants(PY_CODE, 3, seed="t1")] == [
         f"mutant: {op}" for op, _ in python_mutants(PY_CODE, 3, seed="t1")

@@ -1,7 +1,8 @@
-"""The speed benchmark (``biocoder bench``) and its naive reference runner.
+"""The speed benchmark (``python -m benchmarks speed``) and its naive reference runner.
 
-Smoke tests only: the benchmark must run end to end and the naive runner must give the
-same verdicts as the engine. No timing assertions: speed claims come from the
+The benchmark lives in ``benchmarks/`` (not in the installed package). These tests check
+that it runs end to end and, above all, that the naive upstream-style runner and the engine
+give the same verdict on every sample. No timing assertions: speed claims come from the
 benchmark's side-by-side ratios (docs/performance.md), never from timed unit tests.
 """
 
@@ -9,21 +10,30 @@ from __future__ import annotations
 
 import ast
 import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
 
 import pytest
 
+from benchmarks import speed
+from benchmarks.__main__ import main as bench_main
+from benchmarks.naive import evaluate_naive, make_naive_backend
 from biocoder_dataset.configs import load_problems
-from biocoder_metric import bench
-from biocoder_metric.cli_bench import main as bench_main
-from biocoder_metric.execute import EvalOptions
-from biocoder_metric.naive import make_naive_backend
-from biocoder_metric.sandbox import available_sandboxes
+from biocoder_metric.execution import EvalOptions, run_evaluation
+from biocoder_metric.sandbox import available_sandboxes, make_sandbox
+from biocoder_metric.types import Job
+
+REPO = Path(__file__).resolve().parent.parent
+DEMO_SAMPLES = REPO / "examples" / "demo_samples.jsonl"
 
 
 def _sandbox() -> tuple[str, list[str]]:
     """The safest sandbox here without Docker (bwrap), else ``none`` with the explicit opt-in.
 
-    Only the project's own demo goldens and their mutants run, never model output.
+    Only the project's own demo goldens, demo samples and their mutants run, never model output.
     """
     if "bwrap" in available_sandboxes():
         return "bwrap", []
@@ -35,10 +45,149 @@ def demo_rows() -> dict[str, dict]:
     return {r["task_id"]: r for r in load_problems("demo")}
 
 
+# ---------------------------------------------------------------------------- verdict agreement
+
+
+def _agreement(sandbox: str, allow_unsafe: bool, rows, samples, tmp_path) -> dict:
+    """Both runners on the same samples; returns the engine's verdicts after asserting they agree."""
+    opts = EvalOptions(
+        sandbox=sandbox,
+        allow_unsafe=allow_unsafe,
+        workers=2,
+        fuzz_cases=2,
+        timeout_s=20,
+        golden_cache_dir=str(tmp_path / "golden"),  # fresh: the engine computes its goldens too
+    )
+    naive = {
+        (r["task_id"], r["sample_index"]): (r["status"], r["cases_passed"])
+        for r in evaluate_naive(rows, samples, opts)
+    }
+    run = run_evaluation(rows, samples, opts, progress=False)
+    engine = {(r.task_id, r.sample_index): (r.status, r.cases_passed) for r in run.results}
+    assert len(engine) == len(naive) == len(samples)
+    differing = speed.compare_verdicts(engine, naive, {})
+    assert differing == [], f"naive and engine verdicts differ on {len(differing)} samples: {differing[:10]}"
+    return engine
+
+
+def test_naive_and_engine_verdicts_agree_on_the_demo(demo_rows, tmp_path):
+    """Every shipped demo sample of the Python, Rosalind and one Java task, plus AST mutants of
+    each Python harness task's golden: the upstream-style runner (fresh process per case, golden
+    re-run per sample) and the engine (zygote, compile-once Java, golden cache) agree on every
+    (status, cases passed)."""
+    name, extra = _sandbox()
+    shipped = [json.loads(line) for line in DEMO_SAMPLES.read_text(encoding="utf-8").splitlines() if line]
+    samples = [
+        s for s in shipped if not s["task_id"].startswith("demo_java") or s["task_id"] == "demo_java_hamming"
+    ]
+    py_harness = sorted(
+        {s["task_id"] for s in samples if demo_rows[s["task_id"]]["kind"] == "harness"}
+        - {"demo_java_hamming"}
+    )
+    mutants = [s for s in speed.make_samples([demo_rows[t] for t in py_harness], 3) if s["label"] != "golden"]
+    assert len(mutants) == 2 * len(py_harness)
+    samples += [{"task_id": s["task_id"], "completion": s["completion"]} for s in mutants]
+    rows = [demo_rows[t] for t in sorted({s["task_id"] for s in samples})]
+    assert {r["kind"] for r in rows} == {"harness", "rosalind"} and {r["language"] for r in rows} == {
+        "python",
+        "java",
+    }
+    engine = _agreement(name, bool(extra), rows, samples, tmp_path)
+    statuses = Counter(status for status, _ in engine.values())
+    assert statuses["passed"] >= len(rows), statuses  # every task has at least one correct sample
+    assert sum(n for s, n in statuses.items() if s != "passed") >= len(rows), statuses
+
+
+@pytest.mark.slow
+def test_java_naive_and_engine_agree(demo_rows):
+    """javac + java per case (naive) and the compile-once runner (engine) judge mutants alike."""
+    name, extra = _sandbox()
+    rows = [demo_rows["demo_java_hamming"]]
+    samples = speed.make_samples(rows, 3)  # golden, comparison flipped, operator changed
+    opts = EvalOptions(sandbox=name, allow_unsafe=bool(extra), workers=2, fuzz_cases=2, timeout_s=20)
+    report = speed.bench_sandbox(name, rows, samples, opts, repeats=1, log=lambda _m: None)
+    assert report.disagreements == []
+    assert report.verdicts.get("passed") == 1
+
+
+@pytest.mark.docker
+@pytest.mark.slow
+def test_docker_baseline_is_upstream_style_and_agrees_with_the_engine(demo_rows, tmp_path):
+    """The Docker baseline keeps long-lived containers (one per worker, as upstream's workers do),
+    starts a fresh interpreter per case, and reaches the engine's verdicts."""
+    from reliability_support import docker_reason
+
+    reason = docker_reason()
+    if reason:
+        pytest.skip(reason)
+    backend = make_naive_backend("docker", workers=2, timeout_s=30)
+    try:
+        for _ in range(5):
+            out = backend.run_case("python", "import os\nprint(os.getpid())\n")
+            assert out.status == "ok" and out.returncode == 0
+        assert backend.containers_started == 1  # reused, not one container per case
+    finally:
+        backend.close()
+    rows = [demo_rows[t] for t in ("demo_py_gc_content", "demo_py_hamming")]
+    samples = speed.make_samples(rows, 3, golden_every=2)
+    engine = _agreement("docker", False, rows, samples, tmp_path)
+    assert {"failed", "passed"} <= {status for status, _ in engine.values()}
+
+
+# ---------------------------------------------------------------------------- the command
+
+
+def test_bench_quick_runs_and_verdicts_agree(tmp_path):
+    """The whole command on 2 demo Python tasks: both runners, same verdicts, a JSON report."""
+    name, extra = _sandbox()
+    out = tmp_path / "bench.json"
+    flags = ["--config", "demo", "--sandbox", name, *extra, "--quick", "--tasks", "2", "--samples", "5"]
+    flags += ["--workers", "2", "--overhead", "--out", str(out)]
+    rc = bench_main(["speed", *flags])
+    report = json.loads(out.read_text())
+    entry = report["sandboxes"][name]
+    assert entry["disagreements"] == [], entry["disagreements"]
+    assert rc == 0
+    assert report["command"].startswith("python -m benchmarks speed --config demo")
+    comp = entry["comparison"]
+    assert len(report["tasks"]) == 2
+    assert comp["samples"] == 10 and comp["cases"] == 20  # 2 tasks x 5 samples x 2 fuzz cases
+    assert comp["verdicts"].get("passed", 0) >= 4  # the goldens (indices 0 and 4 of each task)
+    assert sum(v for k, v in comp["verdicts"].items() if k != "passed") >= 1, "mutants must fail somewhere"
+    assert {"naive", "engine", "speedup_engine_over_naive"} <= set(comp)
+    paths = {o["path"] for o in entry["overhead"]}
+    assert paths == {"engine warm", "engine cold", "naive"}
+    if name == "bwrap":  # the CPU column comes from the sandbox's public stats()
+        assert all(o["cpu_ms_per_case"] for o in entry["overhead"] if o["path"] != "naive")
+
+
+def test_one_command_lists_every_benchmark_and_rejects_bad_flags(capsys):
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "--help"], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    for name in ("speed", "scaling", "build_extract", "synth_compare"):
+        assert name in proc.stdout
+    assert bench_main(["speed", "--sandbox", "none", "--quick"]) == 2  # none needs --allow-unsafe
+    assert "--allow-unsafe" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        bench_main(["speed", "--no-such-flag"])
+
+
+def test_the_installed_packages_never_import_the_benchmarks():
+    pattern = re.compile(r"^\s*(from|import)\s+benchmarks\b", re.M)
+    for package in ("biocoder_metric", "biocoder_dataset"):
+        for path in (REPO / package).rglob("*.py"):
+            assert not pattern.search(path.read_text(encoding="utf-8")), path
+
+
+# ---------------------------------------------------------------------------- pieces
+
+
 def test_mutants_are_distinct_parsable_and_deterministic(demo_rows):
     golden = demo_rows["demo_py_gc_content"]["golden_code"]
-    first = bench.mutants(golden, 6, seed="demo_py_gc_content")
-    again = bench.mutants(golden, 6, seed="demo_py_gc_content")
+    first = speed.mutants(golden, 6, seed="demo_py_gc_content")
+    again = speed.mutants(golden, 6, seed="demo_py_gc_content")
     assert first == again, "mutants must be reproducible for a given seed"
     assert len(first) >= 3
     texts = [t for _, t in first]
@@ -52,7 +201,7 @@ def test_mutants_are_distinct_parsable_and_deterministic(demo_rows):
 
 def test_make_samples_mixes_goldens_and_mutants(demo_rows):
     rows = [demo_rows["demo_py_gc_content"], demo_rows["demo_java_hamming"]]
-    samples = bench.make_samples(rows, 8)
+    samples = speed.make_samples(rows, 8)
     assert len(samples) == 16
     for tid in ("demo_py_gc_content", "demo_java_hamming"):
         labels = [s["label"] for s in samples if s["task_id"] == tid]
@@ -64,7 +213,7 @@ def test_probe_reports_the_programs_own_compute(tmp_path):
     program = (
         "import math\n\n@staticmethod\ndef f():\n    pass\nx = sum(i * i for i in range(200000))\nprint(x)\n"
     )
-    probed = bench.with_probe(program)
+    probed = speed.with_probe(program)
     lines = probed.splitlines()
     assert lines[0] == "import math" and lines[2].startswith("import atexit as _bq_atexit")
     assert lines[3] == "@staticmethod", "the probe goes before the decorator, after the imports"
@@ -76,84 +225,25 @@ def test_probe_reports_the_programs_own_compute(tmp_path):
         backend.close()
     assert out.status == "ok" and out.returncode == 0, out.stderr
     assert out.stdout == f"{sum(i * i for i in range(200000))}\n"
-    compute = bench.probe_compute(out.stderr)
+    compute = speed.probe_compute(out.stderr)
     assert compute is not None and 0 < compute < out.duration_s
 
 
-def test_bench_quick_runs_and_verdicts_agree(tmp_path):
-    """The whole command on 2 demo Python tasks: both runners, same verdicts, a JSON report."""
+def test_sandbox_stats_are_public_and_feed_the_cpu_reading():
+    """``Sandbox.stats()`` says what the benchmark needs (worker pid, counters) without starting anything."""
     name, extra = _sandbox()
-    out = tmp_path / "bench.json"
-    rc = bench_main(
-        [
-            "--config",
-            "demo",
-            "--sandbox",
-            name,
-            *extra,
-            "--quick",
-            "--tasks",
-            "2",
-            "--samples",
-            "5",
-            "--workers",
-            "2",
-            "--overhead",
-            "--out",
-            str(out),
-        ]
-    )
-    report = json.loads(out.read_text())
-    entry = report["sandboxes"][name]
-    assert entry["disagreements"] == [], entry["disagreements"]
-    assert rc == 0
-    comp = entry["comparison"]
-    assert len(report["tasks"]) == 2
-    assert comp["samples"] == 10 and comp["cases"] == 20  # 2 tasks x 5 samples x 2 fuzz cases
-    assert comp["verdicts"].get("passed", 0) >= 4  # the goldens (indices 0 and 4 of each task)
-    assert sum(v for k, v in comp["verdicts"].items() if k != "passed") >= 1, "mutants must fail somewhere"
-    assert {"naive", "engine", "speedup_engine_over_naive"} <= set(comp)
-    paths = {o["path"] for o in entry["overhead"]}
-    assert paths == {"engine warm", "engine cold", "naive"}
-
-
-@pytest.mark.slow
-def test_java_naive_and_engine_agree(demo_rows):
-    """javac + java per case (naive) and the compile-once runner (engine) judge alike."""
-    name, extra = _sandbox()
-    rows = [demo_rows["demo_java_hamming"]]
-    samples = bench.make_samples(rows, 3)  # golden, comparison flipped, operator changed
-    opts = EvalOptions(sandbox=name, allow_unsafe=bool(extra), workers=2, fuzz_cases=2, timeout_s=20)
-    report = bench.bench_sandbox(name, rows, samples, opts, repeats=1, log=lambda _m: None)
-    assert report.disagreements == []
-    assert report.verdicts.get("passed") == 1
-
-
-@pytest.mark.docker
-@pytest.mark.slow
-def test_docker_baseline_is_upstream_style_and_agrees_with_the_engine(demo_rows, tmp_path):
-    """The Docker baseline keeps long-lived containers (one per worker, as upstream's workers do),
-    starts a fresh interpreter per case, and reaches the engine's verdicts."""
-    from biocoder_metric.execute import run_evaluation
-    from biocoder_metric.naive import evaluate_naive
-
-    from reliability_support import docker_reason
-
-    reason = docker_reason()
-    if reason:
-        pytest.skip(reason)
-    rows = [demo_rows[t] for t in ("demo_py_gc_content", "demo_py_hamming")]
-    samples = bench.make_samples(rows, 3, golden_every=2)
-    opts = EvalOptions(sandbox="docker", workers=2, fuzz_cases=2, golden_cache_dir=str(tmp_path / "g"))
-    backend = make_naive_backend("docker", workers=2, timeout_s=30)
+    sb = make_sandbox(name, allow_unsafe=bool(extra))
     try:
-        for _ in range(5):
-            out = backend.run_case("python", "import os\nprint(os.getpid())\n")
-            assert out.status == "ok" and out.returncode == 0
-        assert backend.containers_started == 1  # reused, not one container per case
+        before = sb.stats()
+        assert before["backend"] == name and before["worker_running"] is False
+        assert before["worker_pid"] is None and before["workers_started"] == 0 and before["jobs"] == 0
+        assert speed.sandbox_cpu_s(sb) is None  # no worker yet: nothing to read
+        sb.run(Job(language="python", programs=("print(sum(range(10**6)))",), timeout_s=20))
+        after = sb.stats()
+        assert after["worker_running"] is True and isinstance(after["worker_pid"], int)
+        assert after["workers_started"] == 1 and after["jobs"] == 1 and after["warm"] is True
+        cpu = speed.sandbox_cpu_s(sb)
+        assert cpu is not None and cpu > 0
     finally:
-        backend.close()
-    naive = {(r["task_id"], r["sample_index"]): r["status"] for r in evaluate_naive(rows, samples, opts)}
-    engine = run_evaluation(rows, samples, opts, progress=False)
-    assert naive == {(r.task_id, r.sample_index): r.status for r in engine.results}
-    assert {"failed", "passed"} <= set(naive.values())
+        sb.close()
+    assert sb.stats()["closed"] is True and sb.stats()["worker_pid"] is None

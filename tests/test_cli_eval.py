@@ -150,9 +150,9 @@ def test_check_demo_passes_every_task(tmp_path, capsys):
         == 0
     )
     table = capsys.readouterr().out
-    assert "21 tasks: pass=21" in table
+    assert "21 tasks: passed=21" in table
     report = json.loads((tmp_path / "check.json").read_text())
-    assert len(report["tasks"]) == 21 and {t["status"] for t in report["tasks"]} == {"pass"}
+    assert len(report["tasks"]) == 21 and {t["status"] for t in report["tasks"]} == {"passed"}
     assert report["sandbox"] == SANDBOX_ARGS[1] and report["environment_id"] and report["fuzz_cases"] == 2
 
 

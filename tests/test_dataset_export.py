@@ -10,13 +10,13 @@ import datasets
 import pytest
 import yaml
 
-from biocoder_dataset import cli_data
 from biocoder_dataset.builder import BiocoderBuilder
 from biocoder_dataset.configs import load_problems
 from biocoder_dataset.errors import ChecksumError, DatasetError, UnknownConfigError
 from biocoder_dataset.export import PARQUET_NAME, check_export_folder, export, push
 from biocoder_dataset.schema import COLUMNS, CONFIGS, features
 from biocoder_metric.cli import UsageError
+from biocoder_metric.cli import data as cli_data
 
 from _dataset_helpers import DEMO_LIKE, mirror, replace_file
 

@@ -93,7 +93,8 @@ def test_goldens_failing_on_the_host_python_exit_3_or_partial(tmp_path, upstream
     from biocoder_dataset.configs import load_problems
 
     _sandbox()
-    from biocoder_metric.execute import EvalOptions, scoreable_tasks
+    from biocoder_metric.execution import EvalOptions
+    from biocoder_metric.execution.tasks import scoreable_tasks
 
     rows = [r for r in load_problems("python_public", source_dir=upstream_dir) if r.get("executable")]
     # the denominator: executable tasks, less the ones the shipped audit found weak
@@ -133,13 +134,13 @@ class _FlakySandbox:
             made[0] += 1
 
     def run(self, job):
-        from biocoder_metric.types import RUN_SANDBOX_ERROR, CaseOutcome
+        from biocoder_metric.types import CaseOutcome, RunStatus
 
         with self._lock:
             fail = self._fails[0] > 0
             self._fails[0] -= 1 if fail else 0
         if fail:
-            return [CaseOutcome(status=RUN_SANDBOX_ERROR, stderr="injected: worker lost")] * len(job.programs)
+            return [CaseOutcome(status=RunStatus.SANDBOX_ERROR, stderr="injected: worker lost")] * len(job.programs)
         return self._real.run(job)
 
     def close(self):
@@ -160,7 +161,8 @@ def _flaky(monkeypatch, fails: int) -> list[int]:
 @pytest.mark.slow
 def test_sandbox_errors_are_retried_on_fresh_sandboxes_then_left_out(tmp_path, monkeypatch):
     from biocoder_dataset.configs import load_problems
-    from biocoder_metric.execute import SANDBOX_RETRIES, EvalOptions, run_evaluation
+    from biocoder_dataset.settings import SANDBOX_RETRIES
+    from biocoder_metric.execution import EvalOptions, run_evaluation
     from biocoder_metric.report import build_summary
 
     rows = [r for r in load_problems("demo") if r["task_id"] in ("demo_py_gc_content", "demo_py_hamming")]

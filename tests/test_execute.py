@@ -9,17 +9,17 @@ from pathlib import Path
 import pytest
 
 from biocoder_dataset.schema import empty_row
-from biocoder_metric.execute import (
+from biocoder_metric.execution import (
     EvalInputError,
     EvalOptions,
     GoldenFailuresError,
-    SandboxPool,
     check_goldens,
     evaluate_samples,
     run_evaluation,
 )
+from biocoder_metric.execution.pool import SandboxPool
 from biocoder_metric.sandbox.base import Sandbox, SandboxError
-from biocoder_metric.types import RUN_OK, RUN_SANDBOX_ERROR, CaseOutcome, Job, Status, TaskStatus
+from biocoder_metric.types import CaseOutcome, Job, RunStatus, Status, TaskStatus
 
 
 def _bwrap_ok() -> bool:
@@ -80,7 +80,7 @@ def test_demo_goldens_pass_and_mutants_fail(demo_rows, tmp_path):
     opts = _opts(tmp_path)
     checks = check_goldens(demo_rows, opts, progress=False)
     assert len(checks) == len(demo_rows) == 21
-    assert {c["task_id"]: c["status"] for c in checks} == {r["task_id"]: "pass" for r in demo_rows}
+    assert {c["task_id"]: c["status"] for c in checks} == {r["task_id"]: "passed" for r in demo_rows}
     samples = [{"task_id": r["task_id"], "completion": _mutant(r)} for r in demo_rows]
     results = evaluate_samples(demo_rows, samples, opts, progress=False)
     assert {r.task_id: r.status for r in results} == {r["task_id"]: Status.FAILED for r in demo_rows}
@@ -208,7 +208,7 @@ def test_broken_tasks_are_reported_not_scored(tmp_path):
     assert by_task["unit_raises"].status == TaskStatus.GOLDEN_FAILS
     assert by_task["unit_raises"].extra["task_status"] == TaskStatus.GOLDEN_FAILS
     checks = {c["task_id"]: c for c in check_goldens(rows, _opts(tmp_path), progress=False)}
-    assert checks["unit_ok"]["status"] == "pass"
+    assert checks["unit_ok"]["status"] == "passed"
     assert checks["unit_random"]["status"] == TaskStatus.GOLDEN_FAILS
     assert checks["unit_notexec"]["status"] == TaskStatus.NO_HARNESS
 
@@ -332,14 +332,14 @@ class _FlakySandbox(Sandbox):
         if type(self).runs <= self.failures:
             if self.mode == "raise":
                 raise SandboxError("worker died")
-            return [CaseOutcome(status=RUN_SANDBOX_ERROR)] * len(job.programs)
-        return [CaseOutcome(status=RUN_OK, returncode=0, stdout="ok\n")] * len(job.programs)
+            return [CaseOutcome(status=RunStatus.SANDBOX_ERROR)] * len(job.programs)
+        return [CaseOutcome(status=RunStatus.OK, returncode=0, stdout="ok\n")] * len(job.programs)
 
 
 @pytest.mark.parametrize("mode", ["raise", "report"])
 def test_a_sandbox_error_is_retried_twice_on_fresh_sandboxes(mode):
     job = Job(language="python", programs=("print('ok')",) * 2)
-    for failures, expected, runs in ((1, RUN_OK, 2), (2, RUN_OK, 3), (3, RUN_SANDBOX_ERROR, 3)):
+    for failures, expected, runs in ((1, RunStatus.OK, 2), (2, RunStatus.OK, 3), (3, RunStatus.SANDBOX_ERROR, 3)):
         _FlakySandbox.runs = 0
         made: list[_FlakySandbox] = []
 

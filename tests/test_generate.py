@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from biocoder_metric.generate import existing_counts, meta_path, read_samples, shard_path, shard_paths
+from biocoder_metric.generate import existing_counts, meta_path, shard_path, shard_paths
+from biocoder_metric.samples import read_generated as read_samples
 from biocoder_metric.types import SAMPLES_SCHEMA_VERSION, Status
 
 from tiny_model import REPO_ROOT, build_tiny_model, sandbox_env, write_models_file
@@ -117,7 +118,11 @@ def test_generate_resumes_and_repairs_an_interrupted_file(processor, tmp_path):
 
 def test_a_corrupt_line_in_the_middle_is_an_error_naming_it(tmp_path):
     out = tmp_path / "samples.jsonl"
-    out.write_text('{"task_id": "a", "sample_index": 0}\nnot json\n{"task_id": "a", "sample_index": 1}\n', encoding="utf-8")
+    out.write_text(
+        '{"task_id": "a", "sample_index": 0, "completion": "x"}\nnot json\n'
+        '{"task_id": "a", "sample_index": 1, "completion": "y"}\n',
+        encoding="utf-8",
+    )
     with pytest.raises(ValueError, match=rf"{out}:2: not valid JSON"):
         read_samples(out)
 
@@ -134,7 +139,7 @@ def test_generate_then_evaluate_end_to_end(models_file, env, tmp_path):
     assert 0.0 <= summary["pass@1"] <= 1.0
     results = [json.loads(line) for line in (out / "results.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(results) == 8
-    assert all(r["status"] in Status.ALL and r["status"] != Status.SANDBOX_ERROR and r["cases_total"] >= 1 for r in results)
+    assert all(r["status"] in tuple(Status) and r["status"] != Status.SANDBOX_ERROR and r["cases_total"] >= 1 for r in results)
 
 
 def test_biocoder_run_generates_evaluates_and_summarises(models_file, env, tmp_path):

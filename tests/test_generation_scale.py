@@ -70,7 +70,7 @@ def test_cli_maps_flags_without_importing_vllm_and_fails_clearly_without_it(tmp_
     code = textwrap.dedent(
         f"""
         import sys
-        from biocoder_metric import cli_gen
+        from biocoder_metric.cli import generate as cli_gen
         from biocoder_metric.cli import build_parser
         from biocoder_metric.processors import make_processor
         args = build_parser().parse_args(["generate", "--model", "starcoder2-3b", "--config", "demo", "--out",

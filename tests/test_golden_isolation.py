@@ -196,7 +196,7 @@ def test_hostile_candidates_cannot_recover_the_golden(sandbox: str, tmp_path) ->
     reason = sandbox_reason(sandbox)
     if reason:
         pytest.skip(reason)
-    from biocoder_metric.execute import EvalOptions, run_evaluation
+    from biocoder_metric.execution import EvalOptions, run_evaluation
 
     marker = "MARK" + secrets.token_hex(8)
     py = _row("iso_py", "python", marker)

@@ -143,16 +143,38 @@ def test_worker_can_be_bind_mounted(image_tag: str, tmp_path: Path) -> None:
     assert json.loads(proc.stdout) == {"echo": {"x": 1}}
 
 
+#: Prints name -> sha256 of the runtime files baked into /opt/biocoder (what runtime_files() selects).
+BAKED_RUNTIME_PROBE = r"""
+import hashlib, json, os
+root = "/opt/biocoder"
+print(json.dumps({
+    name: hashlib.sha256(open(os.path.join(root, name), "rb").read()).hexdigest()
+    for name in sorted(os.listdir(root))
+    if os.path.isfile(os.path.join(root, name)) and (name.endswith(".py") or name == "Runner.java")
+}))
+"""
+
+
 @pytest.mark.docker
-def test_baked_in_worker_matches_source(image_tag: str) -> None:
-    source = REPO_ROOT / "biocoder_metric" / "sandbox" / "runtime" / "worker.py"
-    if not source.is_file():
-        pytest.skip(f"{source} does not exist yet, so the image has no worker copy to compare")
-    proc = run_in_image(image_tag, "cat", "/opt/biocoder/worker.py")
-    assert proc.returncode == 0, "image has no /opt/biocoder/worker.py; rebuild with scripts/setup_docker.sh"
-    digest = hashlib.sha256(proc.stdout.encode()).hexdigest()
-    expected = hashlib.sha256(source.read_text().encode()).hexdigest()
-    assert digest == expected, "the image's worker is stale; rebuild with scripts/setup_docker.sh"
+def test_baked_in_runtime_matches_source(image_tag: str) -> None:
+    """The image holds the whole runtime folder (worker.py, its sibling modules, Runner.java),
+    each file identical to the source, and no module the source no longer has."""
+    from biocoder_metric.sandbox.base import runtime_files
+
+    source = runtime_files()
+    if "worker.py" not in source:
+        pytest.skip(
+            "the source tree has no runtime/worker.py yet, so the image has no runtime copy to compare"
+        )
+    proc = run_in_image(image_tag, "python3", "-", stdin=BAKED_RUNTIME_PROBE)
+    assert proc.returncode == 0, proc.stderr
+    baked = json.loads(proc.stdout)
+    assert "worker.py" in baked, "image has no /opt/biocoder/worker.py; rebuild with scripts/setup_docker.sh"
+    expected = {name: hashlib.sha256(data).hexdigest() for name, data in source.items()}
+    stale = sorted(name for name in expected.keys() | baked.keys() if expected.get(name) != baked.get(name))
+    assert not stale, (
+        f"the image's runtime is stale ({', '.join(stale)}); rebuild with scripts/setup_docker.sh"
+    )
 
 
 @pytest.mark.docker

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from biocoder_metric.sandbox import make_sandbox
-from biocoder_metric.types import RUN_OK, Job
+from biocoder_metric.types import Job, RunStatus
 
 #: Prints the run JVM's pid, the pids of other live Runner JVMs (the compiler), and a JDK
 #: static (a security property) before setting it: a JVM shared with an earlier job would show it.
@@ -73,7 +73,7 @@ def box():
 
 def _probe(box) -> tuple[str, str, str]:
     out = box.run(Job(language="java", programs=(PROBE,), timeout_s=20, memory_mb=512))[0]
-    assert out.status == RUN_OK and out.returncode == 0, out
+    assert out.status == RunStatus.OK and out.returncode == 0, out
     run_pid, compilers, leaked = out.stdout.split()
     return run_pid, compilers, leaked
 
@@ -98,4 +98,4 @@ def test_killing_the_compiler_is_not_a_compile_error(box):
     out = box.run(Job(language="java", programs=(KILLER,), timeout_s=20, memory_mb=512))[0]
     assert out.stdout == "killed\n", out
     after = box.run(Job(language="java", programs=(PROBE, PROBE), timeout_s=20, memory_mb=512))
-    assert [o.status for o in after] == [RUN_OK, RUN_OK], after
+    assert [o.status for o in after] == [RunStatus.OK, RunStatus.OK], after

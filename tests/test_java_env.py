@@ -14,8 +14,8 @@ import pytest
 
 from biocoder_dataset.configs import load_problems
 from biocoder_metric import harness
-from biocoder_metric.execute import EvalOptions, check_goldens, run_evaluation
-from biocoder_metric.sandbox.runtime.worker import JAVA_LIBS
+from biocoder_metric.execution import EvalOptions, check_goldens, run_evaluation
+from biocoder_metric.sandbox.runtime.protocol import JAVA_LIBS
 
 from _hub_helpers import hub_records, hub_source_dir
 
@@ -53,7 +53,7 @@ def _check_in(sandbox: str, tmp_path: Path) -> None:
     rows = _rows(tmp_path)
     opts = EvalOptions(sandbox=sandbox, workers=1, fuzz_cases=3, golden_cache_dir=str(tmp_path / "golden"))
     checks = {c["task_id"]: c for c in check_goldens(rows, opts, progress=False)}
-    assert {c["status"] for c in checks.values()} == {"pass"}, checks
+    assert {c["status"] for c in checks.values()} == {"passed"}, checks
     java = next(r for r in rows if r["language"] == "java")
     wrong = java["golden_code"].replace("stats.getMean()", "stats.getMax()")
     run = run_evaluation(

@@ -1,23 +1,52 @@
-"""The `evaluate` metric module: loading offline, exact estimator values, its doctests."""
+"""The `evaluate` metric module: loading offline (one script, PASSK_PATH), exact estimator values, doctests."""
 
 from __future__ import annotations
 
 import doctest
+import importlib.util
 import inspect
 import json
 import math
 import os
 import shutil
+import subprocess
 from fractions import Fraction
 from pathlib import Path
 
 import evaluate
 import pytest
 
+import biocoder_metric
 from biocoder_dataset.schema import empty_row
 
 REPO = Path(__file__).resolve().parent.parent
-MODULE_DIR = REPO / "biocoder_metric" / "biocoder_passk"
+#: The one metric script's folder (also the Hub Space folder); wheels carry a build-time copy.
+MODULE_DIR = REPO / "biocoder_passk"
+
+
+def _custom_row(name: str, golden: str) -> dict:
+    """A one-function Python harness task row (``custom_<name>``), for JSON-row references."""
+    row = empty_row()
+    row.update(
+        task_id=f"custom_{name}",
+        config="custom",
+        language="python",
+        kind="harness",
+        executable=True,
+        function_name="f",
+        signature="def f(x)",
+        context="<<insert solution here>>\nprint(f(<|int;range=1,5|>))\n",
+        golden_code=golden,
+    )
+    return row
+
+
+def _script_module():
+    """The metric script imported straight from its file (it is not a module of the packages)."""
+    spec = importlib.util.spec_from_file_location("biocoder_passk_script", MODULE_DIR / "biocoder_passk.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _bwrap_ok() -> bool:
@@ -51,19 +80,57 @@ def demo_rows():
 def test_loads_offline_by_folder_file_and_bare_name(in_repo_root, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_EVALUATE_OFFLINE", "1")
-    for path in (
-        str(MODULE_DIR),
-        str(MODULE_DIR / "biocoder_passk.py"),
-        "biocoder_metric/biocoder_passk",
-        "biocoder_passk",
-    ):
+    for path in (str(MODULE_DIR), str(MODULE_DIR / "biocoder_passk.py"), "biocoder_passk"):
         metric = evaluate.load(path)
         assert type(metric).__name__ == "BiocoderPassk", path
         assert "pass@k" in metric.description and "Chen" in metric.citation
 
 
+def test_passk_path_is_the_one_script_and_loads_from_any_directory(tmp_path, monkeypatch):
+    """In a checkout / editable install PASSK_PATH is the repository's biocoder_passk/ folder;
+    there is no second copy of the script in the tree (wheels get theirs from setup.py)."""
+    assert Path(biocoder_metric.PASSK_PATH) == MODULE_DIR
+    tracked = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "*biocoder_passk.py"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if tracked.returncode == 0:
+        present = sorted(f for f in tracked.stdout.split() if (REPO / f).is_file())
+        assert present == ["biocoder_passk/biocoder_passk.py"]
+    assert "biocoder_passk/biocoder_passk.py" in (REPO / "setup.py").read_text()
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_EVALUATE_OFFLINE", "1")
+    monkeypatch.chdir(tmp_path)
+    metric = evaluate.load(biocoder_metric.PASSK_PATH)
+    assert type(metric).__name__ == "BiocoderPassk"
+
+
+@pytest.mark.parametrize("variable", ["BIOCODER_ALLOW_UNSAFE", "HF_ALLOW_CODE_EVAL"])
+def test_unsandboxed_opt_in_from_either_variable(variable, tmp_path, monkeypatch):
+    """`sandbox="none"` is refused without an opt-in; evaluate's HF_ALLOW_CODE_EVAL=1 counts as one."""
+    from biocoder_metric.sandbox import SandboxError, make_sandbox
+
+    for name in ("BIOCODER_ALLOW_UNSAFE", "HF_ALLOW_CODE_EVAL"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(SandboxError, match="BIOCODER_ALLOW_UNSAFE=1 \\(or HF_ALLOW_CODE_EVAL=1\\)"):
+        make_sandbox("none")
+    monkeypatch.setenv(variable, "1")
+    monkeypatch.setenv("BIOCODER_CACHE_DIR", str(tmp_path))
+    out = evaluate.load(str(MODULE_DIR)).compute(
+        predictions=[["def f(x):\n    return 1 + x\n"]],
+        references=[json.dumps(_custom_row("inc", "def f(x):\n    return x + 1\n"))],
+        fuzz_cases=1,
+        sandbox="none",
+    )
+    assert out["pass@1"] == 1.0 and out["details"]["sandbox"] == "none"
+
+
 def test_compute_has_documented_explicit_arguments():
-    from biocoder_metric.biocoder_passk.biocoder_passk import _KWARGS_DESCRIPTION, BiocoderPassk
+    module = _script_module()
+    _KWARGS_DESCRIPTION, BiocoderPassk = module._KWARGS_DESCRIPTION, module.BiocoderPassk
 
     params = inspect.signature(BiocoderPassk._compute).parameters
     assert not any(p.kind == p.VAR_KEYWORD for p in params.values())
@@ -96,7 +163,12 @@ def test_exact_estimator_values_on_a_synthetic_set(demo_rows, tmp_path, monkeypa
         references.append(task_id)
     metric = evaluate.load(str(MODULE_DIR))
     out = metric.compute(
-        predictions=predictions, references=references, k=(1, 2, 3, 5), fuzz_cases=2, task_ids=list(plan), **SANDBOX
+        predictions=predictions,
+        references=references,
+        k=(1, 2, 3, 5),
+        fuzz_cases=2,
+        task_ids=list(plan),
+        **SANDBOX,
     )
     for k in (1, 2, 3, 5):
         assert out[f"pass@{k}"] == pytest.approx(_expected(plan, k), abs=1e-12)
@@ -112,23 +184,8 @@ def test_exact_estimator_values_on_a_synthetic_set(demo_rows, tmp_path, monkeypa
 
 def test_json_row_references_and_excluded_tasks(tmp_path, monkeypatch):
     monkeypatch.setenv("BIOCODER_CACHE_DIR", str(tmp_path))
-    ctx = "<<insert solution here>>\nprint(f(<|int;range=1,5|>))\n"
-    good, broken = empty_row(), empty_row()
-    for row, name, golden in (
-        (good, "good", "def f(x):\n    return x + 1\n"),
-        (broken, "broken", "def f(x):\n    return 1 / 0\n"),
-    ):
-        row.update(
-            task_id=f"custom_{name}",
-            config="custom",
-            language="python",
-            kind="harness",
-            executable=True,
-            function_name="f",
-            signature="def f(x)",
-            context=ctx,
-            golden_code=golden,
-        )
+    good = _custom_row("good", "def f(x):\n    return x + 1\n")
+    broken = _custom_row("broken", "def f(x):\n    return 1 / 0\n")
     metric = evaluate.load(str(MODULE_DIR))
     kwargs = dict(
         predictions=[
@@ -160,7 +217,7 @@ def test_docstring_examples_run(in_repo_root):
 
     if available_sandboxes() == ["none"]:
         pytest.skip("the examples use sandbox='auto': needs Docker or bubblewrap")
-    from biocoder_metric.biocoder_passk import biocoder_passk as module
+    module = _script_module()
 
     result = doctest.testmod(module, raise_on_error=False, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted >= 6

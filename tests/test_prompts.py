@@ -8,18 +8,20 @@ import re
 import pytest
 
 from biocoder_dataset.configs import load_problem_index, load_problems
+from biocoder_dataset.java_source import block_end, enclosing_block_end
 from biocoder_dataset.normalize import code_key
 from biocoder_dataset.prompts import (
     INSERT_MARKER,
     STYLES,
-    assemble_completion,
     build_prompt,
     completion_prefix,
+    java_context,
 )
+from biocoder_dataset.schema import CONFIGS
 
 from _dataset_helpers import DEMO_LIKE, SYNTHETIC_SRC
 
-REAL_CONFIGS = ("python_public", "python_hidden", "python_similar", "java_public", "java_hidden", "java_similar", "rosalind")
+REAL_CONFIGS = tuple(c for c in CONFIGS if c != "demo")
 
 
 def _parses_with_body(prompt: str) -> None:
@@ -36,7 +38,7 @@ def _golden_body_key(row: dict) -> str | None:
         return code_key(code)
     if row["language"] == "java":
         i = code.find("{")
-        return code_key(code[i + 1:]) if i >= 0 else None
+        return code_key(code[i + 1 :]) if i >= 0 else None
     try:
         fn = ast.parse(code).body[0]
     except SyntaxError:
@@ -83,16 +85,52 @@ def test_java_harness_full_context_drops_main_and_placeholders():
     assert full.startswith("public class Main {")
     assert "main(String" not in full and "<|" not in full and INSERT_MARKER not in full
     assert full.endswith("    /**\n     * Three times x.\n     */\n    public static int triple(int x) {\n")
-    assert build_prompt(row, "summary_only") == "/**\n * Three times x.\n */\npublic static int triple(int x) {\n"
+    assert (
+        build_prompt(row, "summary_only")
+        == "/**\n * Three times x.\n */\npublic static int triple(int x) {\n"
+    )
     instruct = build_prompt(row, "instruct")
     assert "Java method `triple`" in instruct and "```java" in instruct and "return 3 * x" not in instruct
+
+
+def test_java_context_skips_braces_in_strings_and_comments():
+    """The context cut uses the one Java scanner: braces in literals/comments do not end a block."""
+    context = (
+        "public class Main {\n"
+        '    static String OPEN = "{";\n'
+        "    <<insert solution here>>\n"
+        "    static int helper() { return '}' + 1; }  // } not a close\n"
+        "    public static void main(String[] args) {\n"
+        '        System.out.println("}}" + helper()); /* { */\n'
+        "    }\n"
+        "    static int after() { return 2; }\n"
+        "}\n"
+    )
+    text, indent = java_context(context)
+    assert indent == "    "
+    assert "main(" not in text and "println" not in text
+    assert "static int helper()" in text and "static int after()" in text
+    assert text.startswith('public class Main {\n    static String OPEN = "{";')
+
+
+def test_java_block_helpers():
+    code = 'void f() { if (x) { s = "}"; } } // }\n}'
+    assert block_end(code) == code.index("} //") + 1
+    assert block_end(code, code.index("if")) == code.index('"; }') + 4
+    assert block_end("no block here") is None and block_end("void f() { open") is None
+    assert enclosing_block_end("int a; void g() { } } tail") == len("int a; void g() { } ")
+    assert enclosing_block_end("int a;") is None
 
 
 def test_java_golden_only_full_context_uses_upstream_declarations():
     row = {r["task_id"]: r for r in load_problems("java_public", SYNTHETIC_SRC, verify=False)}
     triple, zero = row.values()
-    assert build_prompt(zero, "full_context") == "package org.acme;\n\npublic class MathUtil {\n\n    public int zero() {\n"
-    assert "public class Helper" in triple["metadata"]  # the golden's upstream metadata is kept on the harness row
+    assert (
+        build_prompt(zero, "full_context")
+        == "package org.acme;\n\npublic class MathUtil {\n\n    public int zero() {\n"
+    )
+    # the golden's upstream metadata is kept on the harness row
+    assert "public class Helper" in triple["metadata"]
 
 
 @pytest.fixture(scope="module")
@@ -152,12 +190,3 @@ def test_python_golden_only_prompt_without_docstring_is_just_the_header(python_p
     for row in bare:
         assert row["prompt_summary_only"] == row["signature"] + ":\n"
         assert "no description" in build_prompt(row, "instruct")
-
-
-@pytest.mark.upstream
-def test_assemble_completion_rebuilds_a_method_at_column_zero(python_public):
-    row = python_public["py_13ceb9f85253"]
-    body = "        return BIT_DEPTH_8\n"  # what a model writes after the indented full-context prompt
-    func = assemble_completion(row, "full_context", body)
-    assert func.startswith("def get_bit_depth(self):\n") and func.endswith("    return BIT_DEPTH_8\n")
-    ast.parse(func)

@@ -129,7 +129,7 @@ def test_ray_run_equals_local_run_and_goldens_run_once(cluster, workload):
 
 @pytest.mark.bwrap
 def test_node_with_another_environment_is_refused(cluster):
-    from biocoder_metric.execute import EvalOptions
+    from biocoder_metric.execution import EvalOptions
     from biocoder_metric.executors.ray_pool import RayEnvironmentError, RayPool
 
     opts = EvalOptions(sandbox="bwrap", executor="ray", workers_per_node=1)

@@ -101,12 +101,12 @@ def test_unusable_options_are_rejected(case, tmp_path: Path, capsys: pytest.Capt
         (out / "results.partial.jsonl").write_text("")
     before = _tree(out) if out.is_dir() else {}
     argv = ["evaluate", "--samples", str(samples), "--out", str(out), *ENGINE, *case.args]
-    env_unsafe = os.environ.pop("BIOCODER_ALLOW_UNSAFE", None)
+    opt_ins = ("BIOCODER_ALLOW_UNSAFE", "HF_ALLOW_CODE_EVAL")  # either one permits --sandbox none
+    env_unsafe = {name: os.environ.pop(name) for name in opt_ins if name in os.environ}
     try:
         code, err, crash = _run_cli(argv, capsys)
     finally:
-        if env_unsafe is not None:
-            os.environ["BIOCODER_ALLOW_UNSAFE"] = env_unsafe
+        os.environ.update(env_unsafe)
     problems = _rejection_problems(code, err, crash, list(case.mentions), out, before)
     if case.setup == "out_file" and out.read_text() != "not a directory\n":
         problems.append("the file given as --out was changed")
@@ -162,7 +162,7 @@ def test_malformed_harness_rows_get_task_status(tmp_path: Path) -> None:
     reason = sandbox_reason("bwrap")
     if reason:
         pytest.skip(f"bwrap sandbox not available here: {reason}")
-    from biocoder_metric.execute import EvalOptions, run_evaluation
+    from biocoder_metric.execution import EvalOptions, run_evaluation
 
     rows = _rows(tmp_path)
     samples = [{"task_id": r["task_id"], "completion": "def f(x):\n    return repr(x)\n"} for r in rows]
@@ -194,7 +194,7 @@ def test_malformed_harness_rows_get_task_status(tmp_path: Path) -> None:
 
 def test_problem_list_errors_name_the_task() -> None:
     """Duplicate task ids in the problems, and samples for tasks not among them, are refused."""
-    from biocoder_metric.execute import EvalInputError, EvalOptions, evaluate_samples
+    from biocoder_metric.execution import EvalInputError, EvalOptions, evaluate_samples
 
     rows = _rows(Path("."))[:1]
     with pytest.raises(EvalInputError, match="duplicate task_id 'bad_range_reversed'"):
@@ -217,7 +217,7 @@ _json_values = st.recursive(
 def test_random_jsonl_garbage_is_rejected_or_read(lines: list[bytes], tmp_path_factory: pytest.TempPathFactory) -> None:
     """The samples reader either returns well-formed samples or raises UsageError naming file:line."""
     from biocoder_metric.cli import UsageError
-    from biocoder_metric.cli_eval import read_samples
+    from biocoder_metric.cli.common import read_samples
 
     path = tmp_path_factory.mktemp("garbage") / "samples.jsonl"
     path.write_bytes(b"\n".join(lines) + b"\n")

@@ -13,15 +13,7 @@ import textwrap
 import pytest
 
 from biocoder_metric.sandbox import SandboxError, make_sandbox
-from biocoder_metric.types import (
-    RUN_COMPILE_ERROR,
-    RUN_MEMORY,
-    RUN_OK,
-    RUN_OUTPUT_LIMIT,
-    RUN_SANDBOX_ERROR,
-    RUN_TIMEOUT,
-    Job,
-)
+from biocoder_metric.types import Job, RunStatus
 
 BACKENDS = ["none", "bwrap", "bwrap-image", "docker"]
 
@@ -107,7 +99,7 @@ def test_same_output_everywhere_warm_and_cold(boxes, kind):
     job = _fuzz_job()
     warm = boxes(kind, True).run(job)
     cold = boxes(kind, False).run(job)
-    assert [o.status for o in warm] == [RUN_OK] * 3, warm
+    assert [o.status for o in warm] == [RunStatus.OK] * 3, warm
     assert [(o.stdout, o.returncode) for o in warm] == [(o.stdout, o.returncode) for o in cold]
     assert warm[0].stdout.splitlines()[-1] == "['main.py'] __main__"
     # and the same as the host sandbox (stdlib-only program, deterministic hash seed)
@@ -134,9 +126,9 @@ def test_timeouts_and_nothing_left_running(boxes, kind, warm):
     )
     box = boxes(kind, warm)
     out = box.run(Job(language="python", programs=(busy, sleeper, _leftovers_probe(marker)), timeout_s=1.5))
-    assert [o.status for o in out[:2]] == [RUN_TIMEOUT, RUN_TIMEOUT], out
+    assert [o.status for o in out[:2]] == [RunStatus.TIMEOUT, RunStatus.TIMEOUT], out
     assert 1.4 < out[0].duration_s < 5
-    assert out[2].status == RUN_OK and out[2].stdout.strip() == "LEFT []", out[2]
+    assert out[2].status == RunStatus.OK and out[2].stdout.strip() == "LEFT []", out[2]
 
 
 @pytest.mark.parametrize("kind", BACKENDS)
@@ -154,7 +146,7 @@ def test_orphan_of_a_finished_case_is_killed(boxes, kind):
         """
     )
     out = boxes(kind).run(Job(language="python", programs=(daemon, _leftovers_probe(marker)), timeout_s=5))
-    assert out[0].status == RUN_OK and out[0].stdout == "parent done\n"
+    assert out[0].status == RunStatus.OK and out[0].stdout == "parent done\n"
     assert out[1].stdout.strip() == "LEFT []"
 
 
@@ -175,15 +167,15 @@ def test_limits_and_errors(boxes, kind):
         stdin="acgt\n",
     )
     out = boxes(kind).run(job)
-    assert out[0].status == RUN_MEMORY, out[0]
-    assert out[1].status == RUN_OUTPUT_LIMIT, out[1]
+    assert out[0].status == RunStatus.MEMORY_EXCEEDED, out[0]
+    assert out[1].status == RunStatus.OUTPUT_LIMIT, out[1]
     assert len(out[1].stdout) == 100_000
-    assert out[2].status == RUN_COMPILE_ERROR and "SyntaxError" in out[2].stderr
-    assert (out[3].status, out[3].returncode, out[3].stdout) == (RUN_OK, 3, "partial\n")
-    assert out[4].status == RUN_OK and out[4].returncode == 1
+    assert out[2].status == RunStatus.COMPILE_ERROR and "SyntaxError" in out[2].stderr
+    assert (out[3].status, out[3].returncode, out[3].stdout) == (RunStatus.OK, 3, "partial\n")
+    assert out[4].status == RunStatus.OK and out[4].returncode == 1
     assert out[4].stderr.strip().splitlines()[-1] == "ValueError: bad input"
     assert 'File "main.py", line 1' in out[4].stderr
-    assert (out[5].status, out[5].stdout) == (RUN_OK, "ACGT\n\n")
+    assert (out[5].status, out[5].stdout) == (RunStatus.OK, "ACGT\n\n")
 
 
 @pytest.mark.parametrize("kind", ["bwrap", "bwrap-image", "docker"])
@@ -203,7 +195,7 @@ def test_no_network_and_no_host_secrets(boxes, kind, monkeypatch):
     )
     monkeypatch.setenv("HF_TOKEN", "hf_secret_for_test")
     out = boxes(kind).run(Job(language="python", programs=(probe,), timeout_s=10))[0]
-    assert out.status == RUN_OK, out
+    assert out.status == RunStatus.OK, out
     lines = dict(line.split(" ", 1) for line in out.stdout.splitlines())
     assert lines["NET"].startswith("no")
     assert lines["IFACES"] == "['lo']"
@@ -233,7 +225,14 @@ def test_java_cases(boxes, kind):
     programs = (JAVA_OK % 1, JAVA_EXIT, JAVA_THROW, JAVA_LOOP, JAVA_OK % 2, JAVA_STDIN)
     job = Job(language="java", programs=programs, timeout_s=3, memory_mb=512, stdin="acgt\n")
     warm = boxes(kind, True).run(job)
-    assert [o.status for o in warm] == [RUN_OK, RUN_OK, RUN_OK, RUN_TIMEOUT, RUN_OK, RUN_OK], warm
+    assert [o.status for o in warm] == [
+        RunStatus.OK,
+        RunStatus.OK,
+        RunStatus.OK,
+        RunStatus.TIMEOUT,
+        RunStatus.OK,
+        RunStatus.OK,
+    ], warm
     assert (warm[0].stdout, warm[0].returncode) == ("n=1\ntail", 0)
     assert (warm[1].stdout, warm[1].returncode) == ("before\n", 4)
     assert warm[2].returncode == 1
@@ -248,7 +247,7 @@ def test_java_warm_matches_plain_javac_java(boxes, kind):
     job = Job(language="java", programs=programs, timeout_s=10, memory_mb=512, stdin="acgt\n")
     warm = boxes(kind, True).run(job)
     cold = boxes(kind, False).run(job)
-    assert [o.status for o in cold] == [RUN_OK] * 5, cold
+    assert [o.status for o in cold] == [RunStatus.OK] * 5, cold
     assert cold[4].stdout == "main\nhook ran\n"
     assert [(o.returncode, o.stdout) for o in cold] == [(o.returncode, o.stdout) for o in warm]
     assert cold[2].stderr.splitlines()[0] == warm[2].stderr.splitlines()[0]
@@ -257,7 +256,7 @@ def test_java_warm_matches_plain_javac_java(boxes, kind):
 @pytest.mark.parametrize("kind", BACKENDS)
 def test_java_compile_error(boxes, kind):
     out = boxes(kind).run(Job(language="java", programs=(JAVA_BAD, JAVA_BAD), timeout_s=5))
-    assert [o.status for o in out] == [RUN_COMPILE_ERROR] * 2
+    assert [o.status for o in out] == [RunStatus.COMPILE_ERROR] * 2
     assert "incompatible types" in out[0].stderr
 
 
@@ -268,13 +267,18 @@ def test_worker_lost_mid_job_is_restarted(boxes, kind):
     case forks from a new zygote."""
     killer = "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\nprint('survived')\n"
     out = boxes(kind).run(Job(language="python", programs=("print(1)", killer, "print(3)"), timeout_s=5))
-    assert [(o.status, o.stdout) for o in out] == [(RUN_OK, "1\n"), (RUN_OK, "survived\n"), (RUN_OK, "3\n")], out
+    assert [(o.status, o.stdout) for o in out] == [
+        (RunStatus.OK, "1\n"),
+        (RunStatus.OK, "survived\n"),
+        (RunStatus.OK, "3\n"),
+    ], out
     # and the sandbox keeps working
     assert boxes(kind).run(Job(language="python", programs=("print(4)",)))[0].stdout == "4\n"
 
 
 def test_none_needs_opt_in(monkeypatch):
     monkeypatch.delenv("BIOCODER_ALLOW_UNSAFE", raising=False)
+    monkeypatch.delenv("HF_ALLOW_CODE_EVAL", raising=False)
     with pytest.raises(SandboxError, match="--allow-unsafe.*BIOCODER_ALLOW_UNSAFE=1"):
         make_sandbox("none")
     monkeypatch.setenv("BIOCODER_ALLOW_UNSAFE", "1")
@@ -297,7 +301,7 @@ def test_docker_oom_kill_is_memory_exceeded():
     bomb = "x = []\nwhile True:\n    x.append(bytearray(16 << 20))\n"
     with make_sandbox("docker", image=DEFAULT_IMAGE, memory_mb=256) as box:
         out = box.run(Job(language="python", programs=(bomb, "print('alive')"), timeout_s=20, memory_mb=4096))
-    assert out[0].status == RUN_MEMORY, out[0]
+    assert out[0].status == RunStatus.MEMORY_EXCEEDED, out[0]
     assert out[1].stdout == "alive\n"
 
 
@@ -331,6 +335,6 @@ def test_docker_container_killed_from_outside_is_replaced():
             Job(language="python", programs=("import time\ntime.sleep(8)", "print(2)"), timeout_s=10)
         )
         killer.join()
-        assert [o.status for o in out] == [RUN_SANDBOX_ERROR, RUN_OK], out
+        assert [o.status for o in out] == [RunStatus.SANDBOX_ERROR, RunStatus.OK], out
         assert box._container.id != first
         assert not box.client.containers.list(all=True, filters={"id": first})  # removed, not left stopped

@@ -13,7 +13,7 @@ import pytest
 
 from biocoder_metric.sandbox import make_sandbox
 from biocoder_metric.sandbox.base import RUNTIME_SRC
-from biocoder_metric.types import RUN_MEMORY, RUN_OK, Job
+from biocoder_metric.types import Job, RunStatus
 
 WORKER = RUNTIME_SRC / "worker.py"
 
@@ -66,7 +66,7 @@ def test_worker_runs_on_python39(warm):
     with make_sandbox("none", allow_unsafe=True, python=exe, warm=warm) as box:
         out = box.run(Job(language="python", programs=(program, bomb, "def f(:"), memory_mb=400))
     assert out[0].stdout == '(3, 9) {"b": 1, "a": 2}\n'
-    assert out[1].status == RUN_MEMORY
+    assert out[1].status == RunStatus.MEMORY_EXCEEDED
     assert out[2].status == "compile_error"
 
 
@@ -92,7 +92,7 @@ def test_warm_child_looks_like_a_fresh_interpreter():
     ):
         w = warm.run(Job(language="python", programs=(probe,)))[0]
         c = cold.run(Job(language="python", programs=(probe,)))[0]
-    assert w.status == c.status == RUN_OK
+    assert w.status == c.status == RunStatus.OK
     assert w.stdout == c.stdout
     assert "thread done" in w.stdout and w.stdout.rstrip().endswith("atexit ran")
     assert w.stdout.splitlines()[1] == "True 0 1"

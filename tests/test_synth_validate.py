@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from biocoder_dataset.schema import empty_row
-from biocoder_metric.execute import EvalOptions, SandboxPool, run_evaluation
+from biocoder_metric.execution import EvalOptions, run_evaluation
+from biocoder_metric.execution.pool import SandboxPool
 from biocoder_metric.synth.pipeline import SynthOptions, candidates, synthesize_task
 from biocoder_metric.synth.validate import validate
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from biocoder_dataset import settings
+
 log = logging.getLogger("biocoder.build")
 
 #: Files larger than this are skipped as "huge": generated code, vendored bundles, data dumps.
@@ -30,9 +32,8 @@ EXTENSIONS = {"python": ".py", "java": ".java"}
 
 
 def cache_root() -> Path:
-    """``$BIOCODER_CACHE_DIR/build`` (default ``~/.cache/biocoder/build``): model summaries live here."""
-    base = os.environ.get("BIOCODER_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "biocoder")
-    return Path(base) / "build"
+    """The cache root's ``build`` folder (:func:`biocoder_dataset.settings.cache_dir`): model summaries live here."""
+    return settings.cache_dir("build")
 
 
 def upstream_repo_name(repo_name: str) -> str:
@@ -137,26 +138,6 @@ def write_json(path: Path, data: Any) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     os.replace(tmp, path)
-
-
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    """Records of a JSONL file; a malformed line is an error naming the file and line."""
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"{path}: no such file")
-    out: list[dict[str, Any]] = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{lineno}: not valid JSON ({exc.msg})") from exc
-            if not isinstance(rec, dict):
-                raise ValueError(f"{path}:{lineno}: expected a JSON object, got {type(rec).__name__}")
-            out.append(rec)
-    return out
 
 
 def files_path(functions_path: Path) -> Path:

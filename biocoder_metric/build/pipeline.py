@@ -17,10 +17,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from biocoder_dataset.jsonl import read_jsonl
 from biocoder_metric.build.common import (
     SkipLog,
     files_path,
-    read_jsonl,
     report_path,
     write_json,
     write_jsonl,

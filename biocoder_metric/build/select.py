@@ -41,19 +41,35 @@ BIO_KEYWORDS: tuple[str, ...] = (
 )
 
 
+def comma_list(text: str) -> list[str]:
+    """``a, b,c`` -> ``["a", "b", "c"]`` (a command-line list)."""
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
 @dataclass
 class SelectConfig:
     """Thresholds of the rules (all configurable from the CLI or a JSON file)."""
 
-    min_lines: int = 3  # numLines (lineEnd - lineStart) below this: too short to be a task
-    max_lines: int = 200  # above this: too long to generate or to test
-    max_params: int = 8
-    require_comment: bool = True  # upstream drops functions without a docstring/Javadoc
-    relevance: bool = True
-    bio_imports: list[str] = field(default_factory=lambda: list(BIO_IMPORTS))
-    bio_keywords: list[str] = field(default_factory=lambda: list(BIO_KEYWORDS))
-    min_keyword_hits: int = 2
-    dedup_threshold: float = 0.8
+    min_lines: int = field(default=3, metadata={"help": "drop functions with numLines below this"})
+    max_lines: int = field(default=200, metadata={"help": "drop functions with numLines above this"})
+    max_params: int = field(default=8, metadata={"help": "drop functions with more parameters"})
+    require_comment: bool = field(  # upstream drops functions without a docstring/Javadoc
+        default=True, metadata={"help": "keep functions without a docstring/Javadoc", "flag": "--allow-no-comment"}
+    )
+    relevance: bool = field(default=True, metadata={"help": "do not apply the bioinformatics relevance filter"})
+    bio_imports: list[str] = field(
+        default_factory=lambda: list(BIO_IMPORTS),
+        metadata={"help": "comma-separated import prefixes that mark bio code (replaces the default list)",
+                  "type": comma_list},
+    )
+    bio_keywords: list[str] = field(
+        default_factory=lambda: list(BIO_KEYWORDS),
+        metadata={"help": "comma-separated bio keywords (replaces the default list)", "type": comma_list},
+    )
+    min_keyword_hits: int = field(default=2, metadata={"help": "bio keywords needed without a bio import"})
+    dedup_threshold: float = field(
+        default=0.8, metadata={"help": "token-set Jaccard at or above which functions are duplicates"}
+    )
 
     @classmethod
     def from_file(cls, path: str | Path) -> SelectConfig:

@@ -15,7 +15,7 @@ come from one of three backends:
     ``transformers serve``, a hosted API, or ``biocoder_metric.build.serve``. Requests of a
     batch are sent concurrently.
 
-Every answer is cached under ``$BIOCODER_CACHE_DIR/build/summaries/<backend key>.jsonl`` keyed
+Every answer is cached under the cache root's ``build/summaries/<backend key>.jsonl`` keyed
 by the sha256 of the request text, and appended as soon as a batch finishes, so an
 interrupted run resumes where it stopped and a rerun costs nothing. The backend key hashes the
 model identity (name, path, endpoint, generation settings): another model never reuses answers.

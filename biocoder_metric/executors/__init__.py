@@ -1,7 +1,7 @@
 """Executors: where the engine's sandbox jobs run.
 
-The engine (:mod:`biocoder_metric.execute`) talks to one pool object per role (``golden``,
-``candidate``) with the :class:`~biocoder_metric.execute.SandboxPool` interface: ``name``,
+The engine (:mod:`biocoder_metric.execution`) talks to one pool object per role (``golden``,
+``candidate``) with the :class:`~biocoder_metric.execution.pool.SandboxPool` interface: ``name``,
 ``environment_id``, ``run(job) -> list[CaseOutcome]``, ``close()``. The local executor is
 ``SandboxPool`` itself; :mod:`biocoder_metric.executors.ray_pool` spreads the same jobs over
 a Ray cluster. This package imports nothing heavy: Ray is imported only when a Ray pool is

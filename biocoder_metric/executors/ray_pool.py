@@ -53,14 +53,10 @@ def _import_ray():
 
 
 def _local_pool(options: Any, role: str):
-    """The pool a local run of ``role`` would build (the lead's ``make_pool`` when present)."""
-    from biocoder_metric import execute
+    """The pool a local run of ``role`` would build, on this node."""
+    from biocoder_metric.execution.pool import make_pool
 
-    local = dataclasses.replace(options, executor="local") if hasattr(options, "executor") else options
-    make_pool = getattr(execute, "make_pool", None)
-    if make_pool is not None:
-        return make_pool(local, role)
-    return execute.SandboxPool(local, local.workers)
+    return make_pool(dataclasses.replace(options, executor="local"), role)
 
 
 class NodeSandboxes:

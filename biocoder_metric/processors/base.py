@@ -19,13 +19,13 @@ and the lm-eval route post-process generations identically.
 
 from __future__ import annotations
 
-import ast
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-from biocoder_metric.postprocess import java_braces
+from biocoder_dataset.java_source import java_braces
+from biocoder_metric.postprocess import python_parses
 
 #: Stop strings for plain-completion prompts, per language. A completion prompt ends inside
 #: the target function (signature + docstring, or the Java header's ``{``), so the answer
@@ -122,14 +122,6 @@ def target_head(prompt: str, function_name: str | None, language: str) -> str:
     return prompt[matches[-1].start():]
 
 
-def _parses(code: str) -> bool:
-    try:
-        ast.parse(code)
-    except (SyntaxError, ValueError):
-        return False
-    return True
-
-
 def _cut_python_body(head: str, body: str) -> str:
     """End a continuation at the first line indented no deeper than the ``def`` (like a stop string).
 
@@ -151,9 +143,9 @@ def _cut_python_body(head: str, body: str) -> str:
     ]
     wrapper = "if True:\n" if indent else ""  # lets an indented method parse on its own
     for i in cuts:
-        if _parses(wrapper + head + "\n".join(lines[:i])):
+        if python_parses(wrapper + head + "\n".join(lines[:i])):
             return "\n".join(lines[:i])
-    if not cuts or _parses(wrapper + head + body):
+    if not cuts or python_parses(wrapper + head + body):
         return body
     return "\n".join(lines[: cuts[0]])
 

@@ -63,7 +63,7 @@ class CausalLMProcessor(Processor):
         max_new = int(self.spec.generation.get("max_new_tokens", 512))
         if max_pos:
             self.max_input_tokens = max(1, int(max_pos) - max_new)
-        budget = self.spec.generation.get("max_input_tokens")  # upstream's --max_length, see cli_gen
+        budget = self.spec.generation.get("max_input_tokens")  # upstream's --max_length, see biocoder_metric.cli.generate
         if budget:
             self.max_input_tokens = min(self.max_input_tokens or int(budget), int(budget))
 

@@ -2,16 +2,19 @@
 
 Backends, safest first: ``docker`` (long-lived locked-down container, code run by exec),
 ``bwrap`` (bubblewrap namespaces over the host's or the image's root filesystem), ``none``
-(no isolation; explicit opt-in only). All three run the same worker, ``runtime/worker.py``.
+(no isolation; explicit opt-in only). All three run the same worker, ``runtime/`` (entry ``runtime/worker.py``).
 """
 
 from __future__ import annotations
 
 import functools
-import os
 import shutil
+from typing import TYPE_CHECKING, Any
 
-from biocoder_metric.sandbox.base import Sandbox, SandboxError
+from biocoder_dataset import settings
+
+if TYPE_CHECKING:
+    from biocoder_metric.sandbox.base import Sandbox, SandboxError
 
 __all__ = [
     "Sandbox",
@@ -23,6 +26,16 @@ __all__ = [
 ]
 
 BACKENDS = ("docker", "bwrap", "none")
+
+
+def __getattr__(name: str) -> Any:
+    """``Sandbox`` and ``SandboxError``, imported on first use: ``biocoder_metric.types`` imports
+    ``sandbox.runtime.protocol``, which runs this file, and ``base`` imports ``types`` (a cycle)."""
+    if name in ("Sandbox", "SandboxError"):
+        from biocoder_metric.sandbox import base
+
+        return getattr(base, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _docker_ready(image: str | None = None) -> bool:
@@ -54,6 +67,8 @@ def available_sandboxes(image: str | None = None) -> list[str]:
 
 def default_sandbox_name(image: str | None = None) -> str:
     """The safest backend that works here; never ``none`` (that one must be asked for)."""
+    from biocoder_metric.sandbox.base import SandboxError
+
     for name in available_sandboxes(image):
         if name != "none":
             return name
@@ -61,7 +76,7 @@ def default_sandbox_name(image: str | None = None) -> str:
         "no sandbox is available: need Docker with the biocoder image (run scripts/setup_docker.sh) "
         "or bubblewrap (apt-get install bubblewrap, and unprivileged user namespaces enabled). "
         "To run generated code unsandboxed anyway, use --sandbox none --allow-unsafe "
-        "(or BIOCODER_ALLOW_UNSAFE=1)."
+        f"(or {settings.ENV_ALLOW_UNSAFE}=1)."
     )
 
 
@@ -70,21 +85,21 @@ def _reference_image_for_bwrap() -> str | None:
 
     bwrap then runs the image's exported root filesystem (Debian bullseye, the pinned scientific
     stack) instead of the host's Python, whose numpy/scikit-image releases make many real tasks'
-    goldens fail. ``image="host"`` or ``BIOCODER_BWRAP_ROOTFS=host`` keeps the host's root.
+    goldens fail. ``image="host"`` or the bwrap-rootfs setting ``host`` keeps the host's root.
     """
-    if os.environ.get("BIOCODER_BWRAP_ROOTFS", "").lower() == "host":
+    if (settings.env_str(settings.ENV_BWRAP_ROOTFS) or "").lower() == "host":
         return None
     return _local_reference_image()
 
 
 def _bwrap_rootfs_path() -> str | None:
-    """``BIOCODER_BWRAP_ROOTFS=/path``: a root filesystem directory to run bwrap over, without Docker.
+    """The bwrap-rootfs setting as a path: a root filesystem directory to run bwrap over, without Docker.
 
     For cluster nodes that have bubblewrap but no Docker: the reference image unpacked once on
     shared storage (``apptainer build --sandbox DIR docker-archive://biocoder-eval.tar``, or
     ``biocoder_metric.sandbox.image.export_rootfs``). ``host`` (or unset) is not a path.
     """
-    value = os.environ.get("BIOCODER_BWRAP_ROOTFS", "")
+    value = settings.env_str(settings.ENV_BWRAP_ROOTFS)
     return value if value and value.lower() != "host" else None
 
 

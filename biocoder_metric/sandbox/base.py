@@ -1,6 +1,6 @@
 """The sandbox interface and the host side of the worker protocol.
 
-Every backend runs the same in-sandbox worker (``runtime/worker.py``) and differs only in
+Every backend runs the same in-sandbox worker (``runtime/``) and differs only in
 how that worker process is started (host subprocess, inside bubblewrap, ``docker exec``).
 So the protocol client, the host-side backstop deadline and the restart-after-fault logic
 live here once; a backend implements :meth:`WorkerSandbox._open_channel`.
@@ -18,19 +18,16 @@ import tempfile
 import threading
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from biocoder_metric.types import (
-    RUN_MEMORY,
-    RUN_SANDBOX_ERROR,
-    RUN_TIMEOUT,
-    CaseOutcome,
-    Job,
-)
+from biocoder_dataset import settings
+from biocoder_metric.sandbox.runtime import protocol
+from biocoder_metric.types import CaseOutcome, Job, RunStatus
 
-#: The package dir holding ``worker.py`` and ``Runner.java``.
+#: The runtime folder: the worker's modules (entry ``worker.py``) and ``Runner.java``.
 RUNTIME_SRC = Path(__file__).resolve().parent / "runtime"
 #: Environment every worker starts with: nothing from the caller's shell (no tokens, no HOME).
 #: PYTHONHASHSEED is fixed so that set/dict-of-str ordering is the same in warm (forked) and
@@ -75,6 +72,14 @@ class Sandbox(ABC):
     def close(self) -> None:  # noqa: B027 - optional for backends without resources
         """Release processes/containers. Idempotent."""
 
+    def stats(self) -> dict[str, Any]:
+        """What this sandbox is and has done so far, for measuring tools (benchmarks, tests).
+
+        Cheap and side-effect free: never starts a worker. Always has ``backend``; each
+        backend adds its own keys (process ids, container id, counters).
+        """
+        return {"backend": self.name}
+
     def __enter__(self) -> Sandbox:
         return self
 
@@ -98,24 +103,40 @@ def _javac() -> str | None:
 _runtime_lock = threading.Lock()
 
 
+def runtime_files() -> dict[str, bytes]:
+    """The runtime folder's sources by name: every module (``*.py``) and ``Runner.java``.
+
+    What a sandbox gets (:func:`prepared_runtime_dir`) and the image bakes in (docker/Dockerfile;
+    ``tests/test_image.py`` compares them); never ``__pycache__`` or a compiled ``Runner.class``.
+    """
+    return {
+        p.name: p.read_bytes()
+        for p in sorted(RUNTIME_SRC.iterdir())
+        if p.is_file() and (p.suffix == ".py" or p.name == "Runner.java")
+    }
+
+
 def prepared_runtime_dir() -> Path:
-    """A world-readable dir with ``worker.py`` and (if a JDK is here) a compiled ``Runner.class``.
+    """A world-readable dir with the runtime's modules (:func:`runtime_files`) and (if a JDK is
+    here) a compiled ``Runner.class``.
 
     Backends mount it read-only, so a case cannot tamper with the runner that later jobs use.
     It is content-addressed (hash of the sources), so concurrent sandboxes share one copy.
     ``Runner`` is compiled for Java 11 so it also loads in an image with an older JDK.
     """
-    worker = (RUNTIME_SRC / "worker.py").read_bytes()
-    runner = (RUNTIME_SRC / "Runner.java").read_bytes() if (RUNTIME_SRC / "Runner.java").exists() else b""
-    digest = hashlib.sha256(worker + b"\0" + runner).hexdigest()[:16]
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "biocoder-eval" / "runtime"
+    modules = runtime_files()
+    runner = modules.pop("Runner.java", b"")
+    blob = b"".join(name.encode("utf-8") + b"\0" + data + b"\0" for name, data in modules.items())
+    digest = hashlib.sha256(blob + runner).hexdigest()[:16]
+    cache = settings.cache_dir("runtime")
     target = cache / digest
     with _runtime_lock:
         if (target / "worker.py").is_file():
             return target
         cache.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{digest}-", dir=cache))
-        (tmp / "worker.py").write_bytes(worker)
+        for name, data in modules.items():
+            (tmp / name).write_bytes(data)
         javac = _javac()
         if runner and javac:
             (tmp / "Runner.java").write_bytes(runner)
@@ -158,6 +179,11 @@ class Channel(ABC):
     def stderr_tail(self) -> str:
         return ""
 
+    @property
+    def pid(self) -> int | None:
+        """Host pid of the process (tree) holding the worker, where there is one."""
+        return None
+
 
 class ProcessChannel(Channel):
     """A worker that is a host subprocess (``none``) or a bwrap process tree."""
@@ -181,6 +207,10 @@ class ProcessChannel(Channel):
             self._err.close()
             raise SandboxError(f"cannot start the sandbox worker {argv[0]!r}: {exc}") from exc
         self._fd = self.proc.stdout.fileno()  # type: ignore[union-attr]
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid
 
     def send(self, data: bytes) -> None:
         assert self.proc.stdin is not None
@@ -234,7 +264,7 @@ class _Connection:
 
     def send(self, obj: dict[str, Any]) -> None:
         try:
-            self.channel.send((json.dumps(obj) + "\n").encode("utf-8"))
+            self.channel.send(protocol.encode_line(obj).encode("utf-8"))
         except (OSError, ValueError) as exc:
             raise _WorkerLost(False) from exc
 
@@ -254,7 +284,7 @@ class _Connection:
             self.buf += chunk
         line, self.buf = self.buf.split(b"\n", 1)
         try:
-            return json.loads(line)
+            return protocol.decode_line(line)
         except ValueError as exc:  # the worker never prints anything else on this stream
             raise _WorkerLost(False) from exc
 
@@ -271,6 +301,8 @@ class WorkerSandbox(Sandbox):
         self._next_id = 0
         self._env_id: str | None = None
         self._closed = False
+        self._workers_started = 0
+        self._jobs_run = 0
 
     # -- what a backend provides
 
@@ -280,7 +312,7 @@ class WorkerSandbox(Sandbox):
 
     def _after_loss(self) -> str | None:
         """Called after a worker was lost mid-job (before the restart). Backends that can tell
-        an out-of-memory kill return :data:`RUN_MEMORY` for the case that was running."""
+        an out-of-memory kill return ``RunStatus.MEMORY_EXCEEDED`` for the case that was running."""
         return None
 
     def _describe(self) -> str:
@@ -304,6 +336,7 @@ class WorkerSandbox(Sandbox):
                     continue
                 if hello.get("ready"):
                     self._conn = conn
+                    self._workers_started += 1
                     break
                 channel.kill()
                 last = f"unexpected first message {hello!r}"
@@ -326,21 +359,37 @@ class WorkerSandbox(Sandbox):
 
     # -- protocol
 
-    def _request(self, payload: dict[str, Any], deadline: float) -> dict[str, Any]:
+    def _request(self, make: Callable[[int], dict[str, Any]], deadline: float) -> dict[str, Any]:
+        """Send the request ``make(request_id)`` and return the first reply."""
         conn = self._ensure()
         self._next_id += 1
-        payload = {"id": self._next_id, **payload}
         try:
-            conn.send(payload)
+            conn.send(make(self._next_id))
             msg = conn.recv(deadline)
         except _WorkerLost as exc:
             self._drop()
             raise SandboxError(f"the {self._describe()} sandbox worker failed: {exc}") from exc
         return msg
 
+    def stats(self) -> dict[str, Any]:
+        """:meth:`Sandbox.stats` plus ``warm``, ``closed``, ``worker_running``, ``worker_pid`` (host
+        pid of the running worker's process tree; None when none runs or it has no host pid, as
+        under Docker), ``workers_started`` (restarts after faults included) and ``jobs`` (``run`` calls).
+        """
+        conn = self._conn
+        return {
+            **super().stats(),
+            "warm": self.warm,
+            "closed": self._closed,
+            "worker_running": conn is not None,
+            "worker_pid": conn.channel.pid if conn is not None else None,
+            "workers_started": self._workers_started,
+            "jobs": self._jobs_run,
+        }
+
     def info(self) -> dict[str, Any]:
         """Facts about the software inside the sandbox (Python, distributions, Java)."""
-        msg = self._request({"info": True}, time.monotonic() + STARTUP_SLACK_S)
+        msg = self._request(protocol.info_request, time.monotonic() + STARTUP_SLACK_S)
         return dict(msg.get("info") or {})
 
     @property
@@ -355,6 +404,7 @@ class WorkerSandbox(Sandbox):
     def run(self, job: Job) -> list[CaseOutcome]:
         if not isinstance(job, Job):
             raise TypeError(f"Sandbox.run needs a biocoder_metric.types.Job, got {type(job).__name__}")
+        self._jobs_run += 1
         n = len(job.programs)
         results: list[CaseOutcome | None] = [None] * n
         pending = list(range(n))
@@ -380,7 +430,9 @@ class WorkerSandbox(Sandbox):
         return [
             r
             if r is not None
-            else CaseOutcome(status=RUN_SANDBOX_ERROR, stderr="sandbox worker kept failing; case not run")
+            else CaseOutcome(
+                status=RunStatus.SANDBOX_ERROR, stderr="sandbox worker kept failing; case not run"
+            )
             for r in results
         ]
 
@@ -396,11 +448,7 @@ class WorkerSandbox(Sandbox):
         deadline = started + first_slack + job.timeout_s
         try:
             conn.send(
-                {
-                    "id": req_id,
-                    "job": {**asdict(job), "programs": list(job.programs)},
-                    "options": {"warm": self.warm},
-                }
+                protocol.job_request(req_id, {**asdict(job), "programs": list(job.programs)}, self.warm)
             )
             while True:
                 msg = conn.recv(deadline)
@@ -409,7 +457,7 @@ class WorkerSandbox(Sandbox):
                 if "error" in msg:  # a fault of the worker, not of a case: report, never hide
                     why = f"sandbox worker error: {msg['error']}\n{msg.get('traceback', '')}"[-4000:]
                     for i in range(len(job.programs)):
-                        got.setdefault(i, CaseOutcome(status=RUN_SANDBOX_ERROR, stderr=why))
+                        got.setdefault(i, CaseOutcome(status=RunStatus.SANDBOX_ERROR, stderr=why))
                     return got, None
                 if msg.get("done"):
                     return got, None
@@ -420,19 +468,20 @@ class WorkerSandbox(Sandbox):
             verdict = self._after_loss()  # before the worker (and its container) is gone
             self._drop()
             elapsed = time.monotonic() - started
-            if verdict == RUN_MEMORY:
+            if verdict == RunStatus.MEMORY_EXCEEDED:
                 lost = CaseOutcome(
-                    status=RUN_MEMORY, stderr="the sandbox was killed for exceeding its memory limit"
+                    status=RunStatus.MEMORY_EXCEEDED,
+                    stderr="the sandbox was killed for exceeding its memory limit",
                 )
             elif exc.timed_out:
                 lost = CaseOutcome(
-                    status=RUN_TIMEOUT,
+                    status=RunStatus.TIMEOUT,
                     stderr="the sandbox worker stopped answering; killed by the host-side deadline",
                     duration_s=elapsed,
                 )
             else:
                 lost = CaseOutcome(
-                    status=RUN_SANDBOX_ERROR, stderr=f"the sandbox worker died: {tail[-2000:]}"
+                    status=RunStatus.SANDBOX_ERROR, stderr=f"the sandbox worker died: {tail[-2000:]}"
                 )
             return got, lost
 

@@ -237,6 +237,16 @@ class BwrapSandbox(WorkerSandbox):
     def _describe(self) -> str:
         return f"bwrap ({self.rootfs or 'host rootfs'})"
 
+    def stats(self) -> dict[str, object]:
+        """:meth:`WorkerSandbox.stats` plus ``rootfs`` (None: the host's), ``python`` (the
+        interpreter inside) and ``cgroup`` (whether a pids/memory cgroup wraps the sandbox)."""
+        return {
+            **super().stats(),
+            "rootfs": str(self.rootfs) if self.rootfs is not None else None,
+            "python": self.python,
+            "cgroup": self._cgroup is not None,
+        }
+
     @property
     def environment_id(self) -> str:
         if self._env_override:

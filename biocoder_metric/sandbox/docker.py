@@ -35,7 +35,7 @@ from biocoder_metric.sandbox.base import (
     clean_env,
     prepared_runtime_dir,
 )
-from biocoder_metric.types import RUN_MEMORY
+from biocoder_metric.types import RunStatus
 
 LABEL = "biocoder-eval"
 RUNTIME_MOUNT = "/opt/biocoder/runtime"
@@ -67,12 +67,9 @@ def _client(timeout: int = 60) -> Any:
 
 
 def _default_image() -> str:
-    try:
-        from biocoder_metric.sandbox.image import DEFAULT_IMAGE
+    from biocoder_metric.sandbox.image import DEFAULT_IMAGE
 
-        return DEFAULT_IMAGE
-    except ImportError:
-        return os.environ.get("BIOCODER_IMAGE", "biocoder-eval:latest")
+    return DEFAULT_IMAGE
 
 
 def docker_ready(image: str | None = None) -> bool:
@@ -283,6 +280,17 @@ class DockerSandbox(WorkerSandbox):
     def _describe(self) -> str:
         return f"docker ({self.image})"
 
+    def stats(self) -> dict[str, Any]:
+        """:meth:`WorkerSandbox.stats` plus ``container_id`` (the running worker's container, whose
+        cgroup holds every case; None when none runs), ``image`` and ``image_id``."""
+        container = self._container
+        return {
+            **super().stats(),
+            "container_id": container.id if container is not None else None,
+            "image": self.image,
+            "image_id": self.image_id,
+        }
+
     # -- container lifecycle
 
     def _start_worker_container(self) -> tuple[Any, Any]:
@@ -365,7 +373,7 @@ class DockerSandbox(WorkerSandbox):
         try:
             container.reload()
             if container.attrs.get("State", {}).get("OOMKilled"):
-                return RUN_MEMORY
+                return RunStatus.MEMORY_EXCEEDED
         except Exception:
             pass
         return None

@@ -25,8 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
-#: The image every sandbox uses unless told otherwise (``BIOCODER_IMAGE`` overrides).
-DEFAULT_IMAGE = os.environ.get("BIOCODER_IMAGE", "biocoder-eval:latest")
+from biocoder_dataset import settings
+
+#: The image every sandbox uses unless told otherwise (the image setting overrides the default).
+DEFAULT_IMAGE = settings.env_str(settings.ENV_IMAGE, settings.IMAGE)
 #: Where the image lives in the repository, and how to build it (quoted in errors).
 SETUP_HINT = "build it with `scripts/setup_docker.sh` (see docker/README.md)"
 #: Written last into an exported root filesystem: its presence marks a complete export.
@@ -37,15 +39,6 @@ _DOCKER_TIMEOUT_S = 30.0
 
 class ImageError(RuntimeError):
     """Docker or the reference image is not usable; the message says what to do."""
-
-
-def cache_dir() -> Path:
-    """The cache root shared with ``scripts/setup_docker.sh`` (``BIOCODER_CACHE_DIR``)."""
-    env = os.environ.get("BIOCODER_CACHE_DIR")
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg).expanduser() if xdg else Path.home() / ".cache") / "biocoder"
 
 
 def _docker(*args: str, timeout: float | None = _DOCKER_TIMEOUT_S) -> subprocess.CompletedProcess[str]:
@@ -92,7 +85,7 @@ def ensure_image(tag: str = DEFAULT_IMAGE) -> str:
     found = image_id(tag)
     if found is None:
         raise ImageError(
-            f"Docker image {tag!r} not found; {SETUP_HINT}, or set BIOCODER_IMAGE to an existing tag"
+            f"Docker image {tag!r} not found; {SETUP_HINT}, or set {settings.ENV_IMAGE} to an existing tag"
         )
     return found
 
@@ -140,14 +133,14 @@ def _extract_container(container: str, into: Path) -> None:
 def export_rootfs(tag: str = DEFAULT_IMAGE, dest: Path | str | None = None) -> Path:
     """The image's root filesystem as a directory, exported once per image id.
 
-    Layout: ``<dest or cache_dir()/rootfs>/<image id hex>/``, with ``ROOTFS_MARKER``
+    Layout: ``<dest or the cache's rootfs folder>/<image id hex>/``, with ``ROOTFS_MARKER``
     (image id, tag, time) inside. The export happens in a temporary sibling directory
     that is renamed into place only when complete, under a lock file, so concurrent
     callers and interrupted exports never see a half-written tree. A rebuilt image gets
     a new id and so a new directory; old ones are left for the user to delete.
     """
     ident = ensure_image(tag)
-    root = Path(dest) if dest is not None else cache_dir() / "rootfs"
+    root = Path(dest) if dest is not None else settings.cache_dir("rootfs")
     final = root / _id_dirname(ident)
     if (final / ROOTFS_MARKER).is_file():
         return final
@@ -195,7 +188,7 @@ def prune_rootfs(dest: Path | str | None = None) -> list[Path]:
     Each rebuilt image gets a new id and so a new export (about 700 MB); old ones are
     only removed on request, because a running sandbox may still be using one.
     """
-    root = Path(dest) if dest is not None else cache_dir() / "rootfs"
+    root = Path(dest) if dest is not None else settings.cache_dir("rootfs")
     removed: list[Path] = []
     if not root.is_dir():
         return removed

@@ -13,6 +13,7 @@ import shutil
 import sys
 import tempfile
 
+from biocoder_dataset import settings
 from biocoder_metric.sandbox.base import (
     Channel,
     ProcessChannel,
@@ -22,11 +23,16 @@ from biocoder_metric.sandbox.base import (
     prepared_runtime_dir,
 )
 
-UNSAFE_ENV = "BIOCODER_ALLOW_UNSAFE"
+UNSAFE_ENV = settings.ENV_ALLOW_UNSAFE
 
 
 def unsafe_allowed(allow_unsafe: bool) -> bool:
-    return allow_unsafe or os.environ.get(UNSAFE_ENV, "").strip().lower() in ("1", "true", "yes")
+    """Whether running model code unsandboxed was opted into, by the argument or the environment.
+
+    The environment: :data:`UNSAFE_ENV` ``=1``, or ``HF_ALLOW_CODE_EVAL=1`` as ``evaluate``'s
+    ``code_eval`` users set it (``biocoder_dataset.settings.allow_unsafe_from_env``).
+    """
+    return allow_unsafe or settings.allow_unsafe_from_env()
 
 
 class NoneSandbox(WorkerSandbox):
@@ -41,8 +47,8 @@ class NoneSandbox(WorkerSandbox):
             raise SandboxError(
                 "the 'none' sandbox runs untrusted generated code directly on this machine with your "
                 "permissions; refusing without an explicit opt-in. Pass --allow-unsafe (CLI), "
-                f"allow_unsafe=True (API) or set {UNSAFE_ENV}=1 - or use a real sandbox: install "
-                "bubblewrap ('bwrap') or Docker (see scripts/setup_docker.sh)."
+                f"allow_unsafe=True (API) or set {UNSAFE_ENV}=1 (or {settings.ENV_HF_ALLOW_CODE_EVAL}=1) - "
+                "or use a real sandbox: install bubblewrap ('bwrap') or Docker (see scripts/setup_docker.sh)."
             )
         super().__init__(warm=warm)
         self.python = python or sys.executable
@@ -66,6 +72,10 @@ class NoneSandbox(WorkerSandbox):
         if (self._runtime / "Runner.class").is_file():
             argv += ["--runtime-dir", str(self._runtime)]
         return ProcessChannel(argv, env, cwd=workroot)
+
+    def stats(self) -> dict[str, object]:
+        """:meth:`WorkerSandbox.stats` plus ``python``, the host interpreter running the cases."""
+        return {**super().stats(), "python": self.python}
 
     def close(self) -> None:
         super().close()

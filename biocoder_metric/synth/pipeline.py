@@ -25,8 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from biocoder_dataset import settings
 from biocoder_dataset.synth_harnesses import context_leaks_golden
-from biocoder_metric.execute import EvalOptions, SandboxPool
+from biocoder_metric.execution import EvalOptions
+from biocoder_metric.execution.pool import SandboxPool
+from biocoder_metric.sandbox.runtime import protocol
 from biocoder_metric.synth import java_harness, python_harness, python_slice
 from biocoder_metric.synth.validate import validate
 
@@ -39,19 +42,28 @@ HARNESS_SOURCE_UPSTREAM = "upstream"
 class SynthOptions:
     """How harnesses are built and validated."""
 
-    sandbox: str = "auto"
-    workers: int = 2
-    fuzz_cases: int = 10
-    seed: int = 0
-    timeout_s: float = 10.0
-    mutant_timeout_s: float = 5.0
-    memory_mb: int = 2048
-    mutant_limit: int = 10
-    max_plans: int = 4
-    good_score: float = 0.8
+    sandbox: str = field(
+        default=settings.SANDBOX,
+        metadata={"help": "auto | docker | bwrap (validation runs code: never 'none' unless you opt in)",
+                  "choices": ("auto", "docker", "bwrap", "none")},
+    )
+    workers: int = field(default=settings.WORKERS, metadata={"help": "parallel sandboxes"})
+    fuzz_cases: int = field(default=settings.FUZZ_CASES, metadata={"help": "fuzz cases per task"})
+    seed: int = field(default=settings.SEED, metadata={"help": "fuzz seed"})
+    timeout_s: float = field(
+        default=protocol.DEFAULT_TIMEOUT_S, metadata={"help": "seconds per golden case", "flag": "--timeout"}
+    )
+    mutant_timeout_s: float = field(default=5.0, metadata={"help": "seconds per mutant case", "flag": "--mutant-timeout"})
+    memory_mb: int = field(default=protocol.DEFAULT_MEMORY_MB, metadata={"help": "memory limit per case in MiB"})
+    mutant_limit: int = field(default=settings.MUTANTS, metadata={"help": "mutants per task for validation",
+                                                                  "flag": "--mutants"})
+    max_plans: int = field(default=4, metadata={"help": "generator plans tried per task"})
+    good_score: float = field(
+        default=0.8, metadata={"help": "stop trying plans once one validates with at least this mutation score"}
+    )
     repos: dict[str, str] = field(default_factory=dict)  # repository name (owner/name or name) -> folder
-    allow_unsafe: bool = False
-    image: str | None = None
+    allow_unsafe: bool = field(default=False, metadata={"help": "permit the 'none' sandbox"})
+    image: str | None = field(default=None, metadata={"help": "Docker image (docker sandbox only)"})
 
 
 def golden_sha256(row: dict[str, Any]) -> str:

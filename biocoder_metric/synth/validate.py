@@ -2,8 +2,8 @@
 
 A generated harness is only worth shipping if it actually tests something. Programs are
 built by :func:`biocoder_metric.harness.build_harness_programs` (the exact insertion and
-placeholder filling evaluation uses), run by :class:`biocoder_metric.execute.SandboxPool`
-and judged by :func:`biocoder_metric.execute.judge`: there is no second runner, so a
+placeholder filling evaluation uses), run by :class:`biocoder_metric.execution.pool.SandboxPool`
+and judged by :func:`biocoder_metric.execution.judging.judge`: there is no second runner, so a
 harness that validates here behaves the same under ``biocoder evaluate``.
 
 The gates, in order (the first failing one is the reason recorded):
@@ -24,7 +24,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from biocoder_metric import harness
-from biocoder_metric.execute import SandboxPool, case_error, judge
+from biocoder_metric.execution.judging import case_error, judge
+from biocoder_metric.execution.pool import SandboxPool
 from biocoder_metric.mutation import java_mutants, python_mutants
 from biocoder_metric.synth.python_harness import EXCEPTION_PREFIX
 from biocoder_metric.types import Job, Status

@@ -3,7 +3,7 @@
 A pass@k is only as good as the tests behind it. Some upstream harnesses never look at
 the function's result, so *any* candidate passes; others catch few realistic bugs. This
 module measures that per task, by judging candidates that are known to be wrong exactly
-as samples are judged (through :func:`biocoder_metric.execute.run_evaluation`, so the
+as samples are judged (through :func:`biocoder_metric.execution.run_evaluation`, so the
 same sandbox, golden outputs, post-processing and insertion apply; there is no second
 runner):
 
@@ -34,9 +34,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from biocoder_metric.execute import EvalOptions, golden_outputs, run_evaluation, static_task_status
+from biocoder_dataset import settings
+from biocoder_dataset.java_source import block_end
+from biocoder_dataset.jsonl import iter_jsonl
+from biocoder_metric.execution import EvalOptions, golden_outputs, run_evaluation
+from biocoder_metric.execution.tasks import static_task_status
 from biocoder_metric.mutation import java_mask, java_mutants, python_mutants
-from biocoder_metric.postprocess import java_braces
+from biocoder_metric.results import write_text_atomic
 from biocoder_metric.types import Status, TaskStatus
 
 #: Schema of ``audit.jsonl`` records and of the shipped ``harness_strength`` file.
@@ -113,13 +117,10 @@ def java_null_candidates(golden: str, function_name: str | None) -> list[tuple[s
     open_brace = mask.find("{", close_paren)
     if close_paren < 0 or open_brace < 0:
         return []
-    end = None
-    for index, depth in java_braces(golden[open_brace:]):
-        if depth == 0 and golden[open_brace + index] == "}":
-            end = open_brace + index
-            break
+    end = block_end(golden, open_brace)
     if end is None:
         return []
+    end -= 1  # the closing brace
     head = mask[: m.start()]
     head = re.sub(r"@\w+(\([^)]*\))?", " ", head[head.rfind(";") + 1 :] if ";" in head else head)
     words = [w for w in re.split(r"\s+", head.strip()) if w and w not in _JAVA_MODIFIERS]
@@ -182,7 +183,7 @@ def audit_tasks(
     problems: Iterable[dict[str, Any]],
     options: EvalOptions,
     *,
-    mutants: int = 10,
+    mutants: int = settings.MUTANTS,
     equivalence_cases: int = 50,
     progress: bool = True,
     out_dir: str | os.PathLike | None = None,
@@ -331,9 +332,7 @@ def write_audit(records: Sequence[dict[str, Any]], out_dir: str | os.PathLike) -
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     path = out / AUDIT_FILE
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in records), encoding="utf-8")
-    os.replace(tmp, path)
+    write_text_atomic(path, "".join(json.dumps(r, sort_keys=True) + "\n" for r in records))
     (out / "audit_summary.json").write_text(json.dumps(summarize(records), indent=2, sort_keys=True) + "\n",
                                             encoding="utf-8")
     return path
@@ -342,16 +341,9 @@ def write_audit(records: Sequence[dict[str, Any]], out_dir: str | os.PathLike) -
 def read_audit(path: str | os.PathLike) -> list[dict[str, Any]]:
     """Records of an ``audit.jsonl``; a bad line is an error naming ``FILE:LINE``."""
     out = []
-    p = Path(path)
-    for number, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{p}:{number}: not valid JSON ({exc.msg})") from None
-        if not isinstance(rec, dict) or not isinstance(rec.get("task_id"), str):
-            raise ValueError(f"{p}:{number}: expected an audit record with a string task_id")
+    for where, rec in iter_jsonl(path):
+        if not isinstance(rec.get("task_id"), str):
+            raise ValueError(f"{where}: expected an audit record with a string task_id")
         out.append(rec)
     return out
 

@@ -5,24 +5,23 @@ side effects (the task listing imports it), so the dataset layer and the executi
 are imported inside the hooks.
 
 * ``load_biocoder`` (``custom_dataset``): the rows of one config, offline, via
-  ``biocoder_dataset.configs.load_problems`` (upstream files from ``BIOCODER_SOURCE_DIR``)
-  or from an exported Parquet folder (``BIOCODER_PARQUET_DIR``); only executable rows; a
+  ``biocoder_dataset.configs.load_problems`` (upstream files from the source-dir setting)
+  or from an exported Parquet folder (the Parquet-dir setting); only executable rows; a
   ``prompt`` column built by ``biocoder_dataset.prompts.build_prompt``.
 * ``build_predictions`` (the ``custom`` filter): raw generations -> candidate functions, the
   same post-processing as ``biocoder generate`` (``processors.base.assemble_candidate``).
 * ``pass_at_k`` (the metric): runs the candidates in OUR sandboxed engine
-  (``BIOCODER_SANDBOX``, default the safest available; ``none`` also needs
-  ``BIOCODER_ALLOW_UNSAFE=1``) and returns the unbiased pass@k of each doc. All docs a filter
+  (the sandbox setting, default the safest available; ``none`` also needs the unsafe
+  opt-in) and returns the unbiased pass@k of each doc. All docs a filter
   call produced are executed together on the first metric call, so the engine's worker
   pool runs them in parallel; later calls read the verdicts.
 * ``mean_scored`` (the aggregation): tasks whose golden fails or that have no harness score
   ``None`` (they are not the model's fault) and are left out of the mean, and listed in the log.
 
-Environment: ``BIOCODER_SOURCE_DIR``, ``BIOCODER_PARQUET_DIR``, ``BIOCODER_SANDBOX``,
-``BIOCODER_ALLOW_UNSAFE``, ``BIOCODER_WORKERS`` (parallel sandboxes, default 2),
-``BIOCODER_FUZZ_CASES``, ``BIOCODER_TIMEOUT`` (seconds per case), ``BIOCODER_SEED``,
-``BIOCODER_RESULTS_DIR`` (also write each batch's per-sample results there, for audit),
-``BIOCODER_ALLOW_PARTIAL`` (score the other tasks when goldens fail in this environment;
+Environment: the ``lm-eval`` rows of the settings table (docs/ARCHITECTURE.md "Settings",
+:mod:`biocoder_dataset.settings`): source and Parquet folders, sandbox, unsafe opt-in,
+workers, fuzz cases, timeout, seed, a results folder (each batch's per-sample results, for
+audit) and allow-partial (score the other tasks when goldens fail in this environment;
 default: raise with the engine's message, as ``biocoder evaluate`` exits 3).
 """
 
@@ -33,6 +32,8 @@ import os
 import threading
 from pathlib import Path
 from typing import Any
+
+from biocoder_dataset import settings
 
 log = logging.getLogger("biocoder.lm_eval")
 
@@ -49,7 +50,7 @@ def _parquet_rows(folder: Path, config: str) -> list[dict[str, Any]]:
 
     files = sorted((folder / config).glob("*.parquet"))
     if not files:
-        raise FileNotFoundError(f"BIOCODER_PARQUET_DIR={folder}: no Parquet files under {folder / config}")
+        raise FileNotFoundError(f"{settings.ENV_PARQUET_DIR}={folder}: no Parquet files under {folder / config}")
     return list(datasets.load_dataset("parquet", data_files={"test": [str(f) for f in files]}, split="test"))
 
 
@@ -71,14 +72,14 @@ def load_biocoder(
     from biocoder_dataset.prompts import build_prompt
     from biocoder_dataset.schema import features
 
-    parquet_dir = os.environ.get("BIOCODER_PARQUET_DIR")
+    parquet_dir = settings.env_str(settings.ENV_PARQUET_DIR)
     if parquet_dir:
         rows = _parquet_rows(Path(parquet_dir), config)
         where = f"Parquet folder {parquet_dir}"
     else:
         from biocoder_dataset.configs import load_problems
 
-        source_dir = source_dir or os.environ.get("BIOCODER_SOURCE_DIR") or None
+        source_dir = source_dir or settings.env_str(settings.ENV_SOURCE_DIR)
         rows = load_problems(config, source_dir)
         where = f"source dir {source_dir}" if source_dir else "the default sources"
     selected = [
@@ -132,21 +133,22 @@ def build_predictions(resps: list[list[str]], docs: list[dict[str, Any]]) -> lis
 # ----------------------------------------------------------------------------------- metric
 def eval_options():
     """Engine options from the environment (the sandbox defaults to the safest available)."""
-    from biocoder_metric.execute import EvalOptions
+    from biocoder_metric.execution import EvalOptions
 
-    return EvalOptions(
-        sandbox=os.environ.get("BIOCODER_SANDBOX") or "auto",
-        allow_unsafe=os.environ.get("BIOCODER_ALLOW_UNSAFE", "") in ("1", "true", "yes"),
-        workers=int(os.environ.get("BIOCODER_WORKERS", "2")),
-        fuzz_cases=int(os.environ.get("BIOCODER_FUZZ_CASES", "10")),
-        timeout_s=float(os.environ.get("BIOCODER_TIMEOUT", "10")),
-        seed=int(os.environ.get("BIOCODER_SEED", "0")),
-    )
+    # Only what the environment sets is passed: every other field keeps EvalOptions' default.
+    given = {
+        "sandbox": settings.env_str(settings.ENV_SANDBOX),
+        "workers": settings.env_number(settings.ENV_WORKERS, None),
+        "fuzz_cases": settings.env_number(settings.ENV_FUZZ_CASES, None),
+        "timeout_s": settings.env_number(settings.ENV_TIMEOUT, None, float),
+        "seed": settings.env_number(settings.ENV_SEED, None),
+    }
+    return EvalOptions(allow_unsafe=settings.allow_unsafe_from_env(), **{k: v for k, v in given.items() if v is not None})
 
 
 def _run_batch(batch_no: int) -> None:
     """Execute every candidate of one filter call; store (n, c, task status) per task."""
-    from biocoder_metric.execute import run_evaluation
+    from biocoder_metric.execution import run_evaluation
     from biocoder_metric.types import Status, TaskStatus
 
     batch = _BATCHES[batch_no]
@@ -155,15 +157,15 @@ def _run_batch(batch_no: int) -> None:
         for t, cands in batch["candidates"].items()
         for i, c in enumerate(cands)
     ]
-    out_dir = os.environ.get("BIOCODER_RESULTS_DIR")
+    out_dir = settings.env_str(settings.ENV_RESULTS_DIR)
     if out_dir:
         out_dir = str(Path(out_dir) / f"batch{batch_no}-pid{os.getpid()}")
     # Same rules as `biocoder evaluate`: a golden failing in this environment raises the engine's
     # GoldenFailuresError (what failed, how to fix it) instead of scoring a shrunken task set,
-    # unless BIOCODER_ALLOW_PARTIAL=1.
+    # unless the allow-partial setting is on.
     run = run_evaluation(
         list(batch["rows"].values()), samples, eval_options(), out_dir=out_dir, progress=False, overwrite=True,
-        allow_partial=os.environ.get("BIOCODER_ALLOW_PARTIAL", "") in ("1", "true", "yes"),
+        allow_partial=settings.env_flag(settings.ENV_ALLOW_PARTIAL),
     )
     counts: dict[str, dict[str, Any]] = {}
     for t in batch["rows"]:

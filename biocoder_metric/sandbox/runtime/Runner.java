@@ -68,7 +68,7 @@ public final class Runner {
         }
     }
 
-    /** The case's classes, then upstream's libraries (worker.py JAVA_LIBS, passed as -Dbiocoder.libs). */
+    /** The case's classes, then upstream's libraries (protocol.py JAVA_LIBS, passed as -Dbiocoder.libs). */
     static String classpath(File classesDir) {
         String libs = System.getProperty("biocoder.libs", "");
         return libs.isEmpty() ? classesDir.getPath() : classesDir.getPath() + File.pathSeparator + libs;

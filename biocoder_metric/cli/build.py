@@ -17,8 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from biocoder_metric.cli.common import add_progress_flag
+from biocoder_metric.cli.flags import add_option_flags, apply_overrides
+
 #: Modules that add ``build`` sub-commands through :func:`register_build_command` when imported.
-BUILD_COMMAND_MODULES: tuple[str, ...] = ("biocoder_metric.cli_synth",)  # build harness
+BUILD_COMMAND_MODULES: tuple[str, ...] = ("biocoder_metric.cli.build_harness",)
 
 
 @dataclass
@@ -43,7 +46,7 @@ def register_build_command(name: str, help: str, configure: Callable[[argparse.A
 
 
 def _usage(exc: Exception) -> Exception:
-    from biocoder_metric.cli import UsageError
+    from biocoder_metric.cli.errors import UsageError
 
     return UsageError(str(exc))
 
@@ -72,16 +75,11 @@ def _repo_flags(p: argparse.ArgumentParser) -> None:
 
 
 def _select_flags(p: argparse.ArgumentParser) -> None:
+    from biocoder_metric.build.select import SelectConfig
+
     p.add_argument("--select-config", default=None, help="JSON file of select settings (field names of SelectConfig)")
-    p.add_argument("--min-lines", type=int, default=None, help="drop functions with numLines below this (default 3)")
-    p.add_argument("--max-lines", type=int, default=None, help="drop functions with numLines above this (default 200)")
-    p.add_argument("--max-params", type=int, default=None, help="drop functions with more parameters (default 8)")
-    p.add_argument("--allow-no-comment", action="store_true", help="keep functions without a docstring/Javadoc")
-    p.add_argument("--no-relevance", action="store_true", help="do not apply the bioinformatics relevance filter")
-    p.add_argument("--min-keyword-hits", type=int, default=None, help="bio keywords needed without a bio import (default 2)")
-    p.add_argument("--bio-imports", default=None, help="comma-separated import prefixes that mark bio code (replaces the default list)")
-    p.add_argument("--bio-keywords", default=None, help="comma-separated bio keywords (replaces the default list)")
-    p.add_argument("--dedup-threshold", type=float, default=None, help="token-set Jaccard at or above which functions are duplicates (default 0.8)")
+    add_option_flags(p.add_argument_group("selection rules (override --select-config)"), SelectConfig,
+                     overrides_only=True)
     p.add_argument("--existing", action="append", default=[], metavar="FILE",
                    help="existing BioCoder tasks (JSON/JSONL with golden_code/goldenCode) to de-duplicate against; repeatable")
 
@@ -97,26 +95,14 @@ def _model_flags(p: argparse.ArgumentParser) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    add_progress_flag(p)
     p.add_argument("-v", "--verbose", action="store_true", help="also log progress details (skipped files are always logged)")
 
 
 def _select_config(args: argparse.Namespace) -> Any:
     from biocoder_metric.build.select import SelectConfig
 
-    cfg = SelectConfig.from_file(args.select_config) if args.select_config else SelectConfig()
-    for flag, field in (("min_lines", "min_lines"), ("max_lines", "max_lines"), ("max_params", "max_params"),
-                        ("min_keyword_hits", "min_keyword_hits"), ("dedup_threshold", "dedup_threshold")):
-        if getattr(args, flag) is not None:
-            setattr(cfg, field, getattr(args, flag))
-    if args.allow_no_comment:
-        cfg.require_comment = False
-    if args.no_relevance:
-        cfg.relevance = False
-    if args.bio_imports:
-        cfg.bio_imports = [x.strip() for x in args.bio_imports.split(",") if x.strip()]
-    if args.bio_keywords:
-        cfg.bio_keywords = [x.strip() for x in args.bio_keywords.split(",") if x.strip()]
+    cfg = apply_overrides(SelectConfig.from_file(args.select_config) if args.select_config else SelectConfig(), args)
     if not 0.0 < cfg.dedup_threshold <= 1.0:
         raise ValueError(f"--dedup-threshold must be in (0, 1], got {cfg.dedup_threshold}")
     return cfg

@@ -1,16 +1,16 @@
-"""``biocoder data export`` and ``biocoder data push``: flags only, the work is in :mod:`export`."""
+"""``biocoder data export`` and ``biocoder data push``: flags only, the work is in :mod:`biocoder_dataset.export`."""
 
 from __future__ import annotations
 
 import argparse
 import json
 
+from biocoder_dataset import settings
 from biocoder_dataset.errors import DatasetError
+from biocoder_metric.cli.errors import UsageError
 
 
-def _usage_error(exc: Exception):
-    from biocoder_metric.cli import UsageError
-
+def _usage_error(exc: Exception) -> UsageError:
     return UsageError(str(exc))
 
 
@@ -50,13 +50,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     exp = sub.add_parser("export", help="write <out>/<config>/test-00000-of-00001.parquet and README.md")
     exp.add_argument("--out", required=True, help="output folder (written atomically)")
     exp.add_argument("--source-dir", default=None,
-                     help="local copy of the upstream files (default: $BIOCODER_SOURCE_DIR, else download)")
+                     help=f"local copy of the upstream files (default: ${settings.ENV_SOURCE_DIR}, else download)")
     exp.add_argument("--configs", default=None, help="comma-separated configs (default: all)")
     exp.add_argument("--tasks", default=None, metavar="FILE",
                      help="export the task rows in FILE (JSON/JSONL from `biocoder build tasks`) instead of the upstream configs")
     exp.add_argument("--overwrite", action="store_true", help="replace an existing non-empty output folder")
     exp.add_argument("--skip-checksum", action="store_true",
-                     help="do not verify upstream sha256 pins (development only; same as BIOCODER_SKIP_CHECKSUM=1)")
+                     help=f"do not verify upstream sha256 pins (development only; same as {settings.ENV_SKIP_CHECKSUM}=1)")
     exp.set_defaults(func=_cmd_export)
 
     psh = sub.add_parser("push", help="upload an export folder to a Hugging Face dataset repo")

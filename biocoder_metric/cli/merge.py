@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from biocoder_metric.cli import UsageError
+from biocoder_metric.cli.errors import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -1,18 +1,13 @@
-"""``biocoder report`` and ``biocoder compare``: thin adapters over :mod:`biocoder_metric.reporting`.
-
-* ``report RUN_DIR [RUN_DIR...] --out DIR``: ``report.html`` (self-contained), PNG + SVG
-  plots and ``report.json``; with several runs, paired comparisons against the first.
-* ``compare RUN_A RUN_B``: paired bootstrap of A minus B on the tasks both scored, with
-  a CI and a p-value per pass@k, and the tasks only one of them solves.
+"""``biocoder report RUN_DIR [RUN_DIR...] --out DIR``: ``report.html`` (self-contained), PNG + SVG
+plots and ``report.json``; with several runs, paired comparisons against the first.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-from biocoder_metric.cli import UsageError
+from biocoder_metric.cli.errors import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -31,21 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rp.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0)")
     rp.set_defaults(func=cmd_report)
 
-    cp = subparsers.add_parser(
-        "compare",
-        help="is run A better than run B? paired bootstrap CI and p-value per pass@k",
-        description="Paired bootstrap over the tasks both runs scored: difference A - B of pass@k, its 95% CI and a "
-        "two-sided p-value, plus the tasks only one run solves.",
-    )
-    cp.add_argument("run_a", metavar="RUN_A")
-    cp.add_argument("run_b", metavar="RUN_B")
-    cp.add_argument("--n-boot", type=int, default=10_000, help="bootstrap resamples (default: 10000)")
-    cp.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0)")
-    cp.add_argument("--json", action="store_true", help="print JSON instead of the table")
-    cp.set_defaults(func=cmd_compare)
 
-
-def _load(paths: list[str], names: list[str] | None, source_dir: str | None):
+def load_runs(paths: list[str], names: list[str] | None, source_dir: str | None):
     from biocoder_metric.reporting.runs import RunDirError, load_run, unique_names
 
     if names is not None and len(names) != len(paths):
@@ -64,20 +46,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.n_boot < 1 or args.compare_n_boot < 1:
         raise UsageError("--n-boot and --compare-n-boot must be >= 1")
     names = [n.strip() for n in args.names.split(",")] if args.names else None
-    runs = _load(args.runs, names, args.source_dir)
+    runs = load_runs(args.runs, names, args.source_dir)
     data = build_report(runs, args.out, n_boot=args.n_boot, seed=args.seed, compare_n_boot=args.compare_n_boot)
     print(f"report: {args.out}/report.html ({len(data['figures'])} plots, {len(data['tables'])} sections)", file=sys.stderr)
-    return 0
-
-
-def cmd_compare(args: argparse.Namespace) -> int:
-    from biocoder_metric.reporting.build import compare_runs, render_comparison
-
-    if args.n_boot < 1:
-        raise UsageError("--n-boot must be >= 1")
-    a, b = _load([args.run_a, args.run_b], None, None)
-    cmp = compare_runs(a, b, n_boot=args.n_boot, seed=args.seed)
-    if all(v is None for v in cmp["by_k"].values()):
-        raise UsageError(f"{a.dir} and {b.dir} have no scored task in common: nothing to compare")
-    print(json.dumps(cmp, indent=2, sort_keys=True) if args.json else render_comparison(cmp))
     return 0

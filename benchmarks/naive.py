@@ -1,6 +1,6 @@
 """The baseline runner: upstream's tester, one fresh process per fuzz case.
 
-This is the baseline the speed benchmark (``biocoder bench``) compares the engine with.
+This is the baseline the speed benchmark (``python -m benchmarks speed``) compares the engine with.
 It does what upstream's tester does: for every case it writes ``main.py`` (Java:
 ``Main.java``), starts a fresh ``python3 main.py`` (Java: ``javac`` then ``java``) in a
 sandbox of the same kind (under Docker: in a long-lived container of the same image, as
@@ -9,8 +9,11 @@ no preloaded imports, no compile-once, and no golden cache (every sample re-runs
 golden program for every case). It runs ``workers`` cases at a time, as the engine does.
 
 It shares only *pure* code with the engine (harness program texts, ``extract_code``,
-:func:`~biocoder_metric.execute.judge`), so that when both give the same verdict the
+:func:`~biocoder_metric.execution.judging.judge`), so that when both give the same verdict the
 engine's fast paths are checked against an independent, obviously-correct execution.
+It uses only the package's public API (the sandbox's mount layout comes from
+:meth:`BwrapSandbox.bwrap_argv`, the container settings from :mod:`biocoder_metric.sandbox.docker`'s
+constants).
 
 Isolation per backend (kept comparable with the engine's, not identical):
 
@@ -37,49 +40,19 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
 from biocoder_metric import harness
-from biocoder_metric.execute import (
-    EvalOptions,
-    _stripped_equal,
-    case_error,
-    index_problems,
-    judge,
-    normalize_samples,
-    static_task_status,
-)
+from biocoder_metric.execution import EvalOptions
+from biocoder_metric.execution.judging import case_error, judge, stripped_equal
+from biocoder_metric.execution.tasks import index_problems, static_task_status
 from biocoder_metric.postprocess import extract_code
+from biocoder_metric.samples import normalize_samples
 from biocoder_metric.sandbox.base import SandboxError, clean_env
-from biocoder_metric.types import (
-    RUN_COMPILE_ERROR,
-    RUN_OK,
-    RUN_OUTPUT_LIMIT,
-    RUN_SANDBOX_ERROR,
-    RUN_TIMEOUT,
-    CaseOutcome,
-    TaskStatus,
-)
+from biocoder_metric.sandbox.runtime.protocol import MIN_FSIZE, STDERR_TAIL, java_flags
+from biocoder_metric.types import CaseOutcome, RunStatus, TaskStatus
 
-#: Same values as the worker: RLIMIT_FSIZE floor and the stderr tail kept.
-MIN_FSIZE = 64 << 20
-STDERR_TAIL = 4096
 #: Host-side slack on top of the case time limit (process/container start-up).
 START_SLACK_S = 60.0
 #: The exit status the Java script uses to say "javac failed" (checked together with the class file).
 JAVAC_FAILED = 222
-
-
-def _java_flags(memory_mb: int) -> list[str]:
-    """The engine's JVM flags (heap, stack, GC), so that both paths give the same verdicts."""
-    heap = max(64, int(memory_mb * 3 // 4))
-    return [
-        f"-Xmx{heap}m",
-        "-Xss8m",
-        "-XX:+UseSerialGC",
-        "-XX:TieredStopAtLevel=1",
-        "-XX:-UsePerfData",
-        "-Xshare:auto",
-        "-XX:ActiveProcessorCount=1",
-        "-Dfile.encoding=UTF-8",
-    ]
 
 
 def case_script(
@@ -106,7 +79,7 @@ def case_script(
             "javac -J-XX:-UsePerfData -J-XX:TieredStopAtLevel=1 -encoding UTF-8 -nowarn -d classes "
             f"{shlex.quote(class_name)}.java >compile.txt 2>&1 || exit {JAVAC_FAILED}"
         )
-        flags = " ".join(_java_flags(memory_mb))
+        flags = " ".join(java_flags(memory_mb, []))  # the engine's JVM flags: same verdicts
         lines.append(
             f"exec {guard}java {flags} -cp classes {shlex.quote(class_name)} <stdin >stdout 2>stderr"
         )
@@ -174,19 +147,19 @@ class NaiveBackend(ABC):
             status, rc, note = self._execute(d, language, class_name)
             duration = time.monotonic() - start
             if language == "java" and not os.path.isfile(os.path.join(d, "classes", f"{class_name}.class")):
-                if status == RUN_OK and rc == JAVAC_FAILED:
+                if status == RunStatus.OK and rc == JAVAC_FAILED:
                     return CaseOutcome(
-                        status=RUN_COMPILE_ERROR, returncode=1, stderr=_tail(os.path.join(d, "compile.txt"))
+                        status=RunStatus.COMPILE_ERROR, returncode=1, stderr=_tail(os.path.join(d, "compile.txt"))
                     )
             out = _read(os.path.join(d, "stdout"), self.output_limit + 1)
-            if status == RUN_OK and len(out) > self.output_limit:
-                status = RUN_OUTPUT_LIMIT
+            if status == RunStatus.OK and len(out) > self.output_limit:
+                status = RunStatus.OUTPUT_LIMIT
             err = _tail(os.path.join(d, "stderr"))
             if note:
                 err = (err + note)[-STDERR_TAIL:]
             return CaseOutcome(
                 status=status,
-                returncode=None if status == RUN_TIMEOUT else rc,
+                returncode=None if status == RunStatus.TIMEOUT else rc,
                 stdout=out[: self.output_limit].decode("utf-8", "replace"),
                 stderr=err,
                 duration_s=round(duration, 6),
@@ -196,7 +169,7 @@ class NaiveBackend(ABC):
 
     @abstractmethod
     def _execute(self, case_dir: str, language: str, class_name: str) -> tuple[str, int | None, str]:
-        """Run the case script in ``case_dir``: (RUN_* status, exit code, extra stderr note)."""
+        """Run the case script in ``case_dir``: (RunStatus, exit code, extra stderr note)."""
 
     def close(self) -> None:
         shutil.rmtree(self._root, ignore_errors=True)
@@ -228,9 +201,9 @@ class _SubprocessBackend(NaiveBackend):
             rc = proc.wait(timeout=limit)
         except subprocess.TimeoutExpired:
             self._kill(proc)
-            return RUN_TIMEOUT, None, ""
+            return RunStatus.TIMEOUT, None, ""
         self._kill(proc)  # leftovers of the case (double forks) die with its session
-        return RUN_OK, _signal_rc(rc), ""
+        return RunStatus.OK, _signal_rc(rc), ""
 
     @staticmethod
     def _kill(proc: subprocess.Popen) -> None:
@@ -275,9 +248,13 @@ class NaiveBwrap(_SubprocessBackend):
     name = "bwrap"
 
     def __init__(self, *, image: str | None = None, **kw: Any):
+        from biocoder_metric.sandbox import make_sandbox
         from biocoder_metric.sandbox.bubblewrap import BwrapSandbox
 
-        self._box = BwrapSandbox.create(image=image)  # only for its command line; never started
+        # Only for its command line (never started); chosen as the engine's is (same root filesystem).
+        box = make_sandbox("bwrap", image=image)
+        assert isinstance(box, BwrapSandbox)
+        self._box = box
         argv = self._box.bwrap_argv()
         prefix = argv[: argv.index("--")]
         for i in range(len(prefix) - 1, -1, -1):  # our own --chdir replaces the worker's
@@ -312,6 +289,22 @@ class NaiveBwrap(_SubprocessBackend):
         self._box.close()
 
 
+def _docker_client() -> Any:
+    """A Docker SDK client that answers, or :class:`SandboxError` saying why not."""
+    try:
+        import docker
+    except ImportError as exc:
+        raise SandboxError(
+            "the docker baseline needs the Docker SDK: pip install 'biocoder-eval[docker]'"
+        ) from exc
+    try:
+        client = docker.from_env(timeout=60)
+        client.ping()
+    except Exception as exc:
+        raise SandboxError(f"no Docker engine is reachable ({exc})") from exc
+    return client
+
+
 class NaiveDocker(NaiveBackend):
     """``docker``, the way upstream's tester runs: long-lived containers of the same image
     (one per worker thread, the engine's parallelism), and in them a fresh ``python3 main.py``
@@ -330,10 +323,11 @@ class NaiveDocker(NaiveBackend):
         import queue
 
         from biocoder_metric.sandbox import docker as dk
+        from biocoder_metric.sandbox.image import DEFAULT_IMAGE
 
         self._dk = dk
-        self.client = dk._client()
-        self.image = image or dk._default_image()
+        self.client = _docker_client()
+        self.image = image or DEFAULT_IMAGE
         try:
             self.image_id = self.client.images.get(self.image).id
         except Exception as exc:
@@ -364,7 +358,11 @@ class NaiveDocker(NaiveBackend):
             working_dir=self.CASES_MOUNT,
             environment=clean_env({"HOME": "/tmp"}, path=dk.CONTAINER_PATH),
             volumes={self._root: {"bind": self.CASES_MOUNT, "mode": "rw"}},
-            labels={dk.LABEL: "1", f"{dk.LABEL}.pid": str(os.getpid()), f"{dk.LABEL}.host": os.uname().nodename},
+            labels={
+                dk.LABEL: "1",
+                f"{dk.LABEL}.pid": str(os.getpid()),
+                f"{dk.LABEL}.host": os.uname().nodename,
+            },
             ipc_mode="private",
         )
 
@@ -389,11 +387,13 @@ class NaiveDocker(NaiveBackend):
         return self._free.get()
 
     def _execute(self, case_dir: str, language: str, class_name: str) -> tuple[str, int | None, str]:
-        script = case_script(language, class_name, self.memory_mb, self.output_limit, timeout_s=self.timeout_s)
+        script = case_script(
+            language, class_name, self.memory_mb, self.output_limit, timeout_s=self.timeout_s
+        )
         try:
             container = self._borrow()
         except Exception as exc:
-            return RUN_SANDBOX_ERROR, None, f"cannot start a container: {exc}"
+            return RunStatus.SANDBOX_ERROR, None, f"cannot start a container: {exc}"
         started = time.monotonic()
         try:
             res = container.exec_run(
@@ -404,14 +404,14 @@ class NaiveDocker(NaiveBackend):
             )
             rc = int(res.exit_code if res.exit_code is not None else -1)
         except Exception as exc:
-            return RUN_SANDBOX_ERROR, None, f"docker exec failed: {exc}"
+            return RunStatus.SANDBOX_ERROR, None, f"docker exec failed: {exc}"
         finally:
             self._free.put(container)
         # coreutils ``timeout`` exits 137 (KILL) when the limit hit; a program exiting so by
         # itself would also need the whole limit to look the same.
         if rc in (124, 137) and time.monotonic() - started >= self.timeout_s:
-            return RUN_TIMEOUT, None, ""
-        return RUN_OK, _signal_rc(rc), ""
+            return RunStatus.TIMEOUT, None, ""
+        return RunStatus.OK, _signal_rc(rc), ""
 
     def close(self) -> None:
         for container in self._containers:
@@ -479,7 +479,7 @@ def naive_sample(
     if row["kind"] == "rosalind":
         program = harness.build_rosalind_program(code, row.get("function_name") or "solve")
         outcome = backend.run_case("python", program, stdin=row["test_input"])
-        st, passed, _ = judge([outcome], [row["expected_output"]], language, _stripped_equal)
+        st, passed, _ = judge([outcome], [row["expected_output"]], language, stripped_equal)
         return {**base, "status": st, "cases_passed": passed, "cases": 1, "runs": 1}
     class_name = harness.java_class_name(row["context"]) if language == "java" else "Main"
     goldens = harness.build_harness_programs(

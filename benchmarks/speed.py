@@ -1,10 +1,11 @@
 """The evaluation speed benchmark: the engine versus the naive runner, side by side.
 
-One :func:`run_benchmark` call evaluates the same tasks and samples with
+Run it as ``python -m benchmarks speed ...`` (see :mod:`benchmarks.__main__` and
+docs/performance.md). One :func:`bench_sandbox` call evaluates the same tasks and samples with
 
-* (a) the naive runner (:mod:`biocoder_metric.naive`: a fresh process, and for Docker a
-  fresh container, per fuzz case; golden re-run for every sample), and
-* (b) the engine (:func:`biocoder_metric.execute.run_evaluation`: warm forking worker,
+* (a) the naive runner (:mod:`benchmarks.naive`: a fresh process per fuzz case, under Docker
+  in long-lived containers of the same image; golden re-run for every sample), and
+* (b) the engine (:func:`biocoder_metric.execution.run_evaluation`: warm forking worker,
   compile-once Java runner, reused sandboxes, golden outputs computed once per task),
 
 under each requested sandbox, ``repeats`` times with the order of (a) and (b) alternating
@@ -31,10 +32,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from benchmarks.naive import BASELINES, evaluate_naive, make_naive_backend
 from biocoder_metric import harness
-from biocoder_metric.execute import EvalOptions, run_evaluation
+from biocoder_metric.execution import EvalOptions, run_evaluation
 from biocoder_metric.mutation import java_mutants, python_mutants
-from biocoder_metric.naive import BASELINES, evaluate_naive, make_naive_backend
 from biocoder_metric.types import Job
 
 # ---------------------------------------------------------------------------- mutants
@@ -316,15 +317,15 @@ def _container_cpu_s(container_id: str) -> float | None:
 def sandbox_cpu_s(sb: Any) -> float | None:
     """CPU seconds used so far by everything inside sandbox ``sb`` (worker and its cases), or None.
 
-    Reads backend internals (the container id, the worker process), hence best effort: this is
-    a measuring tool, and None just means the CPU column stays empty.
+    From the sandbox's public :meth:`~biocoder_metric.sandbox.base.Sandbox.stats`: the Docker
+    container's cgroup, else the worker's host process tree. Best effort: None (no worker
+    running, cgroup not readable) just means the CPU column stays empty.
     """
-    container = getattr(sb, "_container", None)
-    if container is not None:
-        return _container_cpu_s(container.id)
-    conn = getattr(sb, "_conn", None)
-    proc = getattr(getattr(conn, "channel", None), "proc", None)
-    return _tree_cpu_s(proc.pid) if proc is not None else None
+    stats = sb.stats()
+    if stats.get("container_id"):
+        return _container_cpu_s(stats["container_id"])
+    pid = stats.get("worker_pid")
+    return _tree_cpu_s(pid) if pid else None
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """``biocoder build harness``: synthesise and validate test harnesses for task rows.
 
 Flags only; the work is in :mod:`biocoder_metric.synth`. Registered into the ``build``
-group through :func:`biocoder_metric.cli_build.register_build_command`.
+group through :func:`biocoder_metric.cli.build.register_build_command`.
 
 Writes, for ``--out OUT.jsonl``:
 
@@ -21,7 +21,9 @@ import statistics
 from pathlib import Path
 from typing import Any
 
-from biocoder_metric.cli_build import register_build_command
+from biocoder_metric.cli.build import register_build_command
+from biocoder_metric.cli.common import add_progress_flag
+from biocoder_metric.cli.flags import add_option_flags, options_from_args
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
@@ -30,26 +32,18 @@ def _configure(p: argparse.ArgumentParser) -> None:
     src.add_argument("--config", help="a shipped config instead (python_similar, java_public, ...)")
     p.add_argument("--source-dir", default=None, help="upstream files for --config (else downloaded)")
     p.add_argument("--out", required=True, help="output task rows JSONL (report and summary written next to it)")
-    p.add_argument("--sandbox", default="auto", help="auto | docker | bwrap (validation runs code: never 'none' unless you opt in)")
-    p.add_argument("--allow-unsafe", action="store_true", help="permit the 'none' sandbox")
-    p.add_argument("--image", default=None, help="Docker image (docker sandbox only)")
     p.add_argument("--language", choices=("python", "java", "all"), default="all", help="only tasks of this language")
     p.add_argument("--repo", action="append", default=[], metavar="DIR",
                    help="repository checkout for slicing and call sites (matched to rows by folder name); repeatable")
     p.add_argument("--only-missing", action="store_true", help="skip rows that already have an executable harness")
     p.add_argument("--task-ids", default=None, help="comma-separated task ids to process (default: all)")
-    p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--fuzz-cases", type=int, default=10)
-    p.add_argument("--mutants", type=int, default=10, help="mutants per task for validation")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds per golden case")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-plans", type=int, default=4, help="generator plans tried per task")
-    p.add_argument("--good-score", type=float, default=0.8,
-                   help="stop trying plans once one validates with at least this mutation score")
+    from biocoder_metric.synth.pipeline import SynthOptions
+
+    add_option_flags(p.add_argument_group("synthesis and validation"), SynthOptions, exclude=("repos",))
     p.add_argument("--ship", nargs="?", const="default", default=None, metavar="FILE",
                    help="also merge the validated harnesses into the shipped file (default "
                         "biocoder_dataset/synth/harnesses-v1.jsonl); for maintainers regenerating the dataset")
-    p.add_argument("--no-progress", action="store_true")
+    add_progress_flag(p)
 
 
 def _load_rows(args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -108,9 +102,7 @@ def _run(args: argparse.Namespace) -> int:
         if not p.is_dir():
             raise FileNotFoundError(f"--repo {d}: not a folder")
         repos[p.name] = str(p)
-    opts = SynthOptions(sandbox=args.sandbox, workers=args.workers, fuzz_cases=args.fuzz_cases, seed=args.seed,
-                        timeout_s=args.timeout, mutant_limit=args.mutants, max_plans=args.max_plans, good_score=args.good_score, repos=repos,
-                        allow_unsafe=args.allow_unsafe, image=args.image)
+    opts = options_from_args(SynthOptions, args, repos=repos)
     out = Path(args.out)
     stem = out.with_suffix("") if out.suffix in (".jsonl", ".json") else out
     report = Path(f"{stem}.report.jsonl")

@@ -1,4 +1,4 @@
-"""What ``biocoder evaluate`` gains from the reporting package, kept out of ``cli_eval``.
+"""What ``biocoder evaluate`` gains from the reporting package, kept out of ``evaluate``'s own flow.
 
 ``--samples-dir`` (upstream's ``outputs/<problem>/<n>.txt`` layout instead of a JSONL),
 ``--upstream-results FILE`` (upstream's three-column ``results.json`` as well) and
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from biocoder_metric.cli import UsageError
+from biocoder_metric.cli.errors import UsageError
 
 
 def add_evaluate_flags(p: argparse.ArgumentParser) -> None:
@@ -71,7 +71,7 @@ def load_samples(
 
 def samples_identity(args: argparse.Namespace, samples: list[dict[str, Any]]) -> dict[str, str]:
     """The run-info entry naming the samples: the file's sha256, or one over the folder's samples."""
-    from biocoder_metric.execute import sha256
+    from biocoder_metric.digests import sha256
 
     if getattr(args, "samples", None):
         return {"samples_file_sha256": sha256(Path(args.samples).read_text(encoding="utf-8"))}

@@ -1,32 +1,57 @@
-"""``biocoder bench``: the engine versus the naive runner, side by side (see docs/performance.md).
+"""The developer benchmarks, one command: ``python -m benchmarks NAME ...`` from the repo root.
 
-Prints, per sandbox, throughput (samples/s, cases/s) of both runners, the speed-up with
-its per-repeat pairs, verdict counts and every verdict the two runners disagree on;
-optionally the per-case overhead above the program's own compute and a scaling table.
-Everything also goes to ``--out`` as JSON. Exit status 1 when any verdict disagrees.
+* ``speed``: the engine versus the naive upstream-style runner, side by side (docs/performance.md).
+  Prints, per sandbox, throughput (samples/s, cases/s) of both runners, the speed-up with its
+  per-repeat pairs, verdict counts and every verdict the two runners disagree on; optionally
+  the per-case overhead above the program's own compute and a scaling table. Everything also
+  goes to ``--out`` as JSON. Exit status 1 when any verdict disagrees.
+* ``scaling``, ``build_extract``, ``synth_compare``: the other modules of this folder, with
+  their own flags (``python -m benchmarks NAME --help``; ``python -m benchmarks.NAME`` works too).
+
+Not part of the installed package: nothing in ``biocoder_metric`` or ``biocoder_dataset``
+imports this folder, and it uses only their public API.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
+import shlex
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from biocoder_metric.cli import UsageError
+#: Benchmarks with their own ``main(argv)``: ``python -m benchmarks NAME ARGS`` hands ARGS over.
+DELEGATED = {
+    "scaling": "local workers vs a 2-node Ray cluster vs shards + merge (docs/scale.md)",
+    "build_extract": "function-extraction throughput of `biocoder build` (docs/build.md)",
+    "synth_compare": "synthesised harnesses vs upstream's hand-written ones (docs/synthesis.md)",
+}
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
-        "bench",
-        help="benchmark the engine against a naive fresh-process-per-case runner",
+class UsageError(Exception):
+    """Unusable flags or input: printed without a traceback, exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="benchmark", metavar="BENCHMARK")
+    p = sub.add_parser(
+        "speed",
+        help="the engine against a naive upstream-style fresh-process-per-case runner",
         description="Evaluate the same tasks and samples (goldens and AST mutants) with the naive runner "
         "and the engine, interleaved, under each sandbox; print throughput, speed-up and verdict agreement.",
     )
     add_arguments(p)
-    p.set_defaults(func=cmd_bench)
+    for name, text in DELEGATED.items():
+        sub.add_parser(name, help=f"{text}; flags: python -m benchmarks {name} --help", add_help=False)
+    return parser
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -102,7 +127,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _select_rows(args: argparse.Namespace, log) -> list[dict[str, Any]]:
     from biocoder_dataset.configs import load_problems
-    from biocoder_metric.execute import EvalOptions, check_goldens
+    from biocoder_metric.execution import EvalOptions, check_goldens
 
     rows = [r for r in load_problems(args.config, source_dir=args.source_dir) if r.get("executable")]
     if args.language != "all":
@@ -144,9 +169,9 @@ def _select_rows(args: argparse.Namespace, log) -> list[dict[str, Any]]:
         pos += len(batch)
         by_id = {r["task_id"]: r for r in batch}
         for entry in check_goldens(batch, opts, progress=False):
-            if entry["status"] == "pass" and len(chosen) < want_n:
+            if entry["status"] == "passed" and len(chosen) < want_n:
                 chosen.append(by_id[entry["task_id"]])
-            elif entry["status"] != "pass":
+            elif entry["status"] != "passed":
                 log(
                     f"  skipping {entry['task_id']}: golden {entry['status']}: {str(entry.get('reason'))[:120]}"
                 )
@@ -155,9 +180,10 @@ def _select_rows(args: argparse.Namespace, log) -> list[dict[str, Any]]:
     return sorted(chosen, key=lambda r: r["task_id"])
 
 
-def cmd_bench(args: argparse.Namespace) -> int:
-    from biocoder_metric import bench
-    from biocoder_metric.execute import EvalOptions
+def cmd_speed(args: argparse.Namespace, argv: list[str] | None = None) -> int:
+    """``python -m benchmarks speed``; ``argv`` (the flags as given) is recorded in the report."""
+    from benchmarks import speed
+    from biocoder_metric.execution import EvalOptions
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
@@ -180,13 +206,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if getattr(args, key) < 1:
             raise UsageError(f"--{key.replace('_', '-')} must be >= 1")
     if args.image is None and any(s in ("docker", "bwrap") for s in args.sandboxes) and args.config != "demo":
-        from biocoder_metric.sandbox.docker import _default_image
+        from biocoder_metric.sandbox.image import DEFAULT_IMAGE
 
-        args.image = _default_image()  # bwrap must run the image's software too, for the same verdicts
+        args.image = DEFAULT_IMAGE  # bwrap must run the image's software too, for the same verdicts
 
     started = time.time()
     rows = _select_rows(args, log)
-    samples = bench.make_samples(rows, args.samples)
+    samples = speed.make_samples(rows, args.samples)
     options = EvalOptions(
         sandbox=args.sandboxes[0],
         allow_unsafe=args.allow_unsafe,
@@ -198,13 +224,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         seed=args.seed,
     )
     log(
-        f"bench: {len(rows)} tasks x {args.samples} samples x {args.fuzz_cases} fuzz cases, "
+        f"speed: {len(rows)} tasks x {args.samples} samples x {args.fuzz_cases} fuzz cases, "
         f"{args.workers} workers, {args.repeats} repeats, sandboxes {args.sandboxes}"
     )
     report: dict[str, Any] = {
-        "command": "biocoder bench " + " ".join(sys.argv[2:])
-        if sys.argv[1:2] == ["bench"]
-        else " ".join(sys.argv),
+        "command": "python -m benchmarks speed " + shlex.join(argv or []),
         "config": args.config,
         "tasks": [r["task_id"] for r in rows],
         "samples_per_task": args.samples,
@@ -217,11 +241,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     }
     disagreements = 0
     for sandbox in args.sandboxes:
-        sb_report = bench.bench_sandbox(sandbox, rows, samples, options, args.repeats, not args.no_naive, log)
+        sb_report = speed.bench_sandbox(sandbox, rows, samples, options, args.repeats, not args.no_naive, log)
         entry: dict[str, Any] = {"comparison": sb_report.summary(), "disagreements": sb_report.disagreements}
         disagreements += len(sb_report.disagreements)
         if args.overhead and any(r["language"] == "python" and r["kind"] == "harness" for r in rows):
-            entry["overhead"] = bench.measure_overhead(
+            entry["overhead"] = speed.measure_overhead(
                 sandbox,
                 rows,
                 EvalOptions(**{**vars(options), "sandbox": sandbox, "fuzz_cases": args.overhead_cases}),
@@ -230,14 +254,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 **({"paths": ("engine warm", "engine cold")} if args.no_naive else {}),
             )
         if args.scaling:
-            entry["scaling"] = bench.measure_scaling(sandbox, rows, args.samples, options, args.workers, log)
+            entry["scaling"] = speed.measure_scaling(sandbox, rows, args.samples, options, args.workers, log)
         report["sandboxes"][sandbox] = entry
         _print_sandbox(sandbox, entry)
     report["loadavg_end"] = os.getloadavg()
     report["elapsed_s"] = round(time.time() - started, 1)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(bench.dumps(report) + "\n", encoding="utf-8")
+        Path(args.out).write_text(speed.dumps(report) + "\n", encoding="utf-8")
         log(f"report written to {args.out}")
     return 1 if disagreements else 0
 
@@ -284,12 +308,26 @@ def _print_sandbox(sandbox: str, entry: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Stand-alone entry point (scripts/bench_eval.py), same flags as ``biocoder bench``."""
-    parser = argparse.ArgumentParser(prog="bench_eval", description=__doc__)
-    add_arguments(parser)
+    """``python -m benchmarks BENCHMARK ...``: ``speed`` here, the others by their own ``main``."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in DELEGATED:
+        module = importlib.import_module(f"benchmarks.{argv[0]}")
+        prog, sys.argv[0] = sys.argv[0], f"python -m benchmarks {argv[0]}"  # for its --help
+        try:
+            return int(module.main(argv[1:]) or 0)
+        finally:
+            sys.argv[0] = prog
+    parser = build_parser()
     args = parser.parse_args(argv)
-    try:
-        return cmd_bench(args)
-    except UsageError as exc:
-        print(f"bench: error: {exc}", file=sys.stderr)
+    if args.benchmark != "speed":
+        parser.print_help()
         return 2
+    try:
+        return cmd_speed(args, argv[1:])
+    except UsageError as exc:
+        print(f"python -m benchmarks speed: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

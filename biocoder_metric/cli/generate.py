@@ -1,26 +1,23 @@
-"""``biocoder generate``, ``biocoder run`` and ``biocoder push``: thin adapters.
+"""``biocoder generate``: samples from a registered model, resumable and accelerate-aware.
 
-* ``generate`` resolves a model entry of the registry (``models.yaml`` or ``--models-file``),
-  builds its processor and writes a samples JSONL that ``biocoder evaluate`` reads; rerunning
-  resumes; under ``accelerate launch -m biocoder_metric generate ...`` tasks are sharded over
-  processes and the main process writes the one file.
-* ``run`` = generate + evaluate + summary into one directory.
-* ``push`` publishes a run directory to the Hub (``--dry-run``: build the bundle locally only).
+Resolves a model entry of the registry (``models.yaml`` or ``--models-file``), builds its
+processor and writes a samples JSONL that ``biocoder evaluate`` reads; rerunning resumes;
+under ``accelerate launch -m biocoder_metric generate ...`` tasks are sharded over
+processes and the main process writes the one file. ``biocoder run`` reuses its flags.
 """
 
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from biocoder_metric.cli import UsageError
+from biocoder_metric.cli.common import add_progress_flag
+from biocoder_metric.cli.errors import UsageError
 
 
-def _add_generation_flags(p: argparse.ArgumentParser, *, with_data: bool) -> None:
+def add_generation_flags(p: argparse.ArgumentParser, *, with_data: bool) -> None:
     p.add_argument("--model", required=True, help="model name in the registry (NAME or NAME@VERSION)")
     p.add_argument("--models-file", default=None, help="a models YAML (default: the packaged biocoder_metric/models.yaml)")
     p.add_argument("--model-version", default=None, help="version of the model entry (default: its first / default_version)")
@@ -90,47 +87,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "plus <stem>.meta.json with the model entry and timings. Rerunning resumes. "
         "Multi-GPU: accelerate launch -m biocoder_metric generate ...",
     )
-    _add_generation_flags(gen, with_data=True)
+    add_generation_flags(gen, with_data=True)
     gen.add_argument("--out", required=True, help="samples JSONL file to write (appended to on resume)")
     gen.add_argument("--overwrite", action="store_true", help="discard existing samples instead of resuming")
-    gen.add_argument("--no-progress", action="store_true", help="no progress bars")
+    add_progress_flag(gen)
     gen.set_defaults(func=cmd_generate)
 
-    from biocoder_metric.cli_eval import DEFAULT_KS, _add_engine_flags
 
-    run = subparsers.add_parser(
-        "run",
-        help="generate + evaluate + summarise in one directory",
-        description="Generate samples with a registered model into DIR/samples.jsonl, judge them in a sandbox, "
-        "and write DIR/results.jsonl and DIR/summary.json. Rerunning resumes both stages.",
-    )
-    _add_generation_flags(run, with_data=False)
-    run.add_argument("--out", required=True, help="run directory")
-    run.add_argument("--k", default=DEFAULT_KS, help=f"comma-separated k for pass@k (default: {DEFAULT_KS}; k above n is reported as not estimable)")
-    run.add_argument("--overwrite", action="store_true", help="discard existing samples and results in --out")
-    run.add_argument("--generation-only", action="store_true",
-                     help="stop after generation (GPU nodes); evaluate DIR/samples.jsonl later, e.g. on CPU nodes")
-    _add_engine_flags(run)
-    run.set_defaults(func=cmd_run)
-
-    push = subparsers.add_parser(
-        "push",
-        help="publish a run directory (scores, per-sample results, settings) to the Hugging Face Hub",
-        description="Build a dataset repo from a run directory: README card, per-sample Parquet, summary, settings, "
-        "and print the model-index block for the model card. --dry-run writes the bundle locally only.",
-    )
-    push.add_argument("--results", required=True, help="run directory (summary.json + results.jsonl)")
-    push.add_argument("--repo-id", required=True, help="ORG/NAME of the dataset repo to create/update")
-    push.add_argument("--dataset-id", default=None, help="Hub id of the BioCoder dataset the scores refer to")
-    push.add_argument("--model-name", default=None, help="model name for the card (default: from samples.meta.json)")
-    push.add_argument("--dry-run", action="store_true", help="write the bundle to --bundle-dir and upload nothing")
-    push.add_argument("--bundle-dir", default=None, help="an empty folder to build the bundle in (default: RESULTS/hub-bundle for --dry-run, a temporary folder otherwise)")
-    push.add_argument("--private", action="store_true", help="create the repo private")
-    push.add_argument("--token", default=None, help="Hub token (default: the logged-in one / HF_TOKEN)")
-    push.set_defaults(func=cmd_push)
-
-
-# ------------------------------------------------------------------------------------ helpers
 def _resolve(args: argparse.Namespace):
     from biocoder_metric.processors.registry import resolve_model
 
@@ -180,7 +143,7 @@ def _problems(config: str, source_dir: str | None, limit: int | None, all_tasks:
     return rows
 
 
-def _generate(args: argparse.Namespace, out: Path, config: str, source_dir: str | None) -> dict[str, Any]:
+def generate_into(args: argparse.Namespace, out: Path, config: str, source_dir: str | None) -> dict[str, Any]:
     from biocoder_metric.generate import generate_samples, process_state
     from biocoder_metric.processors import make_processor
 
@@ -216,7 +179,7 @@ def _generate(args: argparse.Namespace, out: Path, config: str, source_dir: str 
         processor.close()
 
 
-def _print_meta(meta: dict[str, Any]) -> None:
+def print_meta(meta: dict[str, Any]) -> None:
     run = (meta.get("runs") or [{}])[-1]
     print(
         f"generated {run.get('samples', 0)} samples for {run.get('tasks', 0)} tasks in {run.get('wall_s', 0)} s "
@@ -226,67 +189,12 @@ def _print_meta(meta: dict[str, Any]) -> None:
     )
 
 
-# ------------------------------------------------------------------------------------ commands
 def cmd_generate(args: argparse.Namespace) -> int:
     out = Path(args.out)
-    meta = _generate(args, out, args.config, args.source_dir)
+    meta = generate_into(args, out, args.config, args.source_dir)
     from biocoder_metric.generate import process_state
 
     if process_state().is_main_process:
-        _print_meta(meta)
+        print_meta(meta)
         print(str(out))
-    return 0
-
-
-def cmd_run(args: argparse.Namespace) -> int:
-    from biocoder_metric.cli_eval import cmd_evaluate
-    from biocoder_metric.generate import process_state
-
-    out = Path(args.out)
-    samples = out / "samples.jsonl"
-    if process_state().num_processes > 1:
-        raise UsageError("biocoder run evaluates in this process; for multi-GPU generation use "
-                         "`accelerate launch -m biocoder_metric generate ...` then `biocoder evaluate`")
-    print(f"[1/2] generating into {samples}", file=sys.stderr)
-    meta = _generate(args, samples, args.config, args.source_dir)
-    _print_meta(meta)
-    if getattr(args, "generation_only", False):
-        print(f"--generation-only: evaluate later with `biocoder evaluate --config {args.config} --samples {samples} "
-              f"--out {out}` (any executor, any machine with a sandbox)", file=sys.stderr)
-        return 0
-    print(f"[2/2] evaluating in sandbox {args.sandbox!r} into {out}", file=sys.stderr)
-    eval_args = argparse.Namespace(**{**vars(args), "samples": str(samples), "out": str(out)})
-    return cmd_evaluate(eval_args)
-
-
-def cmd_push(args: argparse.Namespace) -> int:
-    from biocoder_metric.hub import DEFAULT_DATASET_ID, PushError, build_bundle, upload_bundle
-
-    if args.bundle_dir:
-        bundle = Path(args.bundle_dir)
-    elif args.dry_run:
-        bundle = Path(args.results) / "hub-bundle"  # ours: rebuilt on every dry run
-        if bundle.is_dir():
-            shutil.rmtree(bundle)
-    else:
-        bundle = Path(tempfile.mkdtemp(prefix="biocoder-push-"))
-    try:
-        info = build_bundle(args.results, bundle, repo_id=args.repo_id, dataset_id=args.dataset_id or DEFAULT_DATASET_ID, model_name=args.model_name)
-    except PushError as exc:
-        raise UsageError(str(exc)) from None
-    print(f"bundle for {args.repo_id} in {info['folder']}:", file=sys.stderr)
-    for name in info["files"]:
-        print(f"  {name}", file=sys.stderr)
-    print("\n# model-index block for the model card (README.md front matter):")
-    print(info["model_index"], end="")
-    if args.dry_run:
-        print(f"\ndry run: nothing uploaded; the files above are exactly what would be pushed to {args.repo_id}", file=sys.stderr)
-        return 0
-    try:
-        url = upload_bundle(bundle, args.repo_id, private=args.private, token=args.token)
-    except Exception as exc:  # noqa: BLE001 - any Hub/network failure: say so, keep the bundle for a retry
-        print(f"biocoder push: upload to {args.repo_id} failed: {type(exc).__name__}: {exc}\n"
-              f"the bundle is kept in {bundle}", file=sys.stderr)
-        return 1
-    print(f"\nuploaded to {url}", file=sys.stderr)
     return 0

@@ -13,8 +13,9 @@ import json
 import sys
 from typing import Any
 
-from biocoder_metric.cli import UsageError
-from biocoder_metric.cli_eval import _add_engine_flags, _engine_errors, _options, _problems
+from biocoder_dataset import settings
+from biocoder_metric.cli.common import add_engine_flags, engine_errors, eval_options, load_problems
+from biocoder_metric.cli.errors import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "equivalent mutants)? See docs/validity.md.",
     )
     p.add_argument("--out", default=None, help="write audit.jsonl and audit_summary.json to this directory")
-    p.add_argument("--mutants", type=int, default=10, help="golden mutants per task (default: 10)")
+    p.add_argument("--mutants", type=int, default=settings.MUTANTS, help=f"golden mutants per task (default: {settings.MUTANTS})")
     p.add_argument(
         "--equivalence-cases",
         type=int,
@@ -41,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="also write a harness_strength data file (the format of biocoder_dataset/harness_strength.json)",
     )
-    _add_engine_flags(p)
+    add_engine_flags(p)
     p.set_defaults(func=cmd_audit)
 
 
@@ -61,14 +62,14 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
     if args.mutants < 0:
         raise UsageError(f"--mutants must be >= 0, got {args.mutants}")
-    problems = _problems(args)
+    problems = load_problems(args)
     if args.task:
         known = {r["task_id"] for r in problems}
         unknown = [t for t in args.task if t not in known]
         if unknown:
             raise UsageError(f"--task: unknown task id(s) {', '.join(unknown)} in config {args.config!r}")
         problems = [r for r in problems if r["task_id"] in set(args.task)]
-    options = _options(args)
+    options = eval_options(args)
     try:
         records = audit_tasks(
             problems,
@@ -78,7 +79,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
             progress=not args.no_progress,
             out_dir=args.out,
         )
-    except _engine_errors() as exc:
+    except engine_errors() as exc:
         raise UsageError(str(exc)) from None
     if args.out:
         path = write_audit(records, args.out)

@@ -1,0 +1,155 @@
+"""What decides how samples are run (:class:`EvalOptions`), and the engine's input errors.
+
+Every default comes from :mod:`biocoder_dataset.settings` (per-case limits: from the worker
+protocol, which the in-sandbox worker shares); the CLI builds its flags from
+these fields (their ``metadata``), so a default is written once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from biocoder_dataset import settings
+from biocoder_metric.sandbox.runtime import protocol
+
+
+@dataclass
+class EvalOptions:
+    """Everything that decides how samples are run. Only some fields change results (see :meth:`fingerprint`)."""
+
+    sandbox: str = field(
+        default=settings.SANDBOX,
+        metadata={
+            "help": "execution backend: auto = the safest available (docker, then bwrap; never none)",
+            "choices": ("auto", "docker", "bwrap", "none"),
+        },
+    )
+    allow_unsafe: bool = field(
+        default=False,
+        metadata={"help": "permit --sandbox none: run generated code on this machine unisolated"},
+    )
+    image: str | None = field(
+        default=None,
+        metadata={"help": f"Docker image for --sandbox docker (default: ${settings.ENV_IMAGE} or {settings.IMAGE})"},
+    )
+    workers: int = field(default=settings.WORKERS, metadata={"help": "parallel sandboxes"})
+    fuzz_cases: int = field(default=settings.FUZZ_CASES, metadata={"help": "fuzz cases per harness task"})
+    timeout_s: float = field(
+        default=protocol.DEFAULT_TIMEOUT_S, metadata={"help": "seconds per case", "flag": "--timeout"}
+    )
+    memory_mb: int = field(default=protocol.DEFAULT_MEMORY_MB, metadata={"help": "memory limit per case in MiB"})
+    seed: int = field(
+        default=settings.SEED, metadata={"help": "fuzz seed: values come from Random(f'{seed}:{task}:{case}')"}
+    )
+    golden_cache_dir: str | None = field(
+        default=None,
+        metadata={
+            "help": "golden output cache folder (default: the cache root's golden/, see docs/ARCHITECTURE.md)",
+            "flag": "--golden-cache",
+        },
+    )
+    use_golden_cache: bool = field(
+        default=True, metadata={"help": "neither read nor write the golden output cache"}
+    )
+    executor: str = field(
+        default="local",
+        metadata={
+            "help": "local, or ray: one sandbox pool per node of a Ray cluster (pip install 'biocoder-eval[ray]')",
+            "choices": ("local", "ray"),
+        },
+    )
+    ray_address: str | None = field(
+        default=None,
+        metadata={"help": "Ray cluster to join: auto | HOST:PORT | ray://HOST:10001 (default: RAY_ADDRESS or a new local cluster)"},
+    )
+    workers_per_node: int | None = field(
+        default=None, metadata={"help": "--executor ray: sandboxes per node (default: the node's CPUs)"}
+    )
+    rosalind_check: str = field(
+        default="rosalind",
+        metadata={
+            "help": "rosalind: judge Rosalind answers by the problem's own rules (tolerance, any valid answer, "
+            "any order); exact: upstream's stripped text equality",
+            "choices": ("rosalind", "exact"),
+        },
+    )
+    plus: bool = field(
+        default=False,
+        metadata={"help": "also judge edge-value and extra fuzz cases; reported as a separate headline pass@k (plus)"},
+    )
+    include_weak: bool = field(
+        default=False,
+        metadata={"help": "score tasks whose harness the audit found weak (excluded from the headline by default)"},
+    )
+
+    def __post_init__(self) -> None:
+        if self.workers < 1:
+            raise ValueError(f"workers must be >= 1, got {self.workers}")
+        if self.fuzz_cases < 1:
+            raise ValueError(f"fuzz_cases must be >= 1, got {self.fuzz_cases}")
+        if not math.isfinite(self.timeout_s) or self.timeout_s <= 0:  # nan compares False with everything
+            raise ValueError(f"timeout_s must be a finite number > 0, got {self.timeout_s}")
+        if self.memory_mb < 16:
+            raise ValueError(f"memory_mb must be >= 16, got {self.memory_mb}")
+        if self.executor not in ("local", "ray"):
+            raise ValueError(f"executor must be 'local' or 'ray', got {self.executor!r}")
+        if self.workers_per_node is not None and self.workers_per_node < 1:
+            raise ValueError(f"workers_per_node must be >= 1, got {self.workers_per_node}")
+        if self.rosalind_check not in ("rosalind", "exact"):
+            raise ValueError(f"rosalind_check must be 'rosalind' or 'exact', got {self.rosalind_check!r}")
+
+    def fingerprint(self) -> dict[str, Any]:
+        """The fields that can change a verdict (workers and cache location cannot)."""
+        return {
+            k: getattr(self, k)
+            for k in ("fuzz_cases", "timeout_s", "memory_mb", "seed", "rosalind_check", "plus", "include_weak")
+        }
+
+    def cache_dir(self) -> Path:
+        """Where golden outputs are cached: ``golden_cache_dir``, else the settings' ``golden`` folder."""
+        return Path(self.golden_cache_dir) if self.golden_cache_dir else settings.cache_dir("golden")
+
+
+class EvalInputError(ValueError):
+    """Samples or problems that cannot be evaluated; the message names the sample or task."""
+
+
+class MissingTasksError(EvalInputError):
+    """Tasks of the task set have no sample: pass@k over the rest would move the denominator.
+
+    The CLI exits 1 on it; ``allow_missing=True`` counts those tasks as 0 correct instead.
+    """
+
+    def __init__(self, missing: Sequence[str], total: int):
+        self.missing = list(missing)
+        self.total = total
+        names = ", ".join(self.missing)
+        super().__init__(
+            f"{len(self.missing)} of {total} tasks have no samples: {names}. pass@k is taken over the whole "
+            "task set; add samples for them, name the subset you evaluate with --task-ids, or pass "
+            "--allow-missing to count them as 0 correct"
+        )
+
+
+class GoldenFailuresError(RuntimeError):
+    """Goldens fail in the chosen environment: a score here would be over a shrunken task set.
+
+    The CLI exits 3 on it; ``allow_partial=True`` scores the other tasks, labelled partial.
+    """
+
+    def __init__(self, failures: Sequence[tuple[str, str | None]], total: int, sandbox: str):
+        self.failures = list(failures)
+        self.total = total
+        shown = "\n".join(f"  {t}: {r}" for t, r in self.failures[:5])
+        more = f"\n  ... and {len(self.failures) - 5} more" if len(self.failures) > 5 else ""
+        super().__init__(
+            f"{len(self.failures)} of {total} goldens fail in this environment (sandbox {sandbox}), so its "
+            f"outputs cannot be the reference:\n{shown}{more}\n"
+            "Fix: run in the reference environment (bash scripts/setup_docker.sh builds the image; then "
+            "--sandbox docker, or --sandbox bwrap, which runs the image's root filesystem), or pass "
+            "--allow-partial to score the other tasks under a 'partial' headline"
+        )

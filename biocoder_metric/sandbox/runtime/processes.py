@@ -1,0 +1,348 @@
+"""Process control for the worker: limits, deadlines, leftovers, scratch files.
+
+Why a module of its own: every way a case runs (a Python child forked from the zygote, a
+``javac``/``java`` process, a Runner JVM) needs the same few guarantees, and they are where
+containment is won or lost: rlimits set before the program starts, a deadline enforced by
+waiting (never by trusting the program), every process the case left behind killed and reaped
+(the worker is their subreaper), the case's scratch files removed. These are the operating
+system mechanics only; what a case *is* lives in ``cases.py`` and the language modules.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import select
+import shutil
+import signal
+import time
+
+from .protocol import STDERR_TAIL
+
+PR_SET_DUMPABLE = 4
+PR_SET_CHILD_SUBREAPER = 36
+#: Scratch dirs a contained worker sweeps after every case (private tmpfs there).
+TMP_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
+
+
+def prctl(option, value):
+    """Best-effort prctl via ctypes (no third-party module in the image)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(option, value, 0, 0, 0) == 0
+    except Exception:
+        return False
+
+
+def wait_deadline(pid, deadline):
+    """Wait for ``pid`` until ``deadline`` (monotonic). Returns the wait status or None on timeout."""
+    pidfd = -1
+    if hasattr(os, "pidfd_open"):
+        try:
+            pidfd = os.pidfd_open(pid)
+        except OSError:
+            pidfd = -1
+    try:
+        delay = 0.0005
+        while True:
+            try:
+                got, status = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                return 0
+            if got == pid:
+                return status
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            if pidfd >= 0:
+                select.select([pidfd], [], [], left)
+            else:
+                time.sleep(min(delay, left))
+                delay = min(delay * 2, 0.02)
+    finally:
+        if pidfd >= 0:
+            os.close(pidfd)
+
+
+def kill_case(pid):
+    """SIGKILL a case child (and its process group) that ran past its deadline; its wait status."""
+    for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+        try:
+            target()
+        except OSError:
+            pass
+    try:
+        return os.waitpid(pid, 0)[1]
+    except ChildProcessError:
+        return 0
+
+
+def _children_map():
+    """ppid -> [pid] for every process visible in /proc."""
+    kids = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                data = fh.read()
+            ppid = int(data[data.rindex(b")") + 2 :].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        kids.setdefault(ppid, []).append(int(name))
+    return kids
+
+
+def _children_of(pid):
+    """Direct children from /proc/PID/task/*/children (cheap); None if the kernel lacks that file."""
+    out = []
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children") as fh:
+                out.extend(int(x) for x in fh.read().split())
+        except FileNotFoundError:
+            if not os.path.exists(f"/proc/{pid}/task/{tid}"):
+                continue
+            return None
+        except (OSError, ValueError):
+            continue
+    return out
+
+
+def _descendants(root, keep):
+    """All descendants of ``root``; the processes in ``keep`` are spared but their children are not."""
+    if _children_of(root) is not None:
+        out, stack = [], [root]
+        while stack:
+            for child in _children_of(stack.pop()) or ():
+                stack.append(child)
+                if child not in keep:
+                    out.append(child)
+        return out
+    kids = _children_map()
+    out, stack = [], [root]
+    while stack:
+        for child in kids.get(stack.pop(), ()):
+            stack.append(child)
+            if child not in keep:
+                out.append(child)
+    return out
+
+
+def _reap(keep):
+    """Collect exited orphans (we are their subreaper) without stealing the status of ``keep``."""
+    while True:
+        try:
+            info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return
+        if info is None or info.si_pid in keep:
+            return
+        try:
+            os.waitpid(info.si_pid, 0)
+        except ChildProcessError:
+            return
+
+
+def kill_leftovers(contained, keep=()):
+    """Kill every process a case left behind (double forks, setsid daemons), then reap them.
+
+    Inside a container/bwrap pid namespace the worker runs as its own uid, so ``kill(-1)`` hits
+    exactly the case's leftovers; on the host (``none``) it would hit the user's processes, so
+    there only our own descendants are killed (the worker is their subreaper, so escaping the
+    session does not hide them).
+    """
+    keep = set(keep)
+    if contained and not keep:
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except OSError:
+            pass
+    me = os.getpid()
+    for _ in range(50):
+        pids = _descendants(me, keep)
+        if not pids:
+            break
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        _reap(keep)
+    _reap(keep)
+
+
+def set_limits(memory_mb, fsize, nproc, address_space):
+    """rlimits of a case process: no core dumps, file size, processes, address space."""
+
+    def lim(kind, value):
+        try:
+            resource.setrlimit(kind, (value, value))
+        except (ValueError, OSError):
+            pass
+
+    lim(resource.RLIMIT_CORE, 0)
+    lim(resource.RLIMIT_FSIZE, fsize)
+    if nproc:
+        lim(resource.RLIMIT_NPROC, nproc)
+    if address_space and memory_mb:
+        lim(resource.RLIMIT_AS, memory_mb << 20)
+
+
+def close_other_fds():
+    """Close every fd above 2. Listing /proc/self/fd is far cheaper than closing 65k numbers one
+    syscall at a time (Python 3.9 has no close_range; under Docker's seccomp each call costs)."""
+    try:
+        fds = [int(x) for x in os.listdir("/proc/self/fd")]
+    except OSError:
+        os.closerange(3, 65536)
+        return
+    for fd in fds:
+        if fd > 2:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def child_io(case, tmpdir):
+    """Point fds 0-2 at the case's files and close every other fd (notably the protocol pipe)."""
+    fd_in = os.open(case.stdin, os.O_RDONLY)
+    fd_out = os.open(case.stdout, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd_err = os.open(case.stderr, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(fd_in, 0)
+    os.dup2(fd_out, 1)
+    os.dup2(fd_err, 2)
+    close_other_fds()
+    os.chdir(case.work)
+    if tmpdir:
+        os.environ["TMPDIR"] = tmpdir
+
+
+def exit_code(status):
+    """Shell convention: exit status, or 128+signal for a killed process (what ``java Main`` reports too)."""
+    if os.WIFEXITED(status):
+        return os.WEXITSTATUS(status)
+    if os.WIFSIGNALED(status):
+        return -os.WTERMSIG(status)
+    return -1
+
+
+# --------------------------------------------------------------------------- measurements
+
+
+def vm_size_mb():
+    """This process's address-space size (VmSize) in MiB, or 0 if unknown."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) // 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def oom_kills():
+    """The cgroup's oom_kill counter (docker), or None where it cannot be read."""
+    for path in ("/sys/fs/cgroup/memory.events", "/sys/fs/cgroup/memory/memory.oom_control"):
+        try:
+            with open(path) as fh:
+                for line in fh:
+                    parts = line.split()
+                    if len(parts) == 2 and parts[0] == "oom_kill":
+                        return int(parts[1])
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+# --------------------------------------------------------------------------- files
+
+
+def read_head(path, limit):
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(limit)
+    except OSError:
+        return b""
+
+
+def read_tail(path, limit=STDERR_TAIL):
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            fh.seek(max(0, size - limit))
+            return fh.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def file_size(path):
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def rmtree(path):
+    """Delete a tree even if the case removed permissions from its dirs."""
+
+    def onerror(func, p, _exc):
+        try:
+            os.chmod(os.path.dirname(p) or ".", 0o700)
+            if os.path.isdir(p) and not os.path.islink(p):
+                os.chmod(p, 0o700)
+                shutil.rmtree(p, ignore_errors=True)
+            else:
+                os.unlink(p)
+        except OSError:
+            pass
+
+    if os.path.lexists(path):
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, onerror=onerror)
+        else:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+
+
+def remove_entries(path, keep):
+    """Delete every entry of the directory ``path`` whose name is not in ``keep``."""
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return
+    for name in names:
+        if name not in keep:
+            rmtree(os.path.join(path, name))
+
+
+def tmp_snapshot(contained):
+    """The entries of the scratch dirs before a case (None where they are not ours to sweep)."""
+    if not contained:
+        return None
+    snap = {}
+    for d in TMP_DIRS:
+        try:
+            snap[d] = set(os.listdir(d))
+        except OSError:
+            pass
+    return snap
+
+
+def tmp_cleanup(snap):
+    """Remove what a case added to the scratch dirs since :func:`tmp_snapshot`."""
+    if not snap:
+        return
+    for d, before in snap.items():
+        remove_entries(d, before)

@@ -1,0 +1,520 @@
+# ruff: noqa: B905  (zip(strict=) does not exist on Python 3.9, which this folder must run on)
+"""Python cases: preloading a job's imports in a clean zygote, forking one child per case.
+
+Why the fast path: interpreter start-up plus ``import numpy, scipy, pandas`` costs far more
+than a typical fuzz case. So a job's top-level imports are imported once, and each case is a
+forked child that gets a fresh ``__main__``, its own session, work dir and rlimits, and exits
+the way ``python main.py`` would. The cold path (``warm=False``) execs ``python main.py``.
+
+Why a zygote: a case child that is forked from a process which once held another program's
+text (a golden, an earlier sample) or its output can read all of it back from its own address
+space (/proc/self/mem). So Python case children are forked from a *zygote*: a fresh
+interpreter started with exec (clean memory), which only ever receives module names to
+preload and file paths. It never reads a program, an input or an output. It forks each case
+child, waits for it until its deadline and reports the wait status; the worker (a child
+subreaper) kills the leftovers and classifies the outcome. The zygote is non-dumpable, so no
+case can read or trace it; if a case kills it, the worker waits for the orphaned child itself
+and starts a new zygote (again with exec, never by forking itself).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import collections
+import gc
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+import traceback
+import types
+
+from .cases import Case, compile_error
+from .processes import (
+    PR_SET_DUMPABLE,
+    child_io,
+    kill_case,
+    kill_leftovers,
+    oom_kills,
+    prctl,
+    rmtree,
+    set_limits,
+    vm_size_mb,
+    wait_deadline,
+)
+from .protocol import (
+    DEFAULT_MEMORY_MB,
+    DEFAULT_TIMEOUT_S,
+    STDERR_TAIL,
+    RunStatus,
+    decode_line,
+    encode_line,
+)
+
+#: The runtime folder. It is never on a case's ``sys.path`` and nothing loaded from it can be
+#: imported by a case (``worker.py`` takes it off the path, :func:`_run_main_in_child` forgets
+#: our modules), so a candidate can neither import nor shadow the worker's modules.
+RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))
+#: The entry script the zygote is started from (with exec, as a fresh interpreter).
+ENTRY = os.path.join(RUNTIME_DIR, "worker.py")
+#: Modules never preloaded: they act on import (print, open a browser, need a display).
+NO_PRELOAD = {"this", "antigravity", "__hello__", "__phello__", "tkinter", "turtle", "idlelib", "__main__"}
+#: The stdio error handlers a fresh interpreter gets in this environment (locale dependent),
+#: recorded at start-up so that warm children match cold ones.
+STDIO_ERRORS = [
+    getattr(sys.stdin, "errors", None) or "strict",
+    getattr(sys.stdout, "errors", None) or "strict",
+]
+#: Zygotes a worker keeps (one per set of preloaded modules); each holds its libraries in memory.
+MAX_ZYGOTES = 2
+
+
+def top_level_imports(tree):
+    """Absolute module names imported at module level (also inside top-level if/try blocks)."""
+    names = []
+
+    def visit(body):
+        for node in body:
+            if isinstance(node, ast.Import):
+                names.extend(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.module and not node.level:
+                    names.append(node.module)
+            elif isinstance(node, (ast.If, ast.Try)):
+                visit(node.body)
+                visit(node.orelse)
+                for handler in getattr(node, "handlers", ()):
+                    visit(handler.body)
+                visit(getattr(node, "finalbody", ()))
+
+    visit(tree.body)
+    return names
+
+
+def preload(names, failed):
+    """Import modules in the warm worker; failures are remembered and left for the case to hit."""
+    import importlib
+
+    for name in names:
+        root = name.split(".")[0]
+        if name in sys.modules or name in failed or root in NO_PRELOAD or name.startswith("_"):
+            continue
+        try:
+            importlib.import_module(name)
+        except BaseException:  # noqa: B036 - any import failure is the program's problem, later
+            failed.add(name)
+
+
+# --------------------------------------------------------------------------- in the case child
+
+
+def _python_exit_code(exc):
+    """What the interpreter would exit with for an escaping SystemExit."""
+    code = exc.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    try:
+        sys.stderr.write(str(code) + "\n")
+    except Exception:
+        pass
+    return 1
+
+
+def _forget_runtime_modules():
+    """Drop the worker's own modules from ``sys.modules``: ``import`` of them fails, as in a fresh
+    interpreter (the code running here keeps its references)."""
+    own = __package__
+    if own:
+        for name in [n for n in sys.modules if n == own or n.startswith(own + ".")]:
+            del sys.modules[name]
+
+
+def _run_main_in_child(code_obj, case):
+    """Runs in the forked child: execute the program as ``__main__``, then exit like python would."""
+    sys.stdin = sys.__stdin__ = io.TextIOWrapper(
+        io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8", errors=STDIO_ERRORS[0]
+    )
+    sys.stdout = sys.__stdout__ = io.TextIOWrapper(
+        io.BufferedWriter(io.FileIO(1, "w", closefd=False)), encoding="utf-8", errors=STDIO_ERRORS[1]
+    )
+    sys.stderr = sys.__stderr__ = io.TextIOWrapper(
+        io.BufferedWriter(io.FileIO(2, "w", closefd=False)),
+        encoding="utf-8",
+        errors="backslashreplace",
+        line_buffering=True,
+    )
+    sys.argv = ["main.py"]
+    # a script's own dir comes first on sys.path; the runtime's dir is not there at all
+    sys.path[:] = [os.getcwd()] + [p for p in sys.path if p and os.path.abspath(p) != RUNTIME_DIR]
+    _forget_runtime_modules()
+    main = types.ModuleType("__main__")
+    main.__dict__.update(
+        {"__file__": os.path.join(os.getcwd(), "main.py"), "__builtins__": builtins, "__cached__": None}
+    )
+    sys.modules["__main__"] = main
+    np_random = sys.modules.get("numpy.random")
+    if np_random is not None:  # a fresh process would have a fresh unseeded global state
+        try:
+            np_random.seed()
+        except Exception:
+            pass
+    rc = 0
+    try:
+        exec(code_obj, main.__dict__)
+    except SystemExit as exc:
+        rc = _python_exit_code(exc)
+    except BaseException:  # noqa: B036 - uncaught exception: traceback and status 1, like python
+        etype, value, tb = sys.exc_info()
+        try:  # skip this function's frame: the traceback starts at main.py, as in a fresh python
+            tb = tb.tb_next if tb is not None else tb
+            if value is not None:
+                value.__traceback__ = tb
+            sys.excepthook(etype, value, tb)
+        except BaseException:  # noqa: B036
+            pass
+        rc = 1
+    try:
+        import threading
+
+        shutdown = getattr(threading, "_shutdown", None)
+        if shutdown is not None:
+            shutdown()  # wait for non-daemon threads, as interpreter exit does
+    except BaseException:  # noqa: B036
+        pass
+    try:
+        import atexit
+
+        atexit._run_exitfuncs()
+    except BaseException:  # noqa: B036
+        pass
+    try:
+        sys.stdout.flush()
+    except BaseException:  # noqa: B036 - python exits 120 when flushing stdout fails at exit
+        rc = rc or 120
+    try:
+        sys.stderr.flush()
+    except BaseException:  # noqa: B036
+        pass
+    os._exit(rc)
+
+
+def _zygote_child(spec, base_vm_mb):
+    """In the case child: files, limits, then run ``main.py`` warm (exec'd code) or exec python."""
+    os.setsid()
+    case = types.SimpleNamespace(
+        stdin=spec["stdin"], stdout=spec["stdout"], stderr=spec["stderr"], work=spec["work"]
+    )
+    child_io(case, spec.get("tmpdir"))
+    memory_mb = int(spec["memory_mb"])
+    if spec["mode"] == "warm":
+        # Modules preloaded in the zygote sit in this address space; they must not eat the
+        # program's memory budget.
+        memory_mb += max(0, vm_size_mb() - base_vm_mb)
+    set_limits(memory_mb, int(spec["fsize"]), int(spec["nproc"]), bool(spec["address_space"]))
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGCHLD, signal.SIGPIPE):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    if spec["mode"] != "warm":
+        exe = spec["python"]
+        os.execv(exe, [exe, "main.py"])
+    with open("main.py", encoding="utf-8") as fh:
+        src = fh.read()
+    try:
+        code_obj = compile(src, "main.py", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, MemoryError, RecursionError, OverflowError) as exc:
+        del src
+        os.write(2, "".join(traceback.format_exception_only(type(exc), exc)).encode("utf-8", "replace"))
+        os._exit(1)
+    del src
+    _run_main_in_child(code_obj, case)
+
+
+# --------------------------------------------------------------------------- the zygote
+
+
+def _zygote_run(spec, base_vm_mb, send):
+    """Fork the case child, report its pid, wait for it until its deadline, report how it ended.
+
+    One fork (not a double fork): a second fork of a process holding numpy, scipy and
+    friends, and the teardown of its address space, cost tens of milliseconds per case.
+    The zygote waits for its own child; if a case kills the zygote, the child is re-parented
+    to the worker (a child subreaper), which then waits for it itself.
+    """
+    deadline_s = float(spec["timeout_s"])
+    pid = os.fork()
+    if pid == 0:
+        try:
+            _zygote_child(spec, base_vm_mb)
+        except BaseException:  # noqa: B036
+            try:
+                os.write(2, traceback.format_exc().encode("utf-8", "replace"))
+            except Exception:
+                pass
+        os._exit(127)
+    send({"pid": pid})
+    status = wait_deadline(pid, time.monotonic() + deadline_s)
+    timed_out = status is None
+    if timed_out:
+        status = kill_case(pid)
+    return {"status": status, "timed_out": timed_out}
+
+
+def zygote_main(fd):
+    """The zygote's loop: JSON lines on the socket ``fd``; see :class:`Zygote`."""
+    import socket
+
+    prctl(PR_SET_DUMPABLE, 0)  # exec made us dumpable again
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    os.chdir("/")
+    sock = socket.socket(fileno=fd)
+    stream = sock.makefile("rw", encoding="utf-8", buffering=1)
+    base_vm_mb = vm_size_mb()
+    failed = set()
+
+    def send(obj):
+        stream.write(encode_line(obj))
+        stream.flush()
+
+    for line in stream:
+        req = decode_line(line)
+        op = req.get("op")
+        try:
+            if op == "preload":
+                preload(req.get("names") or [], failed)
+                # Move everything loaded so far out of the collector's reach: a case child's
+                # garbage collection would otherwise walk (and so copy-on-write) every preloaded
+                # object, which costs tens of milliseconds per case with numpy, scipy & co loaded.
+                gc.freeze()
+                reply = {"ok": True}
+            elif op == "run":
+                reply = _zygote_run(req["spec"], base_vm_mb, send)
+            else:
+                reply = {"error": f"unknown op {op!r}"}
+        except Exception as exc:
+            reply = {"error": f"{type(exc).__name__}: {exc}"}
+        send(reply)
+    return 0
+
+
+class Zygote:
+    """The worker's handle on its zygote process (started with exec, never forked from us)."""
+
+    REPLY_TIMEOUT_S = 120.0
+
+    def __init__(self, python_exe):
+        import socket
+
+        ours, theirs = socket.socketpair()
+        self.proc = subprocess.Popen(
+            [python_exe, "-s", ENTRY, "--zygote-fd", str(theirs.fileno())],
+            pass_fds=(theirs.fileno(),),
+            stdin=subprocess.DEVNULL,
+            stdout=2,
+            stderr=2,
+            close_fds=True,
+            cwd="/",
+        )
+        theirs.close()
+        self.sock = ours
+        self.stream = ours.makefile("rw", encoding="utf-8", buffering=1)
+        self.preloaded = []
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def call(self, obj):
+        """Send one request and read its (first) reply line."""
+        self.stream.write(encode_line(obj))
+        self.stream.flush()
+        return self.reply(self.REPLY_TIMEOUT_S)
+
+    def reply(self, timeout_s):
+        """The next reply line; OSError if the zygote died, hung past ``timeout_s`` or failed."""
+        self.sock.settimeout(timeout_s)
+        line = self.stream.readline()
+        if not line:
+            raise OSError("zygote exited")
+        reply = decode_line(line)
+        if "error" in reply:
+            raise OSError("zygote: " + reply["error"])
+        return reply
+
+    def kill(self):
+        try:
+            self.proc.kill()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except Exception:
+            pass
+        try:
+            self.stream.close()
+            self.sock.close()
+        except OSError:
+            pass
+
+
+class Zygotes:
+    """The clean interpreters Python cases fork from: pid -> (:class:`Zygote`, names it preloaded),
+    most recently used last; ``current`` is the one the current job uses."""
+
+    def __init__(self):
+        self.live = collections.OrderedDict()
+        self.current = None
+
+    def pids(self):
+        """The pids of the live zygotes (``kill_leftovers`` must spare them)."""
+        return [z.pid for z, _ in self.live.values() if z.alive()]
+
+    def get(self, names):
+        """A live zygote that has preloaded ``names``: the one that shares most of them (asked to
+        preload the rest when it already has at least half), else a new one (and the least
+        recently used ended beyond :data:`MAX_ZYGOTES`).
+
+        Why several: forking costs in proportion to the parent's address space, so one zygote that
+        accumulated every task's libraries would make every case pay for all of them. Samples of
+        one task share the harness's imports and come in a row, so switches are rare, and a
+        sample's own extra imports only grow the zygote of its task.
+        """
+        wanted = set(names)
+        for key in [k for k, (z, _) in self.live.items() if not z.alive()]:
+            self.live.pop(key)[0].kill()
+        best = max(
+            self.live.items(),
+            key=lambda kv: (len(kv[1][1] & wanted), list(self.live).index(kv[0])),
+            default=None,
+        )
+        if best is not None and (wanted <= best[1][1] or 2 * len(best[1][1] & wanted) >= len(wanted)):
+            key, (zyg, loaded) = best
+            self.live.move_to_end(key)
+            missing = [n for n in names if n not in loaded]
+            if missing:
+                zyg.call({"op": "preload", "names": missing})
+                loaded.update(missing)
+        else:
+            zyg = Zygote(sys.executable)
+            if names:
+                zyg.call({"op": "preload", "names": list(names)})
+            self.live[zyg.pid] = (zyg, set(names))
+            while len(self.live) > MAX_ZYGOTES:
+                self.live.popitem(last=False)[1][0].kill()
+        self.current = zyg
+        return zyg
+
+    def call(self, request, names):
+        """Send ``request`` to the zygote for ``names`` (restarted, preloads redone, if a case killed it)."""
+        for attempt in range(2):
+            zyg = None
+            try:
+                zyg = self.get(names)
+                return zyg.call(request)
+            except (OSError, ValueError):
+                if zyg is not None:
+                    zyg.kill()
+                if attempt:
+                    raise
+        raise OSError("zygote unavailable")
+
+    def close(self):
+        for zyg, _ in self.live.values():
+            zyg.kill()
+        self.live.clear()
+        self.current = None
+
+
+# --------------------------------------------------------------------------- a Python job
+
+
+def run_python(worker, job, warm, emit):
+    """Run a Python job's cases one after another, each emitted as soon as it ends."""
+    programs = job["programs"]
+    timeout_s = float(job.get("timeout_s") or DEFAULT_TIMEOUT_S)
+    memory_mb = int(job.get("memory_mb") or DEFAULT_MEMORY_MB)
+    zygotes = worker.zygotes
+    jobdir = worker.job_dir()
+    compiled = []
+    for src in programs:
+        try:
+            code_obj = compile(src, "main.py", "exec", dont_inherit=True)
+            compiled.append((code_obj, None))
+        except (SyntaxError, ValueError) as exc:
+            compiled.append((None, "".join(traceback.format_exception_only(type(exc), exc))))
+        except (MemoryError, RecursionError, OverflowError) as exc:
+            compiled.append((None, f"{type(exc).__name__}: {exc}\n"))
+    names = []
+    if warm:
+        for src, (code_obj, _) in zip(programs, compiled):
+            if code_obj is not None:
+                try:
+                    names.extend(top_level_imports(ast.parse(src)))
+                except Exception:
+                    pass
+        names = [n for n in dict.fromkeys(names) if n.split(".")[0] not in NO_PRELOAD]
+    compiled = [(code_obj is not None, err) for code_obj, err in compiled]  # drop the code objects
+    try:
+        if warm and names:
+            try:
+                zygotes.get(names)
+            except (OSError, ValueError):
+                pass  # every case below then reports the sandbox error
+        for index, (src, (ok, err)) in enumerate(zip(programs, compiled)):
+            if not ok:
+                emit(index, compile_error(err[-STDERR_TAIL:]))
+                continue
+            case = Case(jobdir, index, job)
+            main_path = os.path.join(case.work, "main.py")
+            with open(main_path, "w", encoding="utf-8") as fh:
+                fh.write(src)
+            tmpdir = None if worker.contained else os.path.join(case.work, ".tmp")
+            if tmpdir:
+                os.makedirs(tmpdir, exist_ok=True)
+            spec = {
+                "stdin": case.stdin,
+                "stdout": case.stdout,
+                "stderr": case.stderr,
+                "work": case.work,
+                "tmpdir": tmpdir,
+                "memory_mb": memory_mb,
+                "fsize": case.fsize,
+                "nproc": worker.max_procs,
+                "address_space": True,
+                "mode": "warm" if warm else "exec",
+                "python": worker.python_exe,
+                "timeout_s": timeout_s,
+            }
+            snap = worker.tmp_snapshot()
+            oom_before = oom_kills()
+            start = time.monotonic()
+            try:
+                pid = zygotes.call({"op": "run", "spec": spec}, names)["pid"]
+            except (OSError, ValueError, KeyError) as exc:
+                emit(index, case.outcome(RunStatus.SANDBOX_ERROR, None, 0.0, f"zygote: {exc}\n"))
+                kill_leftovers(worker.contained, worker.keep())
+                worker.tmp_cleanup(snap)
+                rmtree(case.dir)
+                continue
+            try:
+                end = zygotes.current.reply(timeout_s + 30.0)
+                status, timed_out = end["status"], bool(end["timed_out"])
+            except (OSError, ValueError, KeyError):
+                # The case killed or stopped the zygote: its child is ours now (subreaper).
+                zygotes.current.kill()  # Zygotes.get starts a new one for the next case
+                status = wait_deadline(pid, start + timeout_s)
+                timed_out = status is None
+                if timed_out:
+                    status = kill_case(pid)
+            emit(index, worker.settle(pid, case, start, status, timed_out, snap, oom_before))
+            rmtree(case.dir)
+            worker.sweep_workroot(jobdir)
+    finally:
+        rmtree(jobdir)
