@@ -125,9 +125,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default=None, help="write the full report as JSON to this file")
 
 
+def _eval_options(args: argparse.Namespace, sandbox: str) -> Any:
+    """The engine options the benchmark's flags describe, for ``sandbox``."""
+    from biocoder_metric.execution import EvalOptions
+
+    return EvalOptions(
+        sandbox=sandbox,
+        allow_unsafe=args.allow_unsafe,
+        image=args.image,
+        workers=args.workers,
+        fuzz_cases=args.fuzz_cases,
+        timeout_s=args.timeout,
+        memory_mb=args.memory_mb,
+        seed=args.seed,
+    )
+
+
 def _select_rows(args: argparse.Namespace, log) -> list[dict[str, Any]]:
     from biocoder_dataset.configs import load_problems
-    from biocoder_metric.execution import EvalOptions, check_goldens
+    from biocoder_metric.execution import check_goldens
 
     rows = [r for r in load_problems(args.config, source_dir=args.source_dir) if r.get("executable")]
     if args.language != "all":
@@ -151,16 +167,7 @@ def _select_rows(args: argparse.Namespace, log) -> list[dict[str, Any]]:
     # Keep tasks whose golden passes (checked with the engine and its normal golden cache,
     # not timed), so the benchmark measures evaluation work, not skipped tasks.
     sandbox = args.sandboxes[0]
-    opts = EvalOptions(
-        sandbox=sandbox,
-        allow_unsafe=args.allow_unsafe,
-        image=args.image,
-        workers=args.workers,
-        fuzz_cases=args.fuzz_cases,
-        timeout_s=args.timeout,
-        memory_mb=args.memory_mb,
-        seed=args.seed,
-    )
+    opts = _eval_options(args, sandbox)
     chosen: list[dict[str, Any]] = []
     want_n = args.tasks or len(rows)
     pos = 0
@@ -213,16 +220,7 @@ def cmd_speed(args: argparse.Namespace, argv: list[str] | None = None) -> int:
     started = time.time()
     rows = _select_rows(args, log)
     samples = speed.make_samples(rows, args.samples)
-    options = EvalOptions(
-        sandbox=args.sandboxes[0],
-        allow_unsafe=args.allow_unsafe,
-        image=args.image,
-        workers=args.workers,
-        fuzz_cases=args.fuzz_cases,
-        timeout_s=args.timeout,
-        memory_mb=args.memory_mb,
-        seed=args.seed,
-    )
+    options = _eval_options(args, args.sandboxes[0])
     log(
         f"speed: {len(rows)} tasks x {args.samples} samples x {args.fuzz_cases} fuzz cases, "
         f"{args.workers} workers, {args.repeats} repeats, sandboxes {args.sandboxes}"

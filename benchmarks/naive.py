@@ -39,11 +39,10 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
-from biocoder_metric import harness
-from biocoder_metric.execution import EvalOptions
+from biocoder_metric.execution import EvalOptions, harness
 from biocoder_metric.execution.judging import case_error, judge, stripped_equal
 from biocoder_metric.execution.tasks import index_problems, static_task_status
-from biocoder_metric.postprocess import extract_code
+from biocoder_metric.generation.postprocess import extract_code
 from biocoder_metric.samples import normalize_samples
 from biocoder_metric.sandbox.base import SandboxError, clean_env
 from biocoder_metric.sandbox.runtime.protocol import MIN_FSIZE, STDERR_TAIL, java_flags

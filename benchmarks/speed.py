@@ -12,7 +12,7 @@ under each requested sandbox, ``repeats`` times with the order of (a) and (b) al
 (so slow drift of a shared machine hits both equally), and reports medians, the ratio
 b/a, and every verdict on which the two disagree.
 
-Samples are the task's golden plus mutants of it (:mod:`biocoder_metric.mutation`:
+Samples are the task's golden plus mutants of it (:mod:`biocoder_metric.validity.mutation`:
 arithmetic, comparison, boundary, constant, return and statement-deletion operators), so
 that passing and failing paths are both exercised. Mutants are deterministic per task.
 
@@ -33,10 +33,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from benchmarks.naive import BASELINES, evaluate_naive, make_naive_backend
-from biocoder_metric import harness
-from biocoder_metric.execution import EvalOptions, run_evaluation
-from biocoder_metric.mutation import java_mutants, python_mutants
+from biocoder_metric.execution import EvalOptions, harness, run_evaluation
 from biocoder_metric.types import Job
+from biocoder_metric.validity.mutation import java_mutants, python_mutants
 
 # ---------------------------------------------------------------------------- mutants
 
@@ -44,7 +43,7 @@ from biocoder_metric.types import Job
 def mutants(code: str, limit: int, seed: str = "") -> list[tuple[str, str]]:
     """Up to ``limit`` Python mutants of ``code`` labelled ``"mutant: <operator>"``.
 
-    Kept for the benchmark's callers; the operators live in :mod:`biocoder_metric.mutation`
+    Kept for the benchmark's callers; the operators live in :mod:`biocoder_metric.validity.mutation`
     (shared with the harness audit) and are deterministic per ``seed`` (the task id).
     """
     return [(f"mutant: {op}", text) for op, text in python_mutants(code, limit, seed=seed)]
@@ -76,7 +75,7 @@ def make_samples(
 
 
 def _java_mutants(code: str) -> list[tuple[str, str]]:
-    """Three textual Java mutants (:func:`biocoder_metric.mutation.java_mutants`) and a syntax error."""
+    """Three textual Java mutants (:func:`biocoder_metric.validity.mutation.java_mutants`) and a syntax error."""
     out = [(f"mutant: {op}", text) for op, text in java_mutants(code, limit=3)]
     out.append(("mutant: compile error", code.rstrip().rstrip("}") + "\n"))
     return out

@@ -3,7 +3,7 @@
 For each task the harness is synthesised from the golden alone (upstream's ``context`` is
 removed first; the cnvkit checkout is given for slicing when present), validated in the
 sandbox, and timed (synthesis + validation, per task). Then the *same* mutants of the
-golden (:mod:`biocoder_metric.mutation`, seeded by task id) are judged under upstream's
+golden (:mod:`biocoder_metric.validity.mutation`, seeded by task id) are judged under upstream's
 harness, so both mutation scores are over one candidate set, and the per-mutant
 verdicts (killed or not) are compared: ``agreement`` is the share of candidates (the
 golden plus its mutants) on which both harnesses give the same verdict.

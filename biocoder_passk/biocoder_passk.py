@@ -3,7 +3,7 @@
 A thin adapter: it resolves task ids to BioCoder rows, hands every candidate to
 :func:`biocoder_metric.execution.run_evaluation` (sandboxed, fuzzed, compared with the
 golden program's output) and scores with the one unbiased estimator in
-:mod:`biocoder_metric.scoring`.
+:mod:`biocoder_metric.scoring.passk`.
 
 This is the only copy of the metric script. Its folder is the Hub Space (with ``app.py``,
 ``README.md`` and ``requirements.txt``) and what ``evaluate.load("biocoder_passk")`` finds
@@ -172,7 +172,7 @@ class BiocoderPassk(evaluate.Metric):
         allow_partial: bool = False,
     ) -> dict[str, Any]:
         from biocoder_metric.execution import EvalOptions, run_evaluation
-        from biocoder_metric.report import build_summary
+        from biocoder_metric.scoring.summary import build_summary
 
         if len(predictions) != len(references):
             raise ValueError(

@@ -16,8 +16,7 @@ import pytest
 
 from biocoder_dataset.schema import empty_row
 from biocoder_metric.execution import EvalOptions, run_evaluation
-from biocoder_metric.mutation import OPERATORS, java_mask, java_mutants, python_mutants
-from biocoder_metric.report import build_summary
+from biocoder_metric.scoring.summary import build_summary
 from biocoder_metric.types import TaskStatus
 from biocoder_metric.validity import plus
 from biocoder_metric.validity.audit import (
@@ -28,6 +27,7 @@ from biocoder_metric.validity.audit import (
     summarize,
     write_audit,
 )
+from biocoder_metric.validity.mutation import OPERATORS, java_mask, java_mutants, python_mutants
 
 # ---------------------------------------------------------------------------- mutation operators
 
@@ -208,7 +208,7 @@ def test_weak_tasks_are_left_out_of_the_headline_unless_included(tmp_path):
 def test_edge_values_per_placeholder_type():
     import random
 
-    from biocoder_metric import harness
+    from biocoder_metric.execution import harness
 
     rng = random.Random(0)
     ph = lambda text: harness.parse_placeholder(text, "t")  # noqa: E731

@@ -12,7 +12,6 @@ import math
 import numpy as np
 import pytest
 
-from biocoder_metric.report import build_summary, render_summary
 from biocoder_metric.reporting.ci import (
     bootstrap_mean_ci,
     compare_counts,
@@ -20,6 +19,7 @@ from biocoder_metric.reporting.ci import (
     pass_at_k_cis,
     per_task_pass_at_k,
 )
+from biocoder_metric.scoring.summary import build_summary, render_summary
 from biocoder_metric.types import SampleResult
 
 scipy_stats = pytest.importorskip("scipy.stats", reason="scipy (installed with the dev tools) is the independent reference")

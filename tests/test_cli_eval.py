@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from biocoder_metric.cli import main
-from biocoder_metric.results import PARTIAL_NAME, ResultsMismatchError, ResultsStore
+from biocoder_metric.scoring.results import PARTIAL_NAME, ResultsMismatchError, ResultsStore
 from biocoder_metric.types import SampleResult
 
 

@@ -163,7 +163,7 @@ def test_sandbox_errors_are_retried_on_fresh_sandboxes_then_left_out(tmp_path, m
     from biocoder_dataset.configs import load_problems
     from biocoder_dataset.settings import SANDBOX_RETRIES
     from biocoder_metric.execution import EvalOptions, run_evaluation
-    from biocoder_metric.report import build_summary
+    from biocoder_metric.scoring.summary import build_summary
 
     rows = [r for r in load_problems("demo") if r["task_id"] in ("demo_py_gc_content", "demo_py_hamming")]
     samples = [{"task_id": r["task_id"], "completion": r["golden_code"]} for r in rows]

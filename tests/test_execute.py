@@ -128,7 +128,7 @@ def test_each_way_of_failing_gets_its_status(tmp_path):
     assert int(failed.first_failure["expected_tail"]) * 3 == int(failed.first_failure["actual_tail"]) * 2
     assert "ValueError: boom" in results[3].first_failure["stderr_tail"]
     # Wrong only for even fuzz values: the first even case decides, odd cases still count.
-    from biocoder_metric.harness import fill_placeholders
+    from biocoder_metric.execution.harness import fill_placeholders
 
     values = [int(fill_placeholders("<|int;range=1,9|>", "unit_double", i, 0, "python")) for i in range(6)]
     partial = results[-1]

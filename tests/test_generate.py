@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from biocoder_metric.generate import existing_counts, meta_path, shard_path, shard_paths
+from biocoder_metric.generation.generate import existing_counts, meta_path, shard_path, shard_paths
 from biocoder_metric.samples import read_generated as read_samples
 from biocoder_metric.types import SAMPLES_SCHEMA_VERSION, Status
 
@@ -76,8 +76,8 @@ def test_generate_writes_the_samples_contract_and_metadata(models_file, tmp_path
 
 @pytest.fixture(scope="module")
 def processor(models_file):
-    from biocoder_metric.processors import make_processor
-    from biocoder_metric.processors.registry import resolve_model
+    from biocoder_metric.generation.processors import make_processor
+    from biocoder_metric.generation.processors.registry import resolve_model
 
     proc = make_processor(resolve_model("tiny", models_file))
     proc.load_model_tokenizer()
@@ -92,7 +92,7 @@ def _py_problems() -> list[dict]:
 
 
 def test_generate_resumes_and_repairs_an_interrupted_file(processor, tmp_path):
-    from biocoder_metric.generate import generate_samples
+    from biocoder_metric.generation.generate import generate_samples
 
     out = tmp_path / "samples.jsonl"
     problems = _py_problems()

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from biocoder_metric.processors.base import ModelSpec
-from biocoder_metric.processors.vllm_backend import (
+from biocoder_metric.generation.processors.base import ModelSpec
+from biocoder_metric.generation.processors.vllm_backend import (
     apply_backend,
     engine_kwargs,
     sampling_kwargs,
@@ -72,7 +72,7 @@ def test_cli_maps_flags_without_importing_vllm_and_fails_clearly_without_it(tmp_
         import sys
         from biocoder_metric.cli import generate as cli_gen
         from biocoder_metric.cli import build_parser
-        from biocoder_metric.processors import make_processor
+        from biocoder_metric.generation.processors import make_processor
         args = build_parser().parse_args(["generate", "--model", "starcoder2-3b", "--config", "demo", "--out",
                                           {str(tmp_path / "s.jsonl")!r}, "--backend", "vllm",
                                           "--tensor-parallel-size", "2", "--data-parallel-size", "1"])
@@ -91,7 +91,7 @@ def test_cli_maps_flags_without_importing_vllm_and_fails_clearly_without_it(tmp_
         pass
     else:  # pragma: no cover - only on a GPU host with vLLM
         pytest.skip("vllm is installed here: the missing-package message cannot be checked")
-    from biocoder_metric.processors.vllm_backend import VLLMProcessor
+    from biocoder_metric.generation.processors.vllm_backend import VLLMProcessor
 
     with pytest.raises(RuntimeError, match=r"needs the vllm package \(pip install vllm\) on a GPU host"):
         VLLMProcessor(_spec("vllm")).generate(["x"], 1)

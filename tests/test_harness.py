@@ -12,8 +12,8 @@ import sys
 
 import pytest
 
-from biocoder_metric import harness
-from biocoder_metric.harness import (
+from biocoder_metric.execution import harness
+from biocoder_metric.execution.harness import (
     HarnessError,
     build_harness_programs,
     build_rosalind_program,
@@ -281,7 +281,7 @@ def test_java_method_inside_main_class_and_continuation():
 
 
 def test_defines_function_distinguishes_definitions_from_calls():
-    from biocoder_metric.postprocess import defines_function
+    from biocoder_metric.generation.postprocess import defines_function
 
     assert defines_function("def f(x):\n    pass", "f", "python")
     assert defines_function("class A:\n    async def f(self): pass", "f", "python")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from biocoder_metric.hub import PARQUET_PATH, PushError, build_bundle, load_run, model_index_yaml
+from biocoder_metric.reporting.hub import PARQUET_PATH, PushError, build_bundle, load_run, model_index_yaml
 
 from tiny_model import REPO_ROOT, sandbox_env
 

@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from biocoder_dataset.configs import load_problems
-from biocoder_metric import harness
-from biocoder_metric.execution import EvalOptions, check_goldens, run_evaluation
+from biocoder_metric.execution import EvalOptions, check_goldens, harness, run_evaluation
 from biocoder_metric.sandbox.runtime.protocol import JAVA_LIBS
 
 from _hub_helpers import hub_records, hub_source_dir

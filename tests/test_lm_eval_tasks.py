@@ -71,7 +71,7 @@ def test_utils_import_has_no_side_effects():
 def test_stop_sequences_live_in_one_place_and_match_the_processors():
     from lm_eval.tasks._yaml_loader import load_yaml
 
-    from biocoder_metric.processors.base import STOP_SEQUENCES
+    from biocoder_metric.generation.processors.base import STOP_SEQUENCES
 
     for language in ("python", "java"):
         cfg = load_yaml(TASK_FOLDER / f"_biocoder_{language}_template_yaml", resolve_func=False)

@@ -6,7 +6,7 @@ import ast
 
 import pytest
 
-from biocoder_metric.postprocess import extract_code
+from biocoder_metric.generation.postprocess import extract_code
 
 GC = "def gc_content(seq):\n    s = seq.upper()\n    return (s.count('G') + s.count('C')) / len(s) if s else 0.0\n"
 

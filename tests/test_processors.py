@@ -16,15 +16,15 @@ import yaml
 
 from biocoder_dataset.configs import load_problems
 from biocoder_dataset.prompts import build_prompt
-from biocoder_metric.processors import PROCESSORS, Processor, make_processor, processor_class
-from biocoder_metric.processors.base import (
+from biocoder_metric.generation.processors import PROCESSORS, Processor, make_processor, processor_class
+from biocoder_metric.generation.processors.base import (
     STOP_SEQUENCES,
     ModelSpec,
     assemble_candidate,
     target_head,
     truncate_at_stops,
 )
-from biocoder_metric.processors.registry import DEFAULT_MODELS_FILE, list_models, resolve_model
+from biocoder_metric.generation.processors.registry import DEFAULT_MODELS_FILE, list_models, resolve_model
 
 from tiny_model import build_tiny_model, golden_continuation, write_models_file
 
@@ -107,11 +107,11 @@ def test_registry_errors_name_file_and_choices(tmp_path):
 
 
 def test_processor_lookup_accepts_user_subclasses_and_rejects_others():
-    assert processor_class("biocoder_metric.processors.chat:ChatProcessor") is processor_class("chat")
+    assert processor_class("biocoder_metric.generation.processors.chat:ChatProcessor") is processor_class("chat")
     with pytest.raises(ValueError, match="unknown processor"):
         processor_class("gpt9")
     with pytest.raises(ValueError, match="not a subclass"):
-        processor_class("biocoder_metric.processors.base:ModelSpec")
+        processor_class("biocoder_metric.generation.processors.base:ModelSpec")
     assert issubclass(processor_class("vllm"), Processor)  # defined even where vllm is not installed
 
 

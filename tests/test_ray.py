@@ -46,7 +46,7 @@ def test_ray_is_not_imported_unless_the_ray_executor_is_used(tmp_path):
         assert rc == 0, rc
         loaded = sorted(m for m in sys.modules if m == "ray" or m.startswith("ray."))
         assert not loaded, loaded
-        assert "biocoder_metric.executors.ray_pool" not in sys.modules
+        assert "biocoder_metric.execution.executors.ray_pool" not in sys.modules
         print("no-ray-ok")
         """
     )
@@ -107,7 +107,7 @@ def _files(d: Path) -> tuple[bytes, bytes]:
 @pytest.mark.slow
 def test_ray_run_equals_local_run_and_goldens_run_once(cluster, workload):
     from biocoder_metric.cli import main
-    from biocoder_metric.executors.ray_pool import CLOSED_POOL_STATS
+    from biocoder_metric.execution.executors.ray_pool import CLOSED_POOL_STATS
 
     root, base, n_samples = workload
     before = len(CLOSED_POOL_STATS)
@@ -130,7 +130,7 @@ def test_ray_run_equals_local_run_and_goldens_run_once(cluster, workload):
 @pytest.mark.bwrap
 def test_node_with_another_environment_is_refused(cluster):
     from biocoder_metric.execution import EvalOptions
-    from biocoder_metric.executors.ray_pool import RayEnvironmentError, RayPool
+    from biocoder_metric.execution.executors.ray_pool import RayEnvironmentError, RayPool
 
     opts = EvalOptions(sandbox="bwrap", executor="ray", workers_per_node=1)
     with pytest.raises(RayEnvironmentError, match=r"refusing node\(s\).*host:not-this-one") as info:
@@ -142,7 +142,7 @@ def test_node_with_another_environment_is_refused(cluster):
 @pytest.mark.slow
 def test_removing_a_node_mid_run_loses_nothing(cluster, workload):
     from biocoder_metric.cli import main
-    from biocoder_metric.executors.ray_pool import CLOSED_POOL_STATS
+    from biocoder_metric.execution.executors.ray_pool import CLOSED_POOL_STATS
 
     c, node_args = cluster
     root, base, n_samples = workload

@@ -66,8 +66,8 @@ def test_upstream_option_names_timing_and_report(models_file, tmp_path) -> None:
 
 
 def test_max_length_budget_reaches_the_processor(models_file) -> None:
-    from biocoder_metric.processors import make_processor
-    from biocoder_metric.processors.registry import resolve_model
+    from biocoder_metric.generation.processors import make_processor
+    from biocoder_metric.generation.processors.registry import resolve_model
 
     spec = resolve_model("tiny", models_file)
     spec.generation["max_input_tokens"] = 40

@@ -305,7 +305,7 @@ def test_engine_records_the_checker_and_mode_changes_the_verdict(tmp_path):
         pytest.skip("bubblewrap cannot create sandboxes here")
     from biocoder_dataset.configs import load_problems
     from biocoder_metric.execution import EvalOptions, run_evaluation
-    from biocoder_metric.report import build_summary
+    from biocoder_metric.scoring.summary import build_summary
 
     rows = [r for r in load_problems("demo") if r["task_id"] == "demo_rosalind_gc"]
     golden = rows[0]["golden_code"]

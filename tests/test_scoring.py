@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from biocoder_metric.scoring import estimate_pass_at_k, pass_at_k_summary
+from biocoder_metric.scoring.passk import estimate_pass_at_k, pass_at_k_summary
 
 
 def _exact(n: int, c: int, k: int) -> float:

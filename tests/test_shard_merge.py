@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from biocoder_metric.cli import main
-from biocoder_metric.shard import Shard, assign_tasks, parse_shard, select
+from biocoder_metric.execution.shard import Shard, assign_tasks, parse_shard, select
 
 REPO = Path(__file__).resolve().parent.parent
 DEMO_SAMPLES = REPO / "examples" / "demo_samples.jsonl"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from biocoder_metric import harness
+from biocoder_metric.execution import harness
 from biocoder_metric.synth import java_harness
 from biocoder_metric.synth.pipeline import SynthOptions, candidates, sibling_index
 

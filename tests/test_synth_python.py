@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from biocoder_metric import harness
+from biocoder_metric.execution import harness
 from biocoder_metric.synth import python_harness, python_inputs, python_slice
 from biocoder_metric.synth.pipeline import SynthOptions, candidates
 

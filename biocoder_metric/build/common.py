@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from biocoder_dataset import settings
+from biocoder_metric.scoring.results import write_text_atomic
 
 log = logging.getLogger("biocoder.build")
 
@@ -119,25 +120,14 @@ def read_source(path: Path, rel: str, skips: SkipLog, max_bytes: int = MAX_FILE_
 
 def write_jsonl(path: Path, records: Iterable[dict[str, Any]]) -> int:
     """Write records atomically (temp file + rename); returns how many were written."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    n = 0
-    with tmp.open("w", encoding="utf-8") as fh:
-        for rec in records:
-            fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
-            n += 1
-    os.replace(tmp, path)
-    return n
+    lines = [json.dumps(rec, ensure_ascii=False) + "\n" for rec in records]
+    write_text_atomic(Path(path), "".join(lines))
+    return len(lines)
 
 
 def write_json(path: Path, data: Any) -> None:
     """Write one JSON document atomically."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_text_atomic(Path(path), json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 def files_path(functions_path: Path) -> Path:

@@ -90,13 +90,13 @@ def docstring_text(kind: str, comment: str, name: str) -> str:
 
 
 class RegistryBackend:
-    """A registry model run in-process through :mod:`biocoder_metric.processors`."""
+    """A registry model run in-process through :mod:`biocoder_metric.generation.processors`."""
 
     source = "model"
 
     def __init__(self, name: str, models_file: str | None = None, max_new_tokens: int | None = None) -> None:
-        from biocoder_metric.processors import make_processor
-        from biocoder_metric.processors.registry import resolve_model
+        from biocoder_metric.generation.processors import make_processor
+        from biocoder_metric.generation.processors.registry import resolve_model
 
         self.spec = resolve_model(name, models_file, overrides={"max_new_tokens": max_new_tokens})
         self.processor = make_processor(self.spec)

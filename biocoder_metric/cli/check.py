@@ -34,15 +34,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from biocoder_metric.execution import check_goldens
-    from biocoder_metric.report import render_check_table
-    from biocoder_metric.results import write_json_atomic
+    from biocoder_metric.scoring.results import write_json_atomic
+    from biocoder_metric.scoring.summary import render_check_table
 
     problems = load_problems(args)
     options = eval_options(args)
     shard = parse_shard_flag(args)
     all_task_ids = sorted(r["task_id"] for r in problems)
     if shard is not None:
-        from biocoder_metric.shard import select_problems
+        from biocoder_metric.execution.shard import select_problems
 
         problems = select_problems(problems, shard)
     info: dict[str, Any] = {}

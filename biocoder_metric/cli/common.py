@@ -136,7 +136,7 @@ def parse_shard_flag(args: argparse.Namespace):
     text = getattr(args, "shard", None)
     if not text:
         return None
-    from biocoder_metric.shard import parse_shard
+    from biocoder_metric.execution.shard import parse_shard
 
     try:
         return parse_shard(text)
@@ -175,8 +175,8 @@ def load_problems(args: argparse.Namespace) -> list[dict[str, Any]]:
 def engine_errors() -> tuple[type[Exception], ...]:
     """The engine's input and environment errors: each becomes a usage error (exit 2) at the CLI."""
     from biocoder_metric.execution import EvalInputError
-    from biocoder_metric.harness import HarnessError
-    from biocoder_metric.results import ResultsMismatchError, ResultsWriteError
+    from biocoder_metric.execution.harness import HarnessError
     from biocoder_metric.sandbox import SandboxError
+    from biocoder_metric.scoring.results import ResultsMismatchError, ResultsWriteError
 
     return (EvalInputError, HarnessError, ResultsMismatchError, ResultsWriteError, SandboxError)

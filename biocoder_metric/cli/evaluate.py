@@ -58,8 +58,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from biocoder_metric.cli import evaluate_extras as eval_extras
     from biocoder_metric.execution import run_evaluation
-    from biocoder_metric.report import build_summary, render_summary
-    from biocoder_metric.results import SUMMARY_NAME, write_json_atomic
+    from biocoder_metric.scoring.results import SUMMARY_NAME, write_json_atomic
+    from biocoder_metric.scoring.summary import build_summary, render_summary
 
     ks = parse_ks(args.k)
     eval_extras.requested_metrics(args)  # a bad --metrics fails before anything runs
@@ -81,7 +81,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     all_samples = samples
     shard, shard_info = parse_shard_flag(args), None
     if shard is not None:  # a slice of whole tasks; `biocoder merge` checks completeness
-        from biocoder_metric.shard import plan
+        from biocoder_metric.execution.shard import plan
 
         try:
             samples, shard_info = plan(problems, samples, shard, args.config, options, task_ids, allow_missing)
@@ -105,7 +105,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             allow_partial=bool(getattr(args, "allow_partial", False)),
         )
         if shard_info is not None:
-            from biocoder_metric.shard import SHARD_FILE
+            from biocoder_metric.execution.shard import SHARD_FILE
 
             write_json_atomic(out / SHARD_FILE, shard_info)
     except MissingTasksError as exc:

@@ -19,7 +19,7 @@ from biocoder_metric.cli.errors import UsageError
 
 def add_generation_flags(p: argparse.ArgumentParser, *, with_data: bool) -> None:
     p.add_argument("--model", required=True, help="model name in the registry (NAME or NAME@VERSION)")
-    p.add_argument("--models-file", default=None, help="a models YAML (default: the packaged biocoder_metric/models.yaml)")
+    p.add_argument("--models-file", default=None, help="a models YAML (default: the packaged biocoder_metric/generation/models.yaml)")
     p.add_argument("--model-version", default=None, help="version of the model entry (default: its first / default_version)")
     p.add_argument("--model-path", default=None, help="override the entry's path (a local folder or Hub id)")
     p.add_argument("--decode-mode", default=None, help="named decode mode of the entry (greedy, beams, sampling, ...)")
@@ -71,7 +71,7 @@ def _apply_backend(args: argparse.Namespace, spec):
     tp, dp = getattr(args, "tensor_parallel_size", None), getattr(args, "data_parallel_size", None)
     if backend is None and tp is None and dp is None:
         return spec
-    from biocoder_metric.processors.vllm_backend import apply_backend
+    from biocoder_metric.generation.processors.vllm_backend import apply_backend
 
     try:
         return apply_backend(spec, backend, tp, dp)
@@ -95,7 +95,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _resolve(args: argparse.Namespace):
-    from biocoder_metric.processors.registry import resolve_model
+    from biocoder_metric.generation.processors.registry import resolve_model
 
     overrides = {
         "path": args.model_path,
@@ -144,8 +144,8 @@ def _problems(config: str, source_dir: str | None, limit: int | None, all_tasks:
 
 
 def generate_into(args: argparse.Namespace, out: Path, config: str, source_dir: str | None) -> dict[str, Any]:
-    from biocoder_metric.generate import generate_samples, process_state
-    from biocoder_metric.processors import make_processor
+    from biocoder_metric.generation.generate import generate_samples, process_state
+    from biocoder_metric.generation.processors import make_processor
 
     spec = _resolve(args)
     problems = _problems(config, source_dir, args.limit, args.all_tasks, args.task_ids)
@@ -192,7 +192,7 @@ def print_meta(meta: dict[str, Any]) -> None:
 def cmd_generate(args: argparse.Namespace) -> int:
     out = Path(args.out)
     meta = generate_into(args, out, args.config, args.source_dir)
-    from biocoder_metric.generate import process_state
+    from biocoder_metric.generation.generate import process_state
 
     if process_state().is_main_process:
         print_meta(meta)

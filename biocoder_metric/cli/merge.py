@@ -2,7 +2,7 @@
 
 Each array element runs ``biocoder evaluate --shard I/N --out DIR_I``; ``biocoder merge --out
 DIR DIR_0 ... DIR_N-1`` then writes the files one unsharded run would have written (see
-:mod:`biocoder_metric.merge` and docs/scale.md). Exit status: 0 merged; 1 samples or shards
+:mod:`biocoder_metric.scoring.merge` and docs/scale.md). Exit status: 0 merged; 1 samples or shards
 missing or duplicated (nothing written, the report says which); 2 shards that do not belong
 together or cannot be read.
 """
@@ -36,9 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def cmd_merge(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from biocoder_metric.merge import MergeError, merge_checks, merge_shards
-    from biocoder_metric.report import render_summary
-    from biocoder_metric.results import ResultsWriteError
+    from biocoder_metric.scoring.merge import MergeError, merge_checks, merge_shards
+    from biocoder_metric.scoring.results import ResultsWriteError
+    from biocoder_metric.scoring.summary import render_summary
 
     dirs = [Path(d) for d in args.shards]
     try:

@@ -30,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_push(args: argparse.Namespace) -> int:
-    from biocoder_metric.hub import DEFAULT_DATASET_ID, PushError, build_bundle, upload_bundle
+    from biocoder_metric.reporting.hub import DEFAULT_DATASET_ID, PushError, build_bundle, upload_bundle
 
     if args.bundle_dir:
         bundle = Path(args.bundle_dir)

@@ -30,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from biocoder_metric.cli.evaluate import cmd_evaluate
-    from biocoder_metric.generate import process_state
+    from biocoder_metric.generation.generate import process_state
 
     out = Path(args.out)
     samples = out / "samples.jsonl"

@@ -9,30 +9,31 @@ their cache), ``judging`` (pure verdicts), ``parallel`` (the shared parallel map
 It knows nothing of ``evaluate``, ``lm_eval`` or ``datasets``: those are adapters over it.
 """
 
-from biocoder_metric.execution.engine import (
-    EvalRun,
-    check_goldens,
-    evaluate_samples,
-    golden_outputs,
-    run_evaluation,
-)
-from biocoder_metric.execution.goldens import Golden
-from biocoder_metric.execution.options import (
-    EvalInputError,
-    EvalOptions,
-    GoldenFailuresError,
-    MissingTasksError,
-)
+from __future__ import annotations
 
-__all__ = [
-    "EvalInputError",
-    "EvalOptions",
-    "EvalRun",
-    "Golden",
-    "GoldenFailuresError",
-    "MissingTasksError",
-    "check_goldens",
-    "evaluate_samples",
-    "golden_outputs",
-    "run_evaluation",
-]
+import importlib
+from typing import Any
+
+#: Public name -> the module that defines it. Imported on first use (PEP 562), so that a
+#: module low in the stack (``samples``) can import ``execution.options`` without pulling in
+#: the engine, and the engine can import it back.
+_EXPORTS = {
+    "EvalRun": "engine",
+    "check_goldens": "engine",
+    "evaluate_samples": "engine",
+    "golden_outputs": "engine",
+    "run_evaluation": "engine",
+    "Golden": "goldens",
+    "EvalInputError": "options",
+    "EvalOptions": "options",
+    "GoldenFailuresError": "options",
+    "MissingTasksError": "options",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -41,7 +41,7 @@ from biocoder_metric.execution.tasks import (
     static_task_status,
     weak_harness_reason,
 )
-from biocoder_metric.postprocess import extract_code
+from biocoder_metric.generation.postprocess import extract_code
 from biocoder_metric.samples import normalize_samples
 from biocoder_metric.types import SampleResult, Status, TaskStatus
 
@@ -200,7 +200,7 @@ def run_evaluation(
     any candidate runs), unless ``allow_partial``. Samples whose sandbox kept failing are
     listed in ``EvalRun.infra_errors`` and run again on resume.
 
-    See :mod:`biocoder_metric.results` for the files and the resume rules.
+    See :mod:`biocoder_metric.scoring.results` for the files and the resume rules.
     """
     by_id = select_tasks(index_problems(problems), task_ids)
     norm = normalize_samples(samples, by_id)
@@ -213,7 +213,7 @@ def run_evaluation(
     store = None
     try:
         if out_dir is not None:
-            from biocoder_metric.results import ResultsStore
+            from biocoder_metric.scoring.results import ResultsStore
 
             fingerprint = {
                 "options": options.fingerprint(),

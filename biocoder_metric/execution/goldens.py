@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from biocoder_metric import harness
 from biocoder_metric.digests import sha256
+from biocoder_metric.execution import harness
 from biocoder_metric.execution.jobs import harness_job, programs_job
 from biocoder_metric.execution.judging import case_error, clean_stderr, last_line
 from biocoder_metric.execution.options import EvalOptions
 from biocoder_metric.execution.pool import make_pool
-from biocoder_metric.results import write_text_atomic
+from biocoder_metric.scoring.results import write_text_atomic
 from biocoder_metric.types import CaseOutcome, RunStatus
 
 #: Version of the golden cache entries; bump when their meaning changes.

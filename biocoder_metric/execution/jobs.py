@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from biocoder_metric import harness
+from biocoder_metric.execution import harness
 from biocoder_metric.execution.options import EvalOptions
 from biocoder_metric.types import Job
 

@@ -107,7 +107,7 @@ def executor_pool(options: EvalOptions, role: str) -> Any | None:
     Imported lazily so that Ray is loaded only when ``--executor ray`` asks for it.
     """
     if options.executor == "ray":
-        from biocoder_metric.executors.ray_pool import RayPool
+        from biocoder_metric.execution.executors.ray_pool import RayPool
 
         return RayPool(options, role)
     return None

@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from biocoder_metric import harness
+from biocoder_metric.execution import harness
 from biocoder_metric.execution.options import EvalInputError, EvalOptions
 from biocoder_metric.types import TaskStatus
 

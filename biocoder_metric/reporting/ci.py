@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from biocoder_metric.scoring import task_pass_at_k
+from biocoder_metric.scoring.passk import task_pass_at_k
 
 DEFAULT_N_BOOT = 1000
 DEFAULT_SEED = 0

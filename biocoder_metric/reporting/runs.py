@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from biocoder_metric.report import task_counts
 from biocoder_metric.reporting.ci import pass_at_k_cis
-from biocoder_metric.results import read_results
+from biocoder_metric.scoring.results import read_results
+from biocoder_metric.scoring.summary import task_counts
 
 
 class RunDirError(ValueError):

@@ -8,7 +8,7 @@ Both come from maintained libraries (extra ``metrics``): CodeBLEU from ``codeble
 (tree-sitter grammars for Python and Java; weights 0.25 each for n-gram, weighted n-gram,
 syntax and data-flow match), BLEU from ``sacrebleu`` (corpus BLEU, its default ``13a``
 tokenizer, score 0..100). The candidate is the post-processed code (what was inserted into
-the harness, via :func:`~biocoder_metric.postprocess.extract_code`), the reference the
+the harness, via :func:`~biocoder_metric.generation.postprocess.extract_code`), the reference the
 task's ``golden_code``; samples of tasks excluded from scoring and tasks without a golden
 are left out. Scores are corpus-level per language (as CodeXGLUE / CodeFuseEval compute
 them) plus a sample-weighted overall value.
@@ -65,7 +65,7 @@ def bleu_score(references: Sequence[str], predictions: Sequence[str]) -> float:
 
 def _pairs(results: Iterable[Any], problems: Mapping[str, Mapping[str, Any]]) -> dict[str, list[tuple[str, str]]]:
     """language -> [(golden, candidate code)] over samples of scored tasks that have a golden."""
-    from biocoder_metric.postprocess import extract_code
+    from biocoder_metric.generation.postprocess import extract_code
 
     out: dict[str, list[tuple[str, str]]] = {}
     for r in results:

@@ -33,9 +33,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from biocoder_metric.harness import INSERT_MARKER
-from biocoder_metric.mutation import java_mask
+from biocoder_metric.execution.harness import INSERT_MARKER
 from biocoder_metric.synth.python_harness import EXCEPTION_PREFIX, SEED_PLACEHOLDER
+from biocoder_metric.validity.mutation import java_mask
 
 #: Packages the reference image's classpath provides besides the JDK.
 IMAGE_PACKAGES = ("java.", "javax.", "htsjdk.", "jregex.", "org.apache.commons.math3.")

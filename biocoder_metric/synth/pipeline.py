@@ -20,7 +20,6 @@ import json
 import os
 import time
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from typing import Any
 from biocoder_dataset import settings
 from biocoder_dataset.synth_harnesses import context_leaks_golden
 from biocoder_metric.execution import EvalOptions
+from biocoder_metric.execution.parallel import parallel_map
 from biocoder_metric.execution.pool import SandboxPool
 from biocoder_metric.sandbox.runtime import protocol
 from biocoder_metric.synth import java_harness, python_harness, python_slice
@@ -214,8 +214,6 @@ def synthesize(
     rows: Iterable[dict[str, Any]], opts: SynthOptions, report_path: str | os.PathLike, progress: bool = True
 ) -> list[dict[str, Any]]:
     """Records for every row, resuming from ``report_path`` and appending to it as tasks finish."""
-    from tqdm.auto import tqdm
-
     rows = list(rows)
     path = Path(report_path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -228,25 +226,18 @@ def synthesize(
             EvalOptions(sandbox=opts.sandbox, workers=opts.workers, allow_unsafe=opts.allow_unsafe, image=opts.image),
             opts.workers,
         )
+        index = sibling_index(rows)
+
+        def one(r: dict[str, Any]) -> dict[str, Any]:
+            return synthesize_task(pool, r, opts, index.get((r.get("repository") or "", r.get("file_path") or "")))
+
         try:
-            with (
-                path.open("a", encoding="utf-8") as out,
-                ThreadPoolExecutor(max_workers=opts.workers) as ex,
-                tqdm(total=len(todo), desc="harness synthesis", unit="task", disable=not progress) as bar,
-            ):
-                index = sibling_index(rows)
-                futures = {
-                    ex.submit(synthesize_task, pool, r, opts, index.get((r.get("repository") or "", r.get("file_path") or "")))
-                    : r for r in todo
-                }
-                for fut in as_completed(futures):
-                    rec = fut.result()
+            with path.open("a", encoding="utf-8") as out:
+                for _, rec in parallel_map(one, todo, opts.workers, "harness synthesis", progress, unit="task"):
                     out.write(json.dumps(rec, sort_keys=True) + "\n")
                     out.flush()
                     os.fsync(out.fileno())
                     results[(rec["task_id"], rec["golden_sha256"])] = rec
-                    bar.update(1)
-                    bar.set_postfix(validated=sum(x["status"] == "validated" for x in results.values()))
         finally:
             pool.close()
     return [results[(r["task_id"], golden_sha256(r))] for r in rows]

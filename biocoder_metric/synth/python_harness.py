@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from biocoder_metric.harness import INSERT_MARKER
+from biocoder_metric.execution.harness import INSERT_MARKER
 from biocoder_metric.synth.python_inputs import (
     ParamSpec,
     infer_params,

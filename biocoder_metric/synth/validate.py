@@ -1,7 +1,7 @@
 """Validate a synthesised harness in the sandbox, through the engine's own pieces.
 
 A generated harness is only worth shipping if it actually tests something. Programs are
-built by :func:`biocoder_metric.harness.build_harness_programs` (the exact insertion and
+built by :func:`biocoder_metric.execution.harness.build_harness_programs` (the exact insertion and
 placeholder filling evaluation uses), run by :class:`biocoder_metric.execution.pool.SandboxPool`
 and judged by :func:`biocoder_metric.execution.judging.judge`: there is no second runner, so a
 harness that validates here behaves the same under ``biocoder evaluate``.
@@ -12,7 +12,7 @@ The gates, in order (the first failing one is the reason recorded):
    the calls (a raised exception is printed as ``exception: Name``; see python_harness);
 2. deterministic: the same bytes on every case in each of ``runs`` (3) runs;
 3. the output varies with the input (not one constant text for all cases);
-4. mutants (:mod:`biocoder_metric.mutation`) are killed: at least one, and the mutation
+4. mutants (:mod:`biocoder_metric.validity.mutation`) are killed: at least one, and the mutation
    score ``killed / judged`` is recorded. Mutants that do not compile (Java) are
    not judged: they say nothing about the harness.
 """
@@ -23,12 +23,12 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from biocoder_metric import harness
+from biocoder_metric.execution import harness
 from biocoder_metric.execution.judging import case_error, judge
 from biocoder_metric.execution.pool import SandboxPool
-from biocoder_metric.mutation import java_mutants, python_mutants
 from biocoder_metric.synth.python_harness import EXCEPTION_PREFIX
 from biocoder_metric.types import Job, Status
+from biocoder_metric.validity.mutation import java_mutants, python_mutants
 
 MAX_ERROR_RATE = 0.2
 RUNS = 3

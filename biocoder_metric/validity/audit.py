@@ -13,7 +13,7 @@ runner):
   If any passes, the harness cannot tell a real solution from nothing: ``weak_harness``.
 * **Constant output**: the golden prints the same text on every fuzz case, so the fuzz
   values do not reach the output (or the harness has no placeholders at all).
-* **Mutation score**: single-site mutants of the golden (:mod:`biocoder_metric.mutation`)
+* **Mutation score**: single-site mutants of the golden (:mod:`biocoder_metric.validity.mutation`)
   judged at the normal fuzz-case count; ``killed`` of ``total``. Surviving mutants are run
   again with many more fuzz cases: one killed then was a real bug the normal test misses
   (``killed_with_more_cases``); one that survives even that is probably *equivalent* to
@@ -39,9 +39,9 @@ from biocoder_dataset.java_source import block_end
 from biocoder_dataset.jsonl import iter_jsonl
 from biocoder_metric.execution import EvalOptions, golden_outputs, run_evaluation
 from biocoder_metric.execution.tasks import static_task_status
-from biocoder_metric.mutation import java_mask, java_mutants, python_mutants
-from biocoder_metric.results import write_text_atomic
+from biocoder_metric.scoring.results import write_text_atomic
 from biocoder_metric.types import Status, TaskStatus
+from biocoder_metric.validity.mutation import java_mask, java_mutants, python_mutants
 
 #: Schema of ``audit.jsonl`` records and of the shipped ``harness_strength`` file.
 AUDIT_SCHEMA_VERSION = "biocoder-audit/1"

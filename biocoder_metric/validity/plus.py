@@ -9,7 +9,7 @@ long string. Plus mode adds, per task,
 * **more random cases**: another ``fuzz_cases`` seeded cases (case numbers after the base
   ones, so the base cases are unchanged).
 
-Edge values per placeholder type (grammar in :mod:`biocoder_metric.harness`):
+Edge values per placeholder type (grammar in :mod:`biocoder_metric.execution.harness`):
 
 =========  ===================================================================
 ``int``    range bounds ``lo``, ``hi``; ``0`` when inside the range
@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from biocoder_metric import harness
+from biocoder_metric.execution import harness
 
 #: Length of the "long string" edge value for a ``<|string|>`` without ``length=``.
 LONG_STRING = 100

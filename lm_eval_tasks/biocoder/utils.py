@@ -112,7 +112,7 @@ def build_predictions(resps: list[list[str]], docs: list[dict[str, Any]]) -> lis
     instruct prompts are read out of their code fence. The docs are remembered so the metric
     can run all of this call's candidates in one engine call.
     """
-    from biocoder_metric.processors.base import STOP_SEQUENCES, assemble_candidate
+    from biocoder_metric.generation.processors.base import STOP_SEQUENCES, assemble_candidate
 
     out: list[list[str]] = []
     for resp, doc in zip(resps, docs, strict=True):
@@ -208,7 +208,7 @@ def pass_at_k(references: list[str], predictions: list[list[str]], k: list[int] 
     ``references[0]`` is the task id (``doc_to_target: task_id``); ``predictions[0]`` the
     doc's filtered candidates (``repeats`` of them). Uses the project's one pass@k estimator.
     """
-    from biocoder_metric.scoring import estimate_pass_at_k
+    from biocoder_metric.scoring.passk import estimate_pass_at_k
     from biocoder_metric.types import TaskStatus
 
     ks = [k] if isinstance(k, int) else list(k)

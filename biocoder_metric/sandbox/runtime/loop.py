@@ -26,6 +26,7 @@ from .processes import (
     PR_SET_CHILD_SUBREAPER,
     PR_SET_DUMPABLE,
     child_io,
+    die_with_traceback,
     exit_code,
     kill_case,
     kill_leftovers,
@@ -130,10 +131,7 @@ class Worker:
                 signal.signal(signal.SIGINT, signal.default_int_handler)
                 target()
             except BaseException:  # noqa: B036
-                try:
-                    os.write(2, traceback.format_exc().encode("utf-8", "replace"))
-                except Exception:
-                    pass
+                die_with_traceback()
             os._exit(127)
         return pid
 

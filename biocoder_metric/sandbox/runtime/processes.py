@@ -16,6 +16,7 @@ import select
 import shutil
 import signal
 import time
+import traceback
 
 from .protocol import STDERR_TAIL
 
@@ -23,6 +24,19 @@ PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 #: Scratch dirs a contained worker sweeps after every case (private tmpfs there).
 TMP_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
+
+
+def die_with_traceback(code=127):
+    """In a forked child whose work raised: write the traceback to stderr and exit at once.
+
+    ``os._exit`` skips the parent's atexit handlers and buffered streams, which a forked child
+    must never run; writing the traceback must not itself raise.
+    """
+    try:
+        os.write(2, traceback.format_exc().encode("utf-8", "replace"))
+    except Exception:
+        pass
+    os._exit(code)
 
 
 def prctl(option, value):

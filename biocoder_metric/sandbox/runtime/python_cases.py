@@ -36,6 +36,7 @@ from .cases import Case, compile_error
 from .processes import (
     PR_SET_DUMPABLE,
     child_io,
+    die_with_traceback,
     kill_case,
     kill_leftovers,
     oom_kills,
@@ -251,10 +252,7 @@ def _zygote_run(spec, base_vm_mb, send):
         try:
             _zygote_child(spec, base_vm_mb)
         except BaseException:  # noqa: B036
-            try:
-                os.write(2, traceback.format_exc().encode("utf-8", "replace"))
-            except Exception:
-                pass
+            die_with_traceback()
         os._exit(127)
     send({"pid": pid})
     status = wait_deadline(pid, time.monotonic() + deadline_s)

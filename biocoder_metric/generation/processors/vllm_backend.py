@@ -18,8 +18,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from biocoder_metric.processors.base import Generation, Processor
-from biocoder_metric.processors.chat import ChatProcessor
+from biocoder_metric.generation.processors.base import Generation, Processor
+from biocoder_metric.generation.processors.chat import ChatProcessor
 
 #: transformers ``generate`` names -> vLLM ``SamplingParams`` names (other keys, e.g. beam settings, do not apply).
 _RENAME = {

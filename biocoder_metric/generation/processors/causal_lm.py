@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from biocoder_metric.processors.base import Generation, ModelSpec, Processor
+from biocoder_metric.generation.processors.base import Generation, ModelSpec, Processor
 
 #: Registry keys that are ours, not ``GenerationConfig`` fields.
 _NOT_GENERATE_KWARGS = ("n", "stop", "max_input_tokens")

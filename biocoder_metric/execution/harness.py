@@ -28,7 +28,7 @@ import string
 import textwrap
 from dataclasses import dataclass
 
-from biocoder_metric.postprocess import defines_function
+from biocoder_metric.generation.postprocess import defines_function
 
 INSERT_MARKER = "<<insert solution here>>"
 

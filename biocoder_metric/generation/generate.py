@@ -34,8 +34,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from biocoder_metric.processors.base import Processor
+from biocoder_metric.generation.processors.base import Processor
 from biocoder_metric.samples import read_generated
+from biocoder_metric.scoring.results import write_text_atomic
 from biocoder_metric.types import SAMPLES_SCHEMA_VERSION
 
 META_SCHEMA_VERSION = "biocoder-generation-meta/1"
@@ -242,11 +243,7 @@ def _merge_shards(out: Path, order: list[str]) -> None:
         for rec in read_generated(path):
             merged.setdefault((rec["task_id"], int(rec["sample_index"])), rec)
     records = sorted(merged.values(), key=lambda r: (position.get(r["task_id"], len(position)), r["task_id"], int(r["sample_index"])))
-    tmp = out.with_name(out.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
-        for rec in records:
-            fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
-    os.replace(tmp, out)
+    write_text_atomic(out, "".join(json.dumps(rec, ensure_ascii=False) + "\n" for rec in records))
     for path in shards:
         path.unlink()
 
@@ -332,9 +329,7 @@ def _write_meta(out: Path, problems: list[dict[str, Any]], n_samples: int, run: 
         "runs": runs,
         "environment": _environment(),
     }
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_text_atomic(path, json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
     return meta
 
 

@@ -3,7 +3,7 @@
 The engine (:mod:`biocoder_metric.execution`) talks to one pool object per role (``golden``,
 ``candidate``) with the :class:`~biocoder_metric.execution.pool.SandboxPool` interface: ``name``,
 ``environment_id``, ``run(job) -> list[CaseOutcome]``, ``close()``. The local executor is
-``SandboxPool`` itself; :mod:`biocoder_metric.executors.ray_pool` spreads the same jobs over
+``SandboxPool`` itself; :mod:`biocoder_metric.execution.executors.ray_pool` spreads the same jobs over
 a Ray cluster. This package imports nothing heavy: Ray is imported only when a Ray pool is
 built (``--executor ray``).
 """

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from biocoder_metric.results import (
+from biocoder_metric.execution.shard import SHARD_FILE, SHARD_SCHEMA_VERSION
+from biocoder_metric.scoring.results import (
     FINAL_NAME,
     MANIFEST_NAME,
     PARTIAL_NAME,
@@ -33,8 +34,8 @@ from biocoder_metric.results import (
     final_line,
     read_results,
     write_json_atomic,
+    write_text_atomic,
 )
-from biocoder_metric.shard import SHARD_FILE, SHARD_SCHEMA_VERSION
 
 #: run.json keys that legitimately differ between the shards of one run.
 _PER_SHARD_KEYS = ("samples_sha256", "problems_sha256", "shard")
@@ -156,7 +157,7 @@ def merge_shards(
     (or ``--allow-missing`` given to the shards, for tasks the samples file lacks) writes the
     merge anyway, tasks without results counted as 0 correct and listed; duplicates never merge.
     """
-    from biocoder_metric.report import build_summary
+    from biocoder_metric.scoring.summary import build_summary
 
     if not shard_dirs:
         raise MergeError("no shard directories given")
@@ -265,13 +266,7 @@ def _prepare_out(out: Path, overwrite: bool) -> None:
 
 
 def _write_lines(path: Path, lines: list[str]) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        for ln in lines:
-            fh.write(ln + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    write_text_atomic(path, "".join(ln + "\n" for ln in lines))
 
 
 def merge_checks(

@@ -1,4 +1,4 @@
-"""Read the model registry (``biocoder_metric/models.yaml`` or a user's file) into a :class:`ModelSpec`.
+"""Read the model registry (``biocoder_metric/generation/models.yaml`` or a user's file) into a :class:`ModelSpec`.
 
 Why a file and not flags: a reported score is only reproducible with the exact model
 revision, prompt style and decoding settings, so those live in one reviewed place and the
@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from biocoder_metric.processors.base import ModelSpec
+from biocoder_metric.generation.processors.base import ModelSpec
 
 #: The registry shipped with the package.
 DEFAULT_MODELS_FILE = Path(__file__).resolve().parent.parent / "models.yaml"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from biocoder_metric.processors.base import (
+from biocoder_metric.generation.processors.base import (
     STOP_SEQUENCES,
     Generation,
     ModelSpec,
@@ -21,10 +21,10 @@ from biocoder_metric.processors.base import (
 
 #: Built-in processors: name -> "module:Class" (imported on first use).
 PROCESSORS: dict[str, str] = {
-    "causal_lm": "biocoder_metric.processors.causal_lm:CausalLMProcessor",
-    "chat": "biocoder_metric.processors.chat:ChatProcessor",
-    "vllm": "biocoder_metric.processors.vllm_backend:VLLMProcessor",
-    "vllm_chat": "biocoder_metric.processors.vllm_backend:VLLMChatProcessor",
+    "causal_lm": "biocoder_metric.generation.processors.causal_lm:CausalLMProcessor",
+    "chat": "biocoder_metric.generation.processors.chat:ChatProcessor",
+    "vllm": "biocoder_metric.generation.processors.vllm_backend:VLLMProcessor",
+    "vllm_chat": "biocoder_metric.generation.processors.vllm_backend:VLLMChatProcessor",
 }
 
 
@@ -40,7 +40,7 @@ def processor_class(name: str) -> type[Processor]:
     except AttributeError as exc:
         raise ValueError(f"processor {name!r}: module {module_name} has no class {class_name}") from exc
     if not (isinstance(cls, type) and issubclass(cls, Processor)):
-        raise ValueError(f"processor {name!r}: {target} is not a subclass of biocoder_metric.processors.Processor")
+        raise ValueError(f"processor {name!r}: {target} is not a subclass of biocoder_metric.generation.processors.Processor")
     return cls
 
 

@@ -6,7 +6,7 @@ A processor owns the three model-specific steps of generation (CodeFuseEval's sp
 * ``process_before(row)`` - build the exact text the model sees (plain completion, chat
   template, language framing);
 * ``process_after(raw, row, prompt)`` - turn the raw generation into the candidate the engine
-  executes (stop-string truncation, then :func:`biocoder_metric.postprocess.extract_code`).
+  executes (stop-string truncation, then :func:`biocoder_metric.generation.postprocess.extract_code`).
 
 ``generate(prompts, n)`` sits between them and is the only backend-specific piece. Nothing
 here imports ``torch``/``transformers``/``vllm``: backends import them inside their methods,
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from biocoder_dataset.java_source import java_braces
-from biocoder_metric.postprocess import python_parses
+from biocoder_metric.generation.postprocess import python_parses
 
 #: Stop strings for plain-completion prompts, per language. A completion prompt ends inside
 #: the target function (signature + docstring, or the Java header's ``{``), so the answer
@@ -52,7 +52,7 @@ class Generation:
 
 @dataclass
 class ModelSpec:
-    """One resolved (model, version) entry of the registry (see :mod:`biocoder_metric.processors.registry`)."""
+    """One resolved (model, version) entry of the registry (see :mod:`biocoder_metric.generation.processors.registry`)."""
 
     name: str
     version: str
@@ -170,10 +170,10 @@ def assemble_candidate(prompt: str, raw: str, row: dict[str, Any], *, chat: bool
       back at the ``def``'s indentation; Java: the balancing brace, added if a stop cut it);
     * chat: the answer is prose and fences, taken as is.
 
-    Then :func:`biocoder_metric.postprocess.extract_code` removes fences, prose and test
+    Then :func:`biocoder_metric.generation.postprocess.extract_code` removes fences, prose and test
     scaffolding. Never executes anything.
     """
-    from biocoder_metric.postprocess import defines_function, extract_code
+    from biocoder_metric.generation.postprocess import defines_function, extract_code
 
     language = row.get("language") or "python"
     function_name = row.get("function_name")

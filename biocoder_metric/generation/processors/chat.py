@@ -1,7 +1,7 @@
 """Instruction-tuned models: the prompt goes through the tokenizer's chat template.
 
 The model answers in prose with a fenced code block; nothing is cut during generation
-and :func:`biocoder_metric.postprocess.extract_code` reads the function out of the fence.
+and :func:`biocoder_metric.generation.postprocess.extract_code` reads the function out of the fence.
 Only prompt building differs from :class:`CausalLMProcessor`, so only that is overridden.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from biocoder_metric.processors.causal_lm import CausalLMProcessor
+from biocoder_metric.generation.processors.causal_lm import CausalLMProcessor
 
 
 class ChatProcessor(CausalLMProcessor):
