@@ -84,40 +84,80 @@ ENV_SYNTH_HARNESSES = "BIOCODER_SYNTH_HARNESSES"
 #: The documented table (docs/ARCHITECTURE.md "Settings"); ``tests/test_settings.py`` checks
 #: that the docs show exactly these and that no other module spells a ``BIOCODER_*`` name.
 ENV_VARS: tuple[EnvVar, ...] = (
-    EnvVar(ENV_CACHE_DIR, "`$XDG_CACHE_HOME/biocoder` or `~/.cache/biocoder`",
-           "the one cache root; subfolders " + ", ".join(f"`{v}/`" for v in CACHE_SUBDIRS.values())),
+    EnvVar(
+        ENV_CACHE_DIR,
+        "`$XDG_CACHE_HOME/biocoder` or `~/.cache/biocoder`",
+        "the one cache root; subfolders " + ", ".join(f"`{v}/`" for v in CACHE_SUBDIRS.values()),
+    ),
     EnvVar(ENV_SOURCE_DIR, "unset (download and cache)", "read upstream files from this folder, offline"),
-    EnvVar(ENV_SKIP_CHECKSUM, "`0`", "`1`: do not verify the sha256 pins of upstream files (development only)"),
+    EnvVar(
+        ENV_SKIP_CHECKSUM, "`0`", "`1`: do not verify the sha256 pins of upstream files (development only)"
+    ),
     EnvVar(ENV_PARQUET_DIR, "unset", "lm-eval: read rows from `biocoder data export` Parquet files"),
     EnvVar(ENV_SANDBOX, f"`{SANDBOX}`", "lm-eval: sandbox backend (auto, docker, bwrap, none)"),
     EnvVar(ENV_IMAGE, f"`{IMAGE}`", "the reference Docker image (docker sandbox; rootfs source for bwrap)"),
     EnvVar(ENV_BWRAP_ROOTFS, "the image's exported rootfs", "bwrap: a root filesystem folder, or `host`"),
     EnvVar(ENV_ALLOW_UNSAFE, "`0`", "`1`: permit `--sandbox none` (runs model code on the host)"),
-    EnvVar(ENV_HF_ALLOW_CODE_EVAL, "`0`", f"same as {ENV_ALLOW_UNSAFE}, as `evaluate`'s `code_eval` users set it"),
+    EnvVar(
+        ENV_HF_ALLOW_CODE_EVAL, "`0`", f"same as {ENV_ALLOW_UNSAFE}, as `evaluate`'s `code_eval` users set it"
+    ),
     EnvVar(ENV_WORKERS, f"`{WORKERS}`", "lm-eval: parallel sandboxes"),
     EnvVar(ENV_FUZZ_CASES, f"`{FUZZ_CASES}`", "lm-eval: fuzz cases per harness task"),
     EnvVar(ENV_TIMEOUT, "the engine's", "lm-eval: seconds per case"),
     EnvVar(ENV_SEED, f"`{SEED}`", "lm-eval: fuzz seed"),
     EnvVar(ENV_RESULTS_DIR, "unset", "lm-eval: also write per-sample results.jsonl and summary.json here"),
     EnvVar(ENV_ALLOW_PARTIAL, "`0`", "lm-eval: `1` scores the other tasks when goldens fail here"),
-    EnvVar(ENV_SYNTH_HARNESSES, "`1`", "`0`: load golden-only rows without the shipped synthesised harnesses"),
+    EnvVar(
+        ENV_SYNTH_HARNESSES, "`1`", "`0`: load golden-only rows without the shipped synthesised harnesses"
+    ),
     # Read by the scripts, the Slurm template and the tests, not by the packages (listed so the
     # table is complete; tests/test_settings.py checks that no BIOCODER_* name is undocumented).
-    EnvVar("BIOCODER_BASE_IMAGE", "`biocoder-base:bullseye`", "base image (a registry name, or built with debootstrap)",
-           "scripts/setup_docker.sh"),
-    EnvVar("BIOCODER_REBUILD", "`0`", "`1`: rebuild base image and image from scratch", "scripts/setup_docker.sh"),
-    EnvVar("BIOCODER_SKIP_DOCKER", "`0`", "`1`: install without Docker (tests then use bwrap only)",
-           "scripts/install.sh, tests"),
+    EnvVar(
+        "BIOCODER_BASE_IMAGE",
+        "`biocoder-base:bullseye`",
+        "base image (a registry name, or built with debootstrap)",
+        "scripts/setup_docker.sh",
+    ),
+    EnvVar(
+        "BIOCODER_REBUILD", "`0`", "`1`: rebuild base image and image from scratch", "scripts/setup_docker.sh"
+    ),
+    EnvVar(
+        "BIOCODER_SKIP_DOCKER",
+        "`0`",
+        "`1`: install without Docker (tests then use bwrap only)",
+        "scripts/install.sh, tests",
+    ),
     EnvVar("BIOCODER_CONFIG", "`python_public`", "dataset config of the array job", "scripts/slurm"),
-    EnvVar("BIOCODER_ROOTFS_FROM", "unset", "build the bwrap root filesystem from this image with Apptainer",
-           "scripts/slurm"),
-    EnvVar("BIOCODER_UPSTREAM_DIR", "`../shared/biocoder-upstream`", "the real upstream files tests read", "tests"),
-    EnvVar("BIOCODER_REPOS_DIR", "`../shared/repos`", "repository snapshots for `biocoder build` tests and benchmarks",
-           "tests, benchmarks"),
-    EnvVar("BIOCODER_RELIABILITY_LOG", "unset", "file the reliability tests append their records to",
-           "tests, scripts/reliability_report.py"),
-    EnvVar("BIOCODER_RELIABILITY_CANARY", "unset", "a secret a hostile test plants in the evaluator's environment",
-           "tests"),
+    EnvVar(
+        "BIOCODER_ROOTFS_FROM",
+        "unset",
+        "build the bwrap root filesystem from this image with Apptainer",
+        "scripts/slurm",
+    ),
+    EnvVar(
+        "BIOCODER_UPSTREAM_DIR",
+        "`../shared/biocoder-upstream`",
+        "the real upstream files tests read",
+        "tests",
+    ),
+    EnvVar(
+        "BIOCODER_REPOS_DIR",
+        "`../shared/repos`",
+        "repository snapshots for `biocoder build` tests and benchmarks",
+        "tests, benchmarks",
+    ),
+    EnvVar(
+        "BIOCODER_RELIABILITY_LOG",
+        "unset",
+        "file the reliability tests append their records to",
+        "tests, scripts/reliability_report.py",
+    ),
+    EnvVar(
+        "BIOCODER_RELIABILITY_CANARY",
+        "unset",
+        "a secret a hostile test plants in the evaluator's environment",
+        "tests",
+    ),
 )
 
 _TRUE = ("1", "true", "yes", "on")

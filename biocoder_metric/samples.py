@@ -26,7 +26,9 @@ class SamplesError(EvalInputError):
 def check_sample(obj: Any, where: str) -> dict[str, Any]:
     """The sample's fields (``task_id``, ``completion``, ``prompt``, ``where``), or an error naming ``where``."""
     if not isinstance(obj, dict):
-        raise SamplesError(f"{where}: expected an object with task_id and completion, got {type(obj).__name__}")
+        raise SamplesError(
+            f"{where}: expected an object with task_id and completion, got {type(obj).__name__}"
+        )
     task_id = obj.get("task_id")
     if not isinstance(task_id, str):
         raise SamplesError(f"{where}: field 'task_id' missing or not a string")

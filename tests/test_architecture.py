@@ -50,7 +50,10 @@ def test_the_dataset_package_does_not_import_the_metric_package():
 
 
 def test_no_installed_module_imports_the_benchmarks():
-    assert _offenders("biocoder_metric", "benchmarks") == {} and _offenders("biocoder_dataset", "benchmarks") == {}
+    assert (
+        _offenders("biocoder_metric", "benchmarks") == {}
+        and _offenders("biocoder_dataset", "benchmarks") == {}
+    )
 
 
 def test_each_cli_command_is_a_module_of_its_own():
@@ -58,7 +61,9 @@ def test_each_cli_command_is_a_module_of_its_own():
 
     for name in cli.COMMANDS:
         assert (REPO / "biocoder_metric" / "cli" / f"{name}.py").is_file(), name
-    assert not list((REPO / "biocoder_metric").glob("cli_*.py")), "command modules live in biocoder_metric/cli/"
+    assert not list((REPO / "biocoder_metric").glob("cli_*.py")), (
+        "command modules live in biocoder_metric/cli/"
+    )
 
 
 def _files(root: Path) -> list[str]:
@@ -76,14 +81,38 @@ def test_caches_go_only_under_the_cache_root(tmp_path):
     from biocoder_dataset.configs import load_problems
 
     rows = {r["task_id"]: r for r in load_problems("demo")}
-    samples.write_text("".join(json.dumps({"task_id": t, "completion": rows[t]["golden_code"]}) + "\n" for t in tasks))
+    samples.write_text(
+        "".join(json.dumps({"task_id": t, "completion": rows[t]["golden_code"]}) + "\n" for t in tasks)
+    )
     env = {k: v for k, v in os.environ.items() if k not in ("XDG_CACHE_HOME", settings.ENV_CACHE_DIR)}
     env.update({settings.ENV_CACHE_DIR: str(cache), "HOME": str(home), settings.ENV_BWRAP_ROOTFS: "host"})
     proc = subprocess.run(
-        [sys.executable, "-m", "biocoder_metric", "evaluate", "--config", "demo", "--samples", str(samples),
-         "--task-ids", ",".join(tasks), "--sandbox", "bwrap", "--workers", "1", "--fuzz-cases", "2",
-         "--out", str(tmp_path / "run"), "--no-progress"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "biocoder_metric",
+            "evaluate",
+            "--config",
+            "demo",
+            "--samples",
+            str(samples),
+            "--task-ids",
+            ",".join(tasks),
+            "--sandbox",
+            "bwrap",
+            "--workers",
+            "1",
+            "--fuzz-cases",
+            "2",
+            "--out",
+            str(tmp_path / "run"),
+            "--no-progress",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert _files(home) == [], f"written under HOME: {_files(home)}"

@@ -35,7 +35,9 @@ def test_only_the_settings_module_spells_an_environment_variable():
 
 def test_every_variable_used_anywhere_is_documented():
     documented = {v.name for v in settings.ENV_VARS}
-    files = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
+    files = subprocess.run(
+        ["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout.split()
     used: dict[str, str] = {}
     for rel in files:
         path = REPO / rel
@@ -88,5 +90,7 @@ def test_numbers_and_flags_from_the_environment(monkeypatch):
 
 def test_settings_import_nothing_heavy():
     code = "import sys, biocoder_dataset.settings; print(sorted(m for m in ('datasets', 'biocoder_metric', 'numpy') if m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=dict(os.environ))
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=dict(os.environ)
+    )
     assert out.stdout.strip() == "[]"

@@ -28,7 +28,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "equivalent mutants)? See docs/validity.md.",
     )
     p.add_argument("--out", default=None, help="write audit.jsonl and audit_summary.json to this directory")
-    p.add_argument("--mutants", type=int, default=settings.MUTANTS, help=f"golden mutants per task (default: {settings.MUTANTS})")
+    p.add_argument(
+        "--mutants",
+        type=int,
+        default=settings.MUTANTS,
+        help=f"golden mutants per task (default: {settings.MUTANTS})",
+    )
     p.add_argument(
         "--equivalence-cases",
         type=int,
@@ -53,7 +58,11 @@ def _line(rec: dict[str, Any]) -> str:
     weak = "WEAK" if rec["weak_harness"] else "ok  "
     nulls = ",".join(rec["null_candidates_passed"]) or "-"
     const = "constant-output" if rec["constant_output"] else ""
-    eq = f" (+{ms['killed_with_more_cases']} with more cases, ~{ms['likely_equivalent']} equivalent)" if ms["total"] else ""
+    eq = (
+        f" (+{ms['killed_with_more_cases']} with more cases, ~{ms['likely_equivalent']} equivalent)"
+        if ms["total"]
+        else ""
+    )
     return f"{rec['task_id']}  {weak}  nulls passed: {nulls}  mutants killed {ms['killed']}/{ms['total']}{eq}  {const}".rstrip()
 
 

@@ -37,8 +37,12 @@ class BuildCommand:
 BUILD_COMMANDS: dict[str, BuildCommand] = {}
 
 
-def register_build_command(name: str, help: str, configure: Callable[[argparse.ArgumentParser], None],
-                           run: Callable[[argparse.Namespace], int]) -> None:
+def register_build_command(
+    name: str,
+    help: str,
+    configure: Callable[[argparse.ArgumentParser], None],
+    run: Callable[[argparse.Namespace], int],
+) -> None:
     """Add ``biocoder build <name>`` (errors of type ValueError/FileNotFoundError become usage errors)."""
     if name in BUILD_COMMANDS:
         raise ValueError(f"biocoder build {name}: registered twice")
@@ -53,12 +57,15 @@ def _usage(exc: Exception) -> Exception:
 
 def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def call(args: argparse.Namespace) -> int:
-        logging.basicConfig(level=logging.INFO if getattr(args, "verbose", False) else logging.WARNING,
-                            format="%(levelname)s %(name)s: %(message)s")
+        logging.basicConfig(
+            level=logging.INFO if getattr(args, "verbose", False) else logging.WARNING,
+            format="%(levelname)s %(name)s: %(message)s",
+        )
         try:
             return run(args)
         except (ValueError, FileNotFoundError, RuntimeError) as exc:
             raise _usage(exc) from exc
+
     return call
 
 
@@ -69,40 +76,73 @@ def _print(obj: Any) -> None:
 # ------------------------------------------------------------------------------------ flags
 def _repo_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--repo", required=True, help="folder of the repository to read")
-    p.add_argument("--repo-name", required=True, help="OWNER/NAME of the repository (recorded as upstream's 'owner,name')")
+    p.add_argument(
+        "--repo-name",
+        required=True,
+        help="OWNER/NAME of the repository (recorded as upstream's 'owner,name')",
+    )
     p.add_argument("--language", required=True, choices=("python", "java"))
-    p.add_argument("--package-dir", default=None, help="only read this sub-folder of --repo (e.g. src/main/java)")
+    p.add_argument(
+        "--package-dir", default=None, help="only read this sub-folder of --repo (e.g. src/main/java)"
+    )
 
 
 def _select_flags(p: argparse.ArgumentParser) -> None:
     from biocoder_metric.build.select import SelectConfig
 
-    p.add_argument("--select-config", default=None, help="JSON file of select settings (field names of SelectConfig)")
-    add_option_flags(p.add_argument_group("selection rules (override --select-config)"), SelectConfig,
-                     overrides_only=True)
-    p.add_argument("--existing", action="append", default=[], metavar="FILE",
-                   help="existing BioCoder tasks (JSON/JSONL with golden_code/goldenCode) to de-duplicate against; repeatable")
+    p.add_argument(
+        "--select-config", default=None, help="JSON file of select settings (field names of SelectConfig)"
+    )
+    add_option_flags(
+        p.add_argument_group("selection rules (override --select-config)"), SelectConfig, overrides_only=True
+    )
+    p.add_argument(
+        "--existing",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="existing BioCoder tasks (JSON/JSONL with golden_code/goldenCode) to de-duplicate against; repeatable",
+    )
 
 
 def _model_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--model", default=None, help="registry model for summaries (models.yaml name, NAME@VERSION)")
-    p.add_argument("--models-file", default=None, help="models file for --model (default: the packaged models.yaml)")
-    p.add_argument("--api-base", default=None, help="OpenAI-compatible endpoint for summaries, e.g. http://127.0.0.1:8000/v1")
+    p.add_argument(
+        "--model", default=None, help="registry model for summaries (models.yaml name, NAME@VERSION)"
+    )
+    p.add_argument(
+        "--models-file", default=None, help="models file for --model (default: the packaged models.yaml)"
+    )
+    p.add_argument(
+        "--api-base",
+        default=None,
+        help="OpenAI-compatible endpoint for summaries, e.g. http://127.0.0.1:8000/v1",
+    )
     p.add_argument("--api-model", default=None, help="model name to ask the endpoint for")
-    p.add_argument("--api-key-env", default="OPENAI_API_KEY", help="environment variable holding the endpoint's key")
-    p.add_argument("--batch-size", type=int, default=8, help="concurrent requests per batch for --api-base (default 8)")
+    p.add_argument(
+        "--api-key-env", default="OPENAI_API_KEY", help="environment variable holding the endpoint's key"
+    )
+    p.add_argument(
+        "--batch-size", type=int, default=8, help="concurrent requests per batch for --api-base (default 8)"
+    )
     p.add_argument("--max-new-tokens", type=int, default=None, help="length limit of each summary")
 
 
 def _common(p: argparse.ArgumentParser) -> None:
     add_progress_flag(p)
-    p.add_argument("-v", "--verbose", action="store_true", help="also log progress details (skipped files are always logged)")
+    p.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="also log progress details (skipped files are always logged)",
+    )
 
 
 def _select_config(args: argparse.Namespace) -> Any:
     from biocoder_metric.build.select import SelectConfig
 
-    cfg = apply_overrides(SelectConfig.from_file(args.select_config) if args.select_config else SelectConfig(), args)
+    cfg = apply_overrides(
+        SelectConfig.from_file(args.select_config) if args.select_config else SelectConfig(), args
+    )
     if not 0.0 < cfg.dedup_threshold <= 1.0:
         raise ValueError(f"--dedup-threshold must be in (0, 1], got {cfg.dedup_threshold}")
     return cfg
@@ -111,23 +151,35 @@ def _select_config(args: argparse.Namespace) -> Any:
 def _backend(args: argparse.Namespace) -> Any:
     from biocoder_metric.build.prompts import make_backend
 
-    return make_backend(args.model, args.models_file, args.api_base, args.api_model,
-                        os.environ.get(args.api_key_env) if args.api_key_env else None,
-                        args.batch_size, args.max_new_tokens)
+    return make_backend(
+        args.model,
+        args.models_file,
+        args.api_base,
+        args.api_model,
+        os.environ.get(args.api_key_env) if args.api_key_env else None,
+        args.batch_size,
+        args.max_new_tokens,
+    )
 
 
 # ------------------------------------------------------------------------------------ commands
 def _extract_flags(p: argparse.ArgumentParser) -> None:
     _repo_flags(p)
-    p.add_argument("--out", required=True, help="functions JSONL (also writes <stem>.files.jsonl and <stem>.report.json)")
+    p.add_argument(
+        "--out", required=True, help="functions JSONL (also writes <stem>.files.jsonl and <stem>.report.json)"
+    )
     _common(p)
 
 
 def _cmd_extract(args: argparse.Namespace) -> int:
     from biocoder_metric.build.pipeline import extract_stage
 
-    rep = extract_stage(args.repo, args.repo_name, args.language, args.out, args.package_dir, not args.no_progress)
-    _print({k: v for k, v in rep.items() if k != "skipped_files"} | {"skipped": rep["skipped_files"]["counts"]})
+    rep = extract_stage(
+        args.repo, args.repo_name, args.language, args.out, args.package_dir, not args.no_progress
+    )
+    _print(
+        {k: v for k, v in rep.items() if k != "skipped_files"} | {"skipped": rep["skipped_files"]["counts"]}
+    )
     return 0
 
 
@@ -143,16 +195,25 @@ def _cmd_select(args: argparse.Namespace) -> int:
     from biocoder_metric.build.pipeline import select_stage
 
     rep = select_stage(args.functions, args.out, args.report, _select_config(args), args.existing)
-    _print({"input": rep["input"], "kept": rep["kept"], "dropped": {n: r["dropped"] for n, r in rep["rules"].items()}})
+    _print(
+        {
+            "input": rep["input"],
+            "kept": rep["kept"],
+            "dropped": {n: r["dropped"] for n, r in rep["rules"].items()},
+        }
+    )
     return 0
 
 
 def _prompts_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--functions", required=True, help="selected functions JSONL")
     p.add_argument("--out", required=True, help="prompted functions JSONL")
-    p.add_argument("--extracted", default=None,
-                   help="the full functions JSONL from `extract` (context: other functions, classes, file records); "
-                        "default: --functions itself")
+    p.add_argument(
+        "--extracted",
+        default=None,
+        help="the full functions JSONL from `extract` (context: other functions, classes, file records); "
+        "default: --functions itself",
+    )
     _model_flags(p)
     _common(p)
 
@@ -165,11 +226,20 @@ def _cmd_prompts(args: argparse.Namespace) -> int:
 
 
 def _tasks_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--functions", required=True, help="prompted functions JSONL from `biocoder build prompts`")
-    p.add_argument("--out", required=True, help="task rows JSONL (for `evaluate --tasks` / `data export --tasks`)")
+    p.add_argument(
+        "--functions", required=True, help="prompted functions JSONL from `biocoder build prompts`"
+    )
+    p.add_argument(
+        "--out", required=True, help="task rows JSONL (for `evaluate --tasks` / `data export --tasks`)"
+    )
     p.add_argument("--config", default="custom", help="config name written into the rows (default: custom)")
-    p.add_argument("--harness", action="append", default=[], metavar="FILE",
-                   help="harness records (JSON/JSONL with context + function_id, or package/function name); repeatable")
+    p.add_argument(
+        "--harness",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="harness records (JSON/JSONL with context + function_id, or package/function name); repeatable",
+    )
     _common(p)
 
 
@@ -182,9 +252,15 @@ def _cmd_tasks(args: argparse.Namespace) -> int:
 
 def _run_flags(p: argparse.ArgumentParser) -> None:
     _repo_flags(p)
-    p.add_argument("--out-dir", required=True, help="folder for functions/selected/prompted/tasks .jsonl and build_state.json")
+    p.add_argument(
+        "--out-dir",
+        required=True,
+        help="folder for functions/selected/prompted/tasks .jsonl and build_state.json",
+    )
     p.add_argument("--config", default="custom", help="config name of the task rows (default: custom)")
-    p.add_argument("--harness", action="append", default=[], metavar="FILE", help="harness records; repeatable")
+    p.add_argument(
+        "--harness", action="append", default=[], metavar="FILE", help="harness records; repeatable"
+    )
     _select_flags(p)
     _model_flags(p)
     _common(p)
@@ -193,9 +269,21 @@ def _run_flags(p: argparse.ArgumentParser) -> None:
 def _cmd_run(args: argparse.Namespace) -> int:
     from biocoder_metric.build.pipeline import run
 
-    _print(run(args.repo, args.repo_name, args.language, args.out_dir, package_dir=args.package_dir,
-               select_config=_select_config(args), existing=args.existing, backend=_backend(args),
-               harness=args.harness, config=args.config, progress=not args.no_progress))
+    _print(
+        run(
+            args.repo,
+            args.repo_name,
+            args.language,
+            args.out_dir,
+            package_dir=args.package_dir,
+            select_config=_select_config(args),
+            existing=args.existing,
+            backend=_backend(args),
+            harness=args.harness,
+            config=args.config,
+            progress=not args.no_progress,
+        )
+    )
     return 0
 
 
@@ -209,26 +297,59 @@ def _serve_flags(p: argparse.ArgumentParser) -> None:
 def _cmd_serve(args: argparse.Namespace) -> int:
     from biocoder_metric.build.serve import main
 
-    return main(["--model", args.model, "--host", args.host, "--port", str(args.port), "--max-batch", str(args.max_batch)])
+    return main(
+        [
+            "--model",
+            args.model,
+            "--host",
+            args.host,
+            "--port",
+            str(args.port),
+            "--max-batch",
+            str(args.max_batch),
+        ]
+    )
 
 
-register_build_command("extract", "extract functions/methods of a repository into upstream-shaped JSONL records",
-                       _extract_flags, _cmd_extract)
-register_build_command("select", "filter (size, comment, bio relevance) and de-duplicate extracted functions",
-                       _select_cmd_flags, _cmd_select)
-register_build_command("prompts", "write summary-only and full-context prompts (docstrings or model summaries)",
-                       _prompts_flags, _cmd_prompts)
-register_build_command("tasks", "turn prompted functions into task rows for `evaluate --tasks`", _tasks_flags, _cmd_tasks)
-register_build_command("run", "all stages, resumably: build your own BioCoder from a repository", _run_flags, _cmd_run)
-register_build_command("serve", "serve a local transformers model as an OpenAI-compatible endpoint (loopback)",
-                       _serve_flags, _cmd_serve)
+register_build_command(
+    "extract",
+    "extract functions/methods of a repository into upstream-shaped JSONL records",
+    _extract_flags,
+    _cmd_extract,
+)
+register_build_command(
+    "select",
+    "filter (size, comment, bio relevance) and de-duplicate extracted functions",
+    _select_cmd_flags,
+    _cmd_select,
+)
+register_build_command(
+    "prompts",
+    "write summary-only and full-context prompts (docstrings or model summaries)",
+    _prompts_flags,
+    _cmd_prompts,
+)
+register_build_command(
+    "tasks", "turn prompted functions into task rows for `evaluate --tasks`", _tasks_flags, _cmd_tasks
+)
+register_build_command(
+    "run", "all stages, resumably: build your own BioCoder from a repository", _run_flags, _cmd_run
+)
+register_build_command(
+    "serve",
+    "serve a local transformers model as an OpenAI-compatible endpoint (loopback)",
+    _serve_flags,
+    _cmd_serve,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``build`` and its sub-commands to the ``biocoder`` command."""
     for name in BUILD_COMMAND_MODULES:
         importlib.import_module(name)
-    build = subparsers.add_parser("build", help="build a BioCoder-style task set from a repository (extract, select, prompts, tasks)")
+    build = subparsers.add_parser(
+        "build", help="build a BioCoder-style task set from a repository (extract, select, prompts, tasks)"
+    )
     sub = build.add_subparsers(dest="build_command", metavar="BUILD_COMMAND")
     build.set_defaults(func=lambda args: (build.print_help(sys.stderr), 2)[1])
     for name, cmd in BUILD_COMMANDS.items():

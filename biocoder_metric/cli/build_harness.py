@@ -31,18 +31,35 @@ def _configure(p: argparse.ArgumentParser) -> None:
     src.add_argument("--tasks", help="task rows (JSON/JSONL, e.g. `biocoder build tasks` output)")
     src.add_argument("--config", help="a shipped config instead (python_similar, java_public, ...)")
     p.add_argument("--source-dir", default=None, help="upstream files for --config (else downloaded)")
-    p.add_argument("--out", required=True, help="output task rows JSONL (report and summary written next to it)")
-    p.add_argument("--language", choices=("python", "java", "all"), default="all", help="only tasks of this language")
-    p.add_argument("--repo", action="append", default=[], metavar="DIR",
-                   help="repository checkout for slicing and call sites (matched to rows by folder name); repeatable")
-    p.add_argument("--only-missing", action="store_true", help="skip rows that already have an executable harness")
+    p.add_argument(
+        "--out", required=True, help="output task rows JSONL (report and summary written next to it)"
+    )
+    p.add_argument(
+        "--language", choices=("python", "java", "all"), default="all", help="only tasks of this language"
+    )
+    p.add_argument(
+        "--repo",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="repository checkout for slicing and call sites (matched to rows by folder name); repeatable",
+    )
+    p.add_argument(
+        "--only-missing", action="store_true", help="skip rows that already have an executable harness"
+    )
     p.add_argument("--task-ids", default=None, help="comma-separated task ids to process (default: all)")
     from biocoder_metric.synth.pipeline import SynthOptions
 
     add_option_flags(p.add_argument_group("synthesis and validation"), SynthOptions, exclude=("repos",))
-    p.add_argument("--ship", nargs="?", const="default", default=None, metavar="FILE",
-                   help="also merge the validated harnesses into the shipped file (default "
-                        "biocoder_dataset/synth/harnesses-v1.jsonl); for maintainers regenerating the dataset")
+    p.add_argument(
+        "--ship",
+        nargs="?",
+        const="default",
+        default=None,
+        metavar="FILE",
+        help="also merge the validated harnesses into the shipped file (default "
+        "biocoder_dataset/synth/harnesses-v1.jsonl); for maintainers regenerating the dataset",
+    )
     add_progress_flag(p)
 
 
@@ -72,13 +89,19 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     for lang in sorted({r["language"] for r in records}):
         recs = [r for r in records if r["language"] == lang]
         ok = [r for r in recs if r["status"] == "validated"]
-        scores = [r["validation"]["mutation_score"] for r in ok if r.get("validation", {}).get("mutation_score") is not None]
+        scores = [
+            r["validation"]["mutation_score"]
+            for r in ok
+            if r.get("validation", {}).get("mutation_score") is not None
+        ]
         out["by_language"][lang] = {
             "tasks": len(recs),
             "validated": len(ok),
             "yield": round(len(ok) / len(recs), 4) if recs else None,
             "median_mutation_score": round(statistics.median(scores), 4) if scores else None,
-            "median_seconds_per_task": round(statistics.median(r["seconds"] for r in recs), 3) if recs else None,
+            "median_seconds_per_task": round(statistics.median(r["seconds"] for r in recs), 3)
+            if recs
+            else None,
         }
     reasons: dict[str, int] = {}
     for r in records:
@@ -113,10 +136,14 @@ def _run(args: argparse.Namespace) -> int:
         for row in new_rows:
             fh.write(json.dumps(row, sort_keys=True) + "\n")
     summary = summarize(records)
-    Path(f"{stem}.summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    Path(f"{stem}.summary.json").write_text(
+        json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+    )
     for lang, s in summary["by_language"].items():
-        print(f"{lang}: {s['validated']}/{s['tasks']} validated, median mutation score {s['median_mutation_score']}, "
-              f"median {s['median_seconds_per_task']} s/task")
+        print(
+            f"{lang}: {s['validated']}/{s['tasks']} validated, median mutation score {s['median_mutation_score']}, "
+            f"median {s['median_seconds_per_task']} s/task"
+        )
     print(f"rows: {out}  report: {report}")
     if args.ship:
         from biocoder_dataset.synth_harnesses import SHIPPED_FILE, write_shipped

@@ -34,8 +34,12 @@ EXIT_INFRA_ERRORS = 4
 def add_source_flags(p: argparse.ArgumentParser) -> None:
     """Where the task rows come from: a config, or a task file."""
     p.add_argument("--config", default="demo", help="dataset config (default: demo, embedded, no download)")
-    p.add_argument("--tasks", default=None, metavar="FILE",
-                   help="the task rows in FILE (JSON/JSONL, e.g. from `biocoder build tasks`) instead of --config")
+    p.add_argument(
+        "--tasks",
+        default=None,
+        metavar="FILE",
+        help="the task rows in FILE (JSON/JSONL, e.g. from `biocoder build tasks`) instead of --config",
+    )
     p.add_argument("--source-dir", default=None, help="local folder with the upstream files (no download)")
 
 

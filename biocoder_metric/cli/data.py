@@ -21,8 +21,13 @@ def _cmd_export(args: argparse.Namespace) -> int:
         if args.tasks:
             result = export_task_file(args.out, args.tasks, overwrite=args.overwrite)
         else:
-            result = export(args.out, configs=args.configs, source_dir=args.source_dir,
-                            verify=False if args.skip_checksum else None, overwrite=args.overwrite)
+            result = export(
+                args.out,
+                configs=args.configs,
+                source_dir=args.source_dir,
+                verify=False if args.skip_checksum else None,
+                overwrite=args.overwrite,
+            )
     except DatasetError as exc:
         raise _usage_error(exc) from exc
     summary = {name: {k: c[k] for k in ("rows", "executable", "kinds")} for name, c in result.counts.items()}
@@ -49,14 +54,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     exp = sub.add_parser("export", help="write <out>/<config>/test-00000-of-00001.parquet and README.md")
     exp.add_argument("--out", required=True, help="output folder (written atomically)")
-    exp.add_argument("--source-dir", default=None,
-                     help=f"local copy of the upstream files (default: ${settings.ENV_SOURCE_DIR}, else download)")
+    exp.add_argument(
+        "--source-dir",
+        default=None,
+        help=f"local copy of the upstream files (default: ${settings.ENV_SOURCE_DIR}, else download)",
+    )
     exp.add_argument("--configs", default=None, help="comma-separated configs (default: all)")
-    exp.add_argument("--tasks", default=None, metavar="FILE",
-                     help="export the task rows in FILE (JSON/JSONL from `biocoder build tasks`) instead of the upstream configs")
+    exp.add_argument(
+        "--tasks",
+        default=None,
+        metavar="FILE",
+        help="export the task rows in FILE (JSON/JSONL from `biocoder build tasks`) instead of the upstream configs",
+    )
     exp.add_argument("--overwrite", action="store_true", help="replace an existing non-empty output folder")
-    exp.add_argument("--skip-checksum", action="store_true",
-                     help=f"do not verify upstream sha256 pins (development only; same as {settings.ENV_SKIP_CHECKSUM}=1)")
+    exp.add_argument(
+        "--skip-checksum",
+        action="store_true",
+        help=f"do not verify upstream sha256 pins (development only; same as {settings.ENV_SKIP_CHECKSUM}=1)",
+    )
     exp.set_defaults(func=_cmd_export)
 
     psh = sub.add_parser("push", help="upload an export folder to a Hugging Face dataset repo")

@@ -84,7 +84,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         from biocoder_metric.execution.shard import plan
 
         try:
-            samples, shard_info = plan(problems, samples, shard, args.config, options, task_ids, allow_missing)
+            samples, shard_info = plan(
+                problems, samples, shard, args.config, options, task_ids, allow_missing
+            )
         except engine_errors() as exc:
             raise UsageError(str(exc)) from None
         extra_fingerprint["shard"] = {"index": shard.index, "count": shard.count}

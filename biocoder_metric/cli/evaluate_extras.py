@@ -52,7 +52,9 @@ def requested_metrics(args: argparse.Namespace) -> list[str]:
 
 
 def load_samples(
-    args: argparse.Namespace, problems: list[dict[str, Any]], read_jsonl: Callable[[str], list[dict[str, Any]]]
+    args: argparse.Namespace,
+    problems: list[dict[str, Any]],
+    read_jsonl: Callable[[str], list[dict[str, Any]]],
 ) -> tuple[list[dict[str, Any]], dict[tuple[str, int], tuple[str, int]] | None]:
     """Samples from ``--samples`` (JSONL) or ``--samples-dir`` (upstream layout); exactly one is required."""
     samples_file, samples_dir = getattr(args, "samples", None), getattr(args, "samples_dir", None)
@@ -76,7 +78,9 @@ def samples_identity(args: argparse.Namespace, samples: list[dict[str, Any]]) ->
     if getattr(args, "samples", None):
         return {"samples_file_sha256": sha256(Path(args.samples).read_text(encoding="utf-8"))}
     digest = hashlib.sha256(
-        json.dumps([[s["task_id"], s["where"].rsplit("/", 1)[-1], s["completion"]] for s in samples]).encode("utf-8")
+        json.dumps([[s["task_id"], s["where"].rsplit("/", 1)[-1], s["completion"]] for s in samples]).encode(
+            "utf-8"
+        )
     ).hexdigest()
     return {"samples_dir_sha256": digest}
 
@@ -96,7 +100,9 @@ def extend_summary(
         raise UsageError(str(exc)) from None
 
 
-def write_upstream(args: argparse.Namespace, results: list[Any], origin: dict[tuple[str, int], tuple[str, int]] | None) -> Path | None:
+def write_upstream(
+    args: argparse.Namespace, results: list[Any], origin: dict[tuple[str, int], tuple[str, int]] | None
+) -> Path | None:
     """Write ``--upstream-results`` when given; return its path."""
     target = getattr(args, "upstream_results", None)
     if not target:
@@ -116,7 +122,9 @@ def render_text_metrics(summary: dict[str, Any]) -> str:
         return ""
     lines = []
     if "codebleu" in block:
-        per = ", ".join(f"{lang} {v['codebleu']:.4f}" for lang, v in block["codebleu"]["per_language"].items())
+        per = ", ".join(
+            f"{lang} {v['codebleu']:.4f}" for lang, v in block["codebleu"]["per_language"].items()
+        )
         overall = block["codebleu"]["overall"]
         lines.append(f"CodeBLEU: {'n/a' if overall is None else f'{overall:.4f}'} ({per})")
     if "bleu" in block:

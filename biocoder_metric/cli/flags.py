@@ -17,8 +17,18 @@ from typing import Any
 from biocoder_metric.cli.errors import UsageError
 
 #: The groups of EvalOptions fields, as ``--help`` shows them.
-ENGINE_FIELDS = ("sandbox", "allow_unsafe", "image", "workers", "fuzz_cases", "timeout_s", "memory_mb", "seed",
-                 "golden_cache_dir", "use_golden_cache")
+ENGINE_FIELDS = (
+    "sandbox",
+    "allow_unsafe",
+    "image",
+    "workers",
+    "fuzz_cases",
+    "timeout_s",
+    "memory_mb",
+    "seed",
+    "golden_cache_dir",
+    "use_golden_cache",
+)
 SCALE_FIELDS = ("executor", "ray_address", "workers_per_node")
 VALIDITY_FIELDS = ("rosalind_check", "plus", "include_weak")
 

@@ -19,22 +19,49 @@ from biocoder_metric.cli.errors import UsageError
 
 def add_generation_flags(p: argparse.ArgumentParser, *, with_data: bool) -> None:
     p.add_argument("--model", required=True, help="model name in the registry (NAME or NAME@VERSION)")
-    p.add_argument("--models-file", default=None, help="a models YAML (default: the packaged biocoder_metric/generation/models.yaml)")
-    p.add_argument("--model-version", default=None, help="version of the model entry (default: its first / default_version)")
+    p.add_argument(
+        "--models-file",
+        default=None,
+        help="a models YAML (default: the packaged biocoder_metric/generation/models.yaml)",
+    )
+    p.add_argument(
+        "--model-version",
+        default=None,
+        help="version of the model entry (default: its first / default_version)",
+    )
     p.add_argument("--model-path", default=None, help="override the entry's path (a local folder or Hub id)")
-    p.add_argument("--decode-mode", default=None, help="named decode mode of the entry (greedy, beams, sampling, ...)")
-    p.add_argument("--n-samples", type=int, default=None, help="samples per task (default: the entry's n_samples)")
-    p.add_argument("--batch-size", type=int, default=None, help="prompts per generate call (default: the entry's)")
-    p.add_argument("--max-new-tokens", type=int, default=None, help="override the decode mode's max_new_tokens")
-    p.add_argument("--prompt-style", default=None, choices=("summary_only", "full_context", "instruct"), help="override the entry's prompt style")
+    p.add_argument(
+        "--decode-mode", default=None, help="named decode mode of the entry (greedy, beams, sampling, ...)"
+    )
+    p.add_argument(
+        "--n-samples", type=int, default=None, help="samples per task (default: the entry's n_samples)"
+    )
+    p.add_argument(
+        "--batch-size", type=int, default=None, help="prompts per generate call (default: the entry's)"
+    )
+    p.add_argument(
+        "--max-new-tokens", type=int, default=None, help="override the decode mode's max_new_tokens"
+    )
+    p.add_argument(
+        "--prompt-style",
+        default=None,
+        choices=("summary_only", "full_context", "instruct"),
+        help="override the entry's prompt style",
+    )
     p.add_argument("--task-ids", default=None, help="comma-separated task ids to generate for (default: all)")
     p.add_argument("--limit", type=int, default=None, help="only the first N tasks (after filtering)")
-    p.add_argument("--all-tasks", action="store_true", help="also generate for tasks that cannot be executed (no harness)")
+    p.add_argument(
+        "--all-tasks",
+        action="store_true",
+        help="also generate for tasks that cannot be executed (no harness)",
+    )
     _add_upstream_aliases(p)
     _add_backend_flags(p)
     if with_data:
         p.add_argument("--config", required=True, help="dataset config (e.g. python_public, rosalind, demo)")
-        p.add_argument("--source-dir", default=None, help="local folder with the upstream files (no download)")
+        p.add_argument(
+            "--source-dir", default=None, help="local folder with the upstream files (no download)"
+        )
 
 
 #: Upstream BioCoder's inference settings (inference/final_batch_run.py), where they have a meaning here.
@@ -44,25 +71,54 @@ UPSTREAM_TOLERANCE_TOKENS = 128
 def _add_upstream_aliases(p: argparse.ArgumentParser) -> None:
     """Upstream inference's option names, mapped onto ours (docs/reports.md lists the mapping)."""
     g = p.add_argument_group("upstream BioCoder inference names (aliases)")
-    g.add_argument("--PROMPT_AMOUNT", dest="n_samples", type=int, help="= --n-samples (upstream: generations per prompt, 20)")
-    g.add_argument("--max_generation", dest="max_new_tokens", type=int, help="= --max-new-tokens (upstream: 256)")
-    g.add_argument("--use_summary_only", dest="prompt_style", action="store_const", const="summary_only",
-                   help="= --prompt-style summary_only (upstream: summary-only prompts, its Rosalind setting)")
-    g.add_argument("--max_length", dest="max_length", type=int, default=None,
-                   help="total token budget (prompt + generation): the prompt keeps its last "
-                   f"max_length - max_new_tokens - {UPSTREAM_TOLERANCE_TOKENS} tokens, as upstream cut it "
-                   "(causal_lm processor; upstream: 8192)")
+    g.add_argument(
+        "--PROMPT_AMOUNT",
+        dest="n_samples",
+        type=int,
+        help="= --n-samples (upstream: generations per prompt, 20)",
+    )
+    g.add_argument(
+        "--max_generation", dest="max_new_tokens", type=int, help="= --max-new-tokens (upstream: 256)"
+    )
+    g.add_argument(
+        "--use_summary_only",
+        dest="prompt_style",
+        action="store_const",
+        const="summary_only",
+        help="= --prompt-style summary_only (upstream: summary-only prompts, its Rosalind setting)",
+    )
+    g.add_argument(
+        "--max_length",
+        dest="max_length",
+        type=int,
+        default=None,
+        help="total token budget (prompt + generation): the prompt keeps its last "
+        f"max_length - max_new_tokens - {UPSTREAM_TOLERANCE_TOKENS} tokens, as upstream cut it "
+        "(causal_lm processor; upstream: 8192)",
+    )
 
 
 def _add_backend_flags(p: argparse.ArgumentParser) -> None:
     """Generation backend and GPU parallelism (docs/scale.md "Generation at scale")."""
     g = p.add_argument_group("backend and parallelism")
-    g.add_argument("--backend", default=None, choices=("hf", "vllm"),
-                   help="hf (transformers) or vllm; default: the model entry's processor (chat entries stay chat)")
-    g.add_argument("--tensor-parallel-size", type=int, default=None,
-                   help="vllm: GPUs per engine (vLLM tensor parallelism)")
-    g.add_argument("--data-parallel-size", type=int, default=None,
-                   help="vllm: engines, one Ray actor each on --tensor-parallel-size GPUs; batches split between them")
+    g.add_argument(
+        "--backend",
+        default=None,
+        choices=("hf", "vllm"),
+        help="hf (transformers) or vllm; default: the model entry's processor (chat entries stay chat)",
+    )
+    g.add_argument(
+        "--tensor-parallel-size",
+        type=int,
+        default=None,
+        help="vllm: GPUs per engine (vLLM tensor parallelism)",
+    )
+    g.add_argument(
+        "--data-parallel-size",
+        type=int,
+        default=None,
+        help="vllm: engines, one Ray actor each on --tensor-parallel-size GPUs; batches split between them",
+    )
 
 
 def _apply_backend(args: argparse.Namespace, spec):
@@ -105,20 +161,32 @@ def _resolve(args: argparse.Namespace):
         "max_new_tokens": args.max_new_tokens,
     }
     try:
-        spec = resolve_model(args.model, args.models_file, version=args.model_version, decode_mode=args.decode_mode, overrides=overrides)
+        spec = resolve_model(
+            args.model,
+            args.models_file,
+            version=args.model_version,
+            decode_mode=args.decode_mode,
+            overrides=overrides,
+        )
     except (ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
     max_length = getattr(args, "max_length", None)
     if max_length is not None:
         budget = max_length - int(spec.generation.get("max_new_tokens", 512)) - UPSTREAM_TOLERANCE_TOKENS
         if budget < 1:
-            raise UsageError(f"--max_length {max_length} leaves no room for a prompt after max_new_tokens "
-                             f"{spec.generation.get('max_new_tokens', 512)} and {UPSTREAM_TOLERANCE_TOKENS} tokens of tolerance")
-        spec.generation["max_input_tokens"] = budget  # read by the causal_lm processor, not passed to generate()
+            raise UsageError(
+                f"--max_length {max_length} leaves no room for a prompt after max_new_tokens "
+                f"{spec.generation.get('max_new_tokens', 512)} and {UPSTREAM_TOLERANCE_TOKENS} tokens of tolerance"
+            )
+        spec.generation["max_input_tokens"] = (
+            budget  # read by the causal_lm processor, not passed to generate()
+        )
     return _apply_backend(args, spec)
 
 
-def _problems(config: str, source_dir: str | None, limit: int | None, all_tasks: bool, task_ids: str | None = None) -> list[dict[str, Any]]:
+def _problems(
+    config: str, source_dir: str | None, limit: int | None, all_tasks: bool, task_ids: str | None = None
+) -> list[dict[str, Any]]:
     from biocoder_dataset.configs import load_problems
 
     try:
@@ -139,7 +207,9 @@ def _problems(config: str, source_dir: str | None, limit: int | None, all_tasks:
             raise UsageError(f"--limit must be >= 1, got {limit}")
         rows = rows[:limit]
     if not rows:
-        raise UsageError(f"config {config!r} has no {'' if all_tasks else 'executable '}tasks to generate for")
+        raise UsageError(
+            f"config {config!r} has no {'' if all_tasks else 'executable '}tasks to generate for"
+        )
     return rows
 
 

@@ -45,13 +45,19 @@ def cmd_merge(args: argparse.Namespace) -> int:
         if all((d / "check.json").is_file() and not (d / "shard.json").is_file() for d in dirs):
             missing, merged = merge_checks(dirs, args.out, overwrite=args.overwrite)
             if missing:
-                print(f"merge: {len(missing)} task(s) not checked by any shard: {', '.join(missing[:20])}",
-                      file=sys.stderr)
+                print(
+                    f"merge: {len(missing)} task(s) not checked by any shard: {', '.join(missing[:20])}",
+                    file=sys.stderr,
+                )
                 return 1
-            print(f"merged {len(dirs)} check shard(s): {len(merged['tasks'])} tasks -> {Path(args.out) / 'check.json'}",
-                  file=sys.stderr)
+            print(
+                f"merged {len(dirs)} check shard(s): {len(merged['tasks'])} tasks -> {Path(args.out) / 'check.json'}",
+                file=sys.stderr,
+            )
             return 0
-        report, summary = merge_shards(dirs, args.out, allow_missing=args.allow_missing, overwrite=args.overwrite)
+        report, summary = merge_shards(
+            dirs, args.out, allow_missing=args.allow_missing, overwrite=args.overwrite
+        )
     except (MergeError, ResultsWriteError, OSError) as exc:
         raise UsageError(str(exc)) from None
     print(report.render(), file=sys.stderr)
@@ -61,10 +67,15 @@ def cmd_merge(args: argparse.Namespace) -> int:
         elif report.missing or report.missing_shards:
             why = "missing samples (--allow-missing writes it anyway, their tasks counted as 0 correct)"
         else:
-            why = ("tasks of the task set have no samples; pass@k is over the whole task set "
-                   "(--allow-missing counts them as 0 correct)")
+            why = (
+                "tasks of the task set have no samples; pass@k is over the whole task set "
+                "(--allow-missing counts them as 0 correct)"
+            )
         print(f"merge: nothing written: {why}", file=sys.stderr)
         return 1
     print(render_summary(summary))
-    print(f"\nresults: {Path(args.out) / 'results.jsonl'}\nsummary: {Path(args.out) / 'summary.json'}", file=sys.stderr)
+    print(
+        f"\nresults: {Path(args.out) / 'results.jsonl'}\nsummary: {Path(args.out) / 'summary.json'}",
+        file=sys.stderr,
+    )
     return 0

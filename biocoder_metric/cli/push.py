@@ -21,9 +21,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     push.add_argument("--results", required=True, help="run directory (summary.json + results.jsonl)")
     push.add_argument("--repo-id", required=True, help="ORG/NAME of the dataset repo to create/update")
     push.add_argument("--dataset-id", default=None, help="Hub id of the BioCoder dataset the scores refer to")
-    push.add_argument("--model-name", default=None, help="model name for the card (default: from samples.meta.json)")
-    push.add_argument("--dry-run", action="store_true", help="write the bundle to --bundle-dir and upload nothing")
-    push.add_argument("--bundle-dir", default=None, help="an empty folder to build the bundle in (default: RESULTS/hub-bundle for --dry-run, a temporary folder otherwise)")
+    push.add_argument(
+        "--model-name", default=None, help="model name for the card (default: from samples.meta.json)"
+    )
+    push.add_argument(
+        "--dry-run", action="store_true", help="write the bundle to --bundle-dir and upload nothing"
+    )
+    push.add_argument(
+        "--bundle-dir",
+        default=None,
+        help="an empty folder to build the bundle in (default: RESULTS/hub-bundle for --dry-run, a temporary folder otherwise)",
+    )
     push.add_argument("--private", action="store_true", help="create the repo private")
     push.add_argument("--token", default=None, help="Hub token (default: the logged-in one / HF_TOKEN)")
     push.set_defaults(func=cmd_push)
@@ -41,7 +49,13 @@ def cmd_push(args: argparse.Namespace) -> int:
     else:
         bundle = Path(tempfile.mkdtemp(prefix="biocoder-push-"))
     try:
-        info = build_bundle(args.results, bundle, repo_id=args.repo_id, dataset_id=args.dataset_id or DEFAULT_DATASET_ID, model_name=args.model_name)
+        info = build_bundle(
+            args.results,
+            bundle,
+            repo_id=args.repo_id,
+            dataset_id=args.dataset_id or DEFAULT_DATASET_ID,
+            model_name=args.model_name,
+        )
     except PushError as exc:
         raise UsageError(str(exc)) from None
     print(f"bundle for {args.repo_id} in {info['folder']}:", file=sys.stderr)
@@ -50,13 +64,19 @@ def cmd_push(args: argparse.Namespace) -> int:
     print("\n# model-index block for the model card (README.md front matter):")
     print(info["model_index"], end="")
     if args.dry_run:
-        print(f"\ndry run: nothing uploaded; the files above are exactly what would be pushed to {args.repo_id}", file=sys.stderr)
+        print(
+            f"\ndry run: nothing uploaded; the files above are exactly what would be pushed to {args.repo_id}",
+            file=sys.stderr,
+        )
         return 0
     try:
         url = upload_bundle(bundle, args.repo_id, private=args.private, token=args.token)
     except Exception as exc:  # noqa: BLE001 - any Hub/network failure: say so, keep the bundle for a retry
-        print(f"biocoder push: upload to {args.repo_id} failed: {type(exc).__name__}: {exc}\n"
-              f"the bundle is kept in {bundle}", file=sys.stderr)
+        print(
+            f"biocoder push: upload to {args.repo_id} failed: {type(exc).__name__}: {exc}\n"
+            f"the bundle is kept in {bundle}",
+            file=sys.stderr,
+        )
         return 1
     print(f"\nuploaded to {url}", file=sys.stderr)
     return 0

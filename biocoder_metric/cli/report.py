@@ -17,12 +17,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Write DIR/report.html (self-contained, opens offline), PNG and SVG plots and report.json for "
         "the given run directories (each from `biocoder evaluate --out`). Several runs are compared with the first.",
     )
-    rp.add_argument("runs", nargs="+", metavar="RUN_DIR", help="run directories (summary.json + results.jsonl)")
+    rp.add_argument(
+        "runs", nargs="+", metavar="RUN_DIR", help="run directories (summary.json + results.jsonl)"
+    )
     rp.add_argument("--out", required=True, help="output directory for report.html and the plots")
-    rp.add_argument("--names", default=None, help="comma-separated display names, one per run (default: model or folder name)")
-    rp.add_argument("--source-dir", default=None, help="upstream files, for per-repository breakdowns of non-demo configs")
-    rp.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for CIs (default: 1000, as summary.json)")
-    rp.add_argument("--compare-n-boot", type=int, default=10_000, help="resamples for paired comparisons (default: 10000)")
+    rp.add_argument(
+        "--names",
+        default=None,
+        help="comma-separated display names, one per run (default: model or folder name)",
+    )
+    rp.add_argument(
+        "--source-dir", default=None, help="upstream files, for per-repository breakdowns of non-demo configs"
+    )
+    rp.add_argument(
+        "--n-boot",
+        type=int,
+        default=1000,
+        help="bootstrap resamples for CIs (default: 1000, as summary.json)",
+    )
+    rp.add_argument(
+        "--compare-n-boot", type=int, default=10_000, help="resamples for paired comparisons (default: 10000)"
+    )
     rp.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0)")
     rp.set_defaults(func=cmd_report)
 
@@ -33,7 +48,9 @@ def load_runs(paths: list[str], names: list[str] | None, source_dir: str | None)
     if names is not None and len(names) != len(paths):
         raise UsageError(f"--names gives {len(names)} names for {len(paths)} runs")
     try:
-        runs = [load_run(p, name=names[i] if names else None, source_dir=source_dir) for i, p in enumerate(paths)]
+        runs = [
+            load_run(p, name=names[i] if names else None, source_dir=source_dir) for i, p in enumerate(paths)
+        ]
     except RunDirError as exc:
         raise UsageError(str(exc)) from None
     unique_names(runs)
@@ -47,6 +64,11 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise UsageError("--n-boot and --compare-n-boot must be >= 1")
     names = [n.strip() for n in args.names.split(",")] if args.names else None
     runs = load_runs(args.runs, names, args.source_dir)
-    data = build_report(runs, args.out, n_boot=args.n_boot, seed=args.seed, compare_n_boot=args.compare_n_boot)
-    print(f"report: {args.out}/report.html ({len(data['figures'])} plots, {len(data['tables'])} sections)", file=sys.stderr)
+    data = build_report(
+        runs, args.out, n_boot=args.n_boot, seed=args.seed, compare_n_boot=args.compare_n_boot
+    )
+    print(
+        f"report: {args.out}/report.html ({len(data['figures'])} plots, {len(data['tables'])} sections)",
+        file=sys.stderr,
+    )
     return 0

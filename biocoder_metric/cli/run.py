@@ -20,10 +20,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_generation_flags(run, with_data=False)
     run.add_argument("--out", required=True, help="run directory")
-    run.add_argument("--k", default=DEFAULT_KS, help=f"comma-separated k for pass@k (default: {DEFAULT_KS}; k above n is reported as not estimable)")
+    run.add_argument(
+        "--k",
+        default=DEFAULT_KS,
+        help=f"comma-separated k for pass@k (default: {DEFAULT_KS}; k above n is reported as not estimable)",
+    )
     run.add_argument("--overwrite", action="store_true", help="discard existing samples and results in --out")
-    run.add_argument("--generation-only", action="store_true",
-                     help="stop after generation (GPU nodes); evaluate DIR/samples.jsonl later, e.g. on CPU nodes")
+    run.add_argument(
+        "--generation-only",
+        action="store_true",
+        help="stop after generation (GPU nodes); evaluate DIR/samples.jsonl later, e.g. on CPU nodes",
+    )
     add_engine_flags(run)
     run.set_defaults(func=cmd_run)
 
@@ -35,14 +42,19 @@ def cmd_run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     samples = out / "samples.jsonl"
     if process_state().num_processes > 1:
-        raise UsageError("biocoder run evaluates in this process; for multi-GPU generation use "
-                         "`accelerate launch -m biocoder_metric generate ...` then `biocoder evaluate`")
+        raise UsageError(
+            "biocoder run evaluates in this process; for multi-GPU generation use "
+            "`accelerate launch -m biocoder_metric generate ...` then `biocoder evaluate`"
+        )
     print(f"[1/2] generating into {samples}", file=sys.stderr)
     meta = generate_into(args, samples, args.config, args.source_dir)
     print_meta(meta)
     if getattr(args, "generation_only", False):
-        print(f"--generation-only: evaluate later with `biocoder evaluate --config {args.config} --samples {samples} "
-              f"--out {out}` (any executor, any machine with a sandbox)", file=sys.stderr)
+        print(
+            f"--generation-only: evaluate later with `biocoder evaluate --config {args.config} --samples {samples} "
+            f"--out {out}` (any executor, any machine with a sandbox)",
+            file=sys.stderr,
+        )
         return 0
     print(f"[2/2] evaluating in sandbox {args.sandbox!r} into {out}", file=sys.stderr)
     eval_args = argparse.Namespace(**{**vars(args), "samples": str(samples), "out": str(out)})

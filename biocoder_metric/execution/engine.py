@@ -77,26 +77,36 @@ class Session:
             return TaskStatus.GOLDEN_FAILS, g.reason
         return TaskStatus.OK, None
 
-    def task_statuses(self, rows: list[dict[str, Any]], progress: bool) -> dict[str, tuple[TaskStatus, str | None]]:
+    def task_statuses(
+        self, rows: list[dict[str, Any]], progress: bool
+    ) -> dict[str, tuple[TaskStatus, str | None]]:
         """Task status for each row, goldens computed in parallel (in the golden pool, closed after)."""
         try:
             return {
                 row["task_id"]: status
-                for row, status in parallel_map(self.task_status, rows, self.threads, "golden outputs", progress)
+                for row, status in parallel_map(
+                    self.task_status, rows, self.threads, "golden outputs", progress
+                )
             }
         finally:
             self.goldens.close()
 
-    def _plus_verdict(self, row: dict[str, Any], code: str, prompt: str | None, base_status: str) -> dict[str, Any]:
+    def _plus_verdict(
+        self, row: dict[str, Any], code: str, prompt: str | None, base_status: str
+    ) -> dict[str, Any]:
         """``extra.plus`` of a harness sample: the plus status (base failure stands) and the case counts."""
         from biocoder_metric.validity.plus import plus_programs
 
         kept = self.goldens.plus(row)
-        total = len(plus_programs(row, row["golden_code"], fuzz_cases=self.options.fuzz_cases, seed=self.options.seed))
+        total = len(
+            plus_programs(row, row["golden_code"], fuzz_cases=self.options.fuzz_cases, seed=self.options.seed)
+        )
         info: dict[str, Any] = {"status": base_status, "cases": len(kept), "dropped": total - len(kept)}
         if base_status != Status.PASSED or not kept:
             return info
-        programs = plus_programs(row, code, fuzz_cases=self.options.fuzz_cases, seed=self.options.seed, prompt=prompt)
+        programs = plus_programs(
+            row, code, fuzz_cases=self.options.fuzz_cases, seed=self.options.seed, prompt=prompt
+        )
         outcomes = self.pool.run(programs_job(self.options, row, [programs[i] for i, _ in kept]))
         status, passed, first = judge(outcomes, [out for _, out in kept], row["language"])
         info.update(status=status, cases_passed=passed)
@@ -237,7 +247,9 @@ def run_evaluation(
             if key in done and s["task_id"] not in statuses:
                 r = done[key]
                 statuses[s["task_id"]] = (r.extra.get("task_status", TaskStatus.OK), r.extra.get("reason"))
-        failed = sorted((t, reason) for t, (status, reason) in statuses.items() if status == TaskStatus.GOLDEN_FAILS)
+        failed = sorted(
+            (t, reason) for t, (status, reason) in statuses.items() if status == TaskStatus.GOLDEN_FAILS
+        )
         if failed and not allow_partial:
             raise GoldenFailuresError(failed, len(scoreable_tasks(by_id, options)), session.pool.name)
         results: dict[tuple[str, int], SampleResult] = dict(done)
@@ -332,7 +344,9 @@ def check_goldens(
     ``run_info``, when given, receives the sandbox name and its environment id.
     """
     rows = sorted(index_problems(problems).values(), key=lambda r: r["task_id"])
-    options = replace(options, include_weak=True, plus=False)  # a golden check judges goldens, not harness strength
+    options = replace(
+        options, include_weak=True, plus=False
+    )  # a golden check judges goldens, not harness strength
     session = Session(options)
     if run_info is not None:
         run_info.update(sandbox=session.pool.name, environment_id=session.pool.environment_id)
@@ -358,7 +372,9 @@ def check_goldens(
             sample = {"task_id": row["task_id"], "completion": row["golden_code"], "sample_index": 0}
             return session.run_sample(row, sample)
 
-        for row, r in parallel_map(as_candidate, runnable, session.threads, "goldens as candidates", progress):
+        for row, r in parallel_map(
+            as_candidate, runnable, session.threads, "goldens as candidates", progress
+        ):
             entry = report[row["task_id"]]
             entry["cases"] = r.cases_total
             if r.status == Status.PASSED:

@@ -49,7 +49,10 @@ def golden_entry(case: int, a: CaseOutcome, b: CaseOutcome, language: str) -> di
                 "reason": f"golden case {case}: {error} ({how}){': ' + detail if detail else ''}",
             }
     if a.stdout != b.stdout:
-        return {"ok": False, "reason": f"golden case {case}: output differs between two runs (nondeterministic)"}
+        return {
+            "ok": False,
+            "reason": f"golden case {case}: output differs between two runs (nondeterministic)",
+        }
     return {"ok": True, "stdout": a.stdout}
 
 
@@ -163,7 +166,9 @@ class GoldenStore:
 
         key = row["task_id"]
         if key not in self._plus:
-            programs = plus_programs(row, row["golden_code"], fuzz_cases=self.options.fuzz_cases, seed=self.options.seed)
+            programs = plus_programs(
+                row, row["golden_code"], fuzz_cases=self.options.fuzz_cases, seed=self.options.seed
+            )
             kept: list[tuple[int, str]] = []
             if programs:
                 outcomes = self.pool().run(programs_job(self.options, row, programs * 2))

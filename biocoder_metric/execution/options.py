@@ -34,16 +34,21 @@ class EvalOptions:
     )
     image: str | None = field(
         default=None,
-        metadata={"help": f"Docker image for --sandbox docker (default: ${settings.ENV_IMAGE} or {settings.IMAGE})"},
+        metadata={
+            "help": f"Docker image for --sandbox docker (default: ${settings.ENV_IMAGE} or {settings.IMAGE})"
+        },
     )
     workers: int = field(default=settings.WORKERS, metadata={"help": "parallel sandboxes"})
     fuzz_cases: int = field(default=settings.FUZZ_CASES, metadata={"help": "fuzz cases per harness task"})
     timeout_s: float = field(
         default=protocol.DEFAULT_TIMEOUT_S, metadata={"help": "seconds per case", "flag": "--timeout"}
     )
-    memory_mb: int = field(default=protocol.DEFAULT_MEMORY_MB, metadata={"help": "memory limit per case in MiB"})
+    memory_mb: int = field(
+        default=protocol.DEFAULT_MEMORY_MB, metadata={"help": "memory limit per case in MiB"}
+    )
     seed: int = field(
-        default=settings.SEED, metadata={"help": "fuzz seed: values come from Random(f'{seed}:{task}:{case}')"}
+        default=settings.SEED,
+        metadata={"help": "fuzz seed: values come from Random(f'{seed}:{task}:{case}')"},
     )
     golden_cache_dir: str | None = field(
         default=None,
@@ -64,7 +69,9 @@ class EvalOptions:
     )
     ray_address: str | None = field(
         default=None,
-        metadata={"help": "Ray cluster to join: auto | HOST:PORT | ray://HOST:10001 (default: RAY_ADDRESS or a new local cluster)"},
+        metadata={
+            "help": "Ray cluster to join: auto | HOST:PORT | ray://HOST:10001 (default: RAY_ADDRESS or a new local cluster)"
+        },
     )
     workers_per_node: int | None = field(
         default=None, metadata={"help": "--executor ray: sandboxes per node (default: the node's CPUs)"}
@@ -79,11 +86,15 @@ class EvalOptions:
     )
     plus: bool = field(
         default=False,
-        metadata={"help": "also judge edge-value and extra fuzz cases; reported as a separate headline pass@k (plus)"},
+        metadata={
+            "help": "also judge edge-value and extra fuzz cases; reported as a separate headline pass@k (plus)"
+        },
     )
     include_weak: bool = field(
         default=False,
-        metadata={"help": "score tasks whose harness the audit found weak (excluded from the headline by default)"},
+        metadata={
+            "help": "score tasks whose harness the audit found weak (excluded from the headline by default)"
+        },
     )
 
     def __post_init__(self) -> None:
@@ -106,7 +117,15 @@ class EvalOptions:
         """The fields that can change a verdict (workers and cache location cannot)."""
         return {
             k: getattr(self, k)
-            for k in ("fuzz_cases", "timeout_s", "memory_mb", "seed", "rosalind_check", "plus", "include_weak")
+            for k in (
+                "fuzz_cases",
+                "timeout_s",
+                "memory_mb",
+                "seed",
+                "rosalind_check",
+                "plus",
+                "include_weak",
+            )
         }
 
     def cache_dir(self) -> Path:

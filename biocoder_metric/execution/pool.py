@@ -75,9 +75,9 @@ class SandboxPool:
                 outcomes = list(sb.run(job))
             except SandboxError as exc:
                 self._discard(sb)
-                outcomes = [CaseOutcome(status=RunStatus.SANDBOX_ERROR, stderr=f"sandbox error: {exc}")] * len(
-                    job.programs
-                )
+                outcomes = [
+                    CaseOutcome(status=RunStatus.SANDBOX_ERROR, stderr=f"sandbox error: {exc}")
+                ] * len(job.programs)
                 continue
             if len(outcomes) != len(job.programs):
                 outcomes = [

@@ -103,8 +103,6 @@ def shard_record(
     }
 
 
-
-
 def plan(
     problems: list[dict[str, Any]],
     samples: list[dict[str, Any]],

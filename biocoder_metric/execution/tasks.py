@@ -74,13 +74,17 @@ def static_task_status(row: dict[str, Any]) -> tuple[TaskStatus, str | None]:
     return TaskStatus.NO_HARNESS, f"kind {row.get('kind')!r} cannot be executed"
 
 
-def select_tasks(by_id: dict[str, dict[str, Any]], task_ids: Sequence[str] | None) -> dict[str, dict[str, Any]]:
+def select_tasks(
+    by_id: dict[str, dict[str, Any]], task_ids: Sequence[str] | None
+) -> dict[str, dict[str, Any]]:
     """The task set: every problem, or the named subset (an unknown id is an error naming it)."""
     if task_ids is None:
         return by_id
     unknown = sorted(set(task_ids) - set(by_id))
     if unknown:
-        raise EvalInputError(f"--task-ids names tasks that are not in the loaded problems: {', '.join(unknown)}")
+        raise EvalInputError(
+            f"--task-ids names tasks that are not in the loaded problems: {', '.join(unknown)}"
+        )
     return {t: by_id[t] for t in sorted(set(task_ids))}
 
 
