@@ -32,6 +32,16 @@ FUZZ_CASES = 10
 SEED = 0
 #: Mutants of the golden per task, for the harness audit and harness synthesis.
 MUTANTS = 10
+#: Seconds per case when a mutant runs (mutants that loop are cut short sooner than goldens).
+MUTANT_TIMEOUT_S = 5.0
+#: Bootstrap resamples for the confidence intervals of summary.json and the report.
+N_BOOT = 1000
+#: Bootstrap resamples for paired comparisons of two runs (``biocoder compare``, the report).
+COMPARE_N_BOOT = 10_000
+#: Seed of every bootstrap (results are reproducible).
+BOOTSTRAP_SEED = 0
+#: Confidence level of every interval.
+CI_LEVEL = 0.95
 # The per-case limits (time, memory, output) are not here: the in-sandbox worker must agree on
 # them, so their defaults live in the worker protocol (biocoder_metric/sandbox/runtime/protocol.py),
 # which runs inside the sandbox on the standard library alone and cannot import this package.

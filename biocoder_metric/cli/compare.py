@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from biocoder_dataset import settings
 from biocoder_metric.cli.errors import UsageError
 from biocoder_metric.cli.report import load_runs
 
@@ -20,8 +21,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     cp.add_argument("run_a", metavar="RUN_A")
     cp.add_argument("run_b", metavar="RUN_B")
-    cp.add_argument("--n-boot", type=int, default=10_000, help="bootstrap resamples (default: 10000)")
-    cp.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0)")
+    cp.add_argument(
+        "--n-boot",
+        type=int,
+        default=settings.COMPARE_N_BOOT,
+        help=f"bootstrap resamples (default: {settings.COMPARE_N_BOOT})",
+    )
+    cp.add_argument(
+        "--seed", type=int, default=settings.BOOTSTRAP_SEED, help=f"bootstrap seed (default: {settings.BOOTSTRAP_SEED})"
+    )
     cp.add_argument("--json", action="store_true", help="print JSON instead of the table")
     cp.set_defaults(func=cmd_compare)
 

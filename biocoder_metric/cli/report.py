@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from biocoder_dataset import settings
 from biocoder_metric.cli.errors import UsageError
 
 
@@ -32,13 +33,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rp.add_argument(
         "--n-boot",
         type=int,
-        default=1000,
-        help="bootstrap resamples for CIs (default: 1000, as summary.json)",
+        default=settings.N_BOOT,
+        help=f"bootstrap resamples for CIs (default: {settings.N_BOOT}, as summary.json)",
     )
     rp.add_argument(
-        "--compare-n-boot", type=int, default=10_000, help="resamples for paired comparisons (default: 10000)"
+        "--compare-n-boot",
+        type=int,
+        default=settings.COMPARE_N_BOOT,
+        help=f"resamples for paired comparisons (default: {settings.COMPARE_N_BOOT})",
     )
-    rp.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0)")
+    rp.add_argument(
+        "--seed", type=int, default=settings.BOOTSTRAP_SEED, help=f"bootstrap seed (default: {settings.BOOTSTRAP_SEED})"
+    )
     rp.set_defaults(func=cmd_report)
 
 

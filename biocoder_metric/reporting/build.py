@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from biocoder_dataset import settings
 from biocoder_metric.reporting import html as H
 from biocoder_metric.reporting import plots
 from biocoder_metric.reporting.ci import bootstrap_mean_ci, compare_counts, format_ci, per_task_pass_at_k
@@ -33,7 +34,7 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "x"
 
 
-def compare_runs(a: Run, b: Run, *, n_boot: int = 10_000, seed: int = 0) -> dict[str, Any]:
+def compare_runs(a: Run, b: Run, *, n_boot: int = settings.COMPARE_N_BOOT, seed: int = settings.BOOTSTRAP_SEED) -> dict[str, Any]:
     """Paired bootstrap of ``a`` minus ``b`` for every k both can estimate, on the tasks both scored."""
     ks = sorted(set(a.ks) & set(b.ks)) or [1]
     return {"a": a.name, "b": b.name, "k": ks, "by_k": compare_counts(a.counts, b.counts, ks, n_boot=n_boot, seed=seed)}
@@ -66,7 +67,7 @@ def render_comparison(cmp: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def build_report(runs: list[Run], out_dir: str | Path, *, n_boot: int = 1000, seed: int = 0, compare_n_boot: int = 10_000) -> dict[str, Any]:
+def build_report(runs: list[Run], out_dir: str | Path, *, n_boot: int = settings.N_BOOT, seed: int = settings.BOOTSTRAP_SEED, compare_n_boot: int = settings.COMPARE_N_BOOT) -> dict[str, Any]:
     """Write plots, ``report.html`` and ``report.json`` for ``runs`` into ``out_dir``; return the data."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

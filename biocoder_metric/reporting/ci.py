@@ -21,11 +21,12 @@ from typing import Any
 
 import numpy as np
 
+from biocoder_dataset import settings
 from biocoder_metric.scoring.passk import task_pass_at_k
 
-DEFAULT_N_BOOT = 1000
-DEFAULT_SEED = 0
-DEFAULT_LEVEL = 0.95
+DEFAULT_N_BOOT = settings.N_BOOT
+DEFAULT_SEED = settings.BOOTSTRAP_SEED
+DEFAULT_LEVEL = settings.CI_LEVEL
 
 
 def _bootstrap_means(values: np.ndarray, n_boot: int, seed: int) -> np.ndarray:
@@ -118,7 +119,7 @@ def paired_bootstrap(
     a: Mapping[str, float],
     b: Mapping[str, float],
     *,
-    n_boot: int = 10_000,
+    n_boot: int = settings.COMPARE_N_BOOT,
     seed: int = DEFAULT_SEED,
     level: float = DEFAULT_LEVEL,
 ) -> dict[str, Any]:
@@ -162,7 +163,7 @@ def compare_counts(
     counts_b: Mapping[str, tuple[int, int]],
     ks: Iterable[int],
     *,
-    n_boot: int = 10_000,
+    n_boot: int = settings.COMPARE_N_BOOT,
     seed: int = DEFAULT_SEED,
     level: float = DEFAULT_LEVEL,
 ) -> dict[str, dict[str, Any] | None]:
