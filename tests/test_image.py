@@ -195,14 +195,6 @@ def test_without_docker_cli_errors_say_what_to_do(monkeypatch: pytest.MonkeyPatc
         image.ensure_image("anything:latest")
 
 
-def test_cache_dir_follows_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("BIOCODER_CACHE_DIR", str(tmp_path / "c"))
-    assert image.cache_dir() == tmp_path / "c"
-    monkeypatch.delenv("BIOCODER_CACHE_DIR")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "x"))
-    assert image.cache_dir() == tmp_path / "x" / "biocoder"
-
-
 @pytest.fixture
 def rootfs_dest(tmp_path: Path) -> Iterator[Path]:
     """A private export root, deleted afterwards (an export is about 700 MB; pytest keeps tmp dirs)."""
