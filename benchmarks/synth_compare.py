@@ -54,7 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     if not Path(args.source_dir).is_dir():
         print(f"upstream data not found at {args.source_dir}", file=sys.stderr)
         return 2
-    rows = [r for r in load_problems("python_public", source_dir=args.source_dir) if r["kind"] == "harness"]
+    everything = load_problems("python_public", source_dir=args.source_dir)
+    rows = [r for r in everything if r["kind"] == "harness"]
     rows = sorted(rows, key=lambda r: r["task_id"])[: args.limit]
     golden_alone = [dict(r, context=None, kind="golden_only", executable=False) for r in rows]
     repos = {p.name: str(p) for p in REPOS.iterdir() if p.is_dir()} if REPOS.is_dir() else {}
@@ -63,7 +64,10 @@ def main(argv: list[str] | None = None) -> int:
                         repos=repos)
     work = Path(args.work)
     started = time.monotonic()
-    records = synthesize(golden_alone, opts, work / "synth.report.jsonl")
+    # Other tasks' goldens (same repository) may be sliced in as helpers: the benchmark's own data,
+    # never upstream's hand-written context (removed above) nor the task's own golden.
+    helpers = [dict(r, context=None) for r in everything]
+    records = synthesize(golden_alone, opts, work / "synth.report.jsonl", helper_rows=helpers)
     synth_wall = time.monotonic() - started
 
     # Upstream's harness on the same mutants (cached per task in the work folder: resumable).

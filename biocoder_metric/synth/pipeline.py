@@ -53,7 +53,7 @@ class SynthOptions:
     timeout_s: float = field(
         default=protocol.DEFAULT_TIMEOUT_S, metadata={"help": "seconds per golden case", "flag": "--timeout"}
     )
-    mutant_timeout_s: float = field(default=5.0, metadata={"help": "seconds per mutant case", "flag": "--mutant-timeout"})
+    mutant_timeout_s: float = field(default=settings.MUTANT_TIMEOUT_S, metadata={"help": "seconds per mutant case", "flag": "--mutant-timeout"})
     memory_mb: int = field(default=protocol.DEFAULT_MEMORY_MB, metadata={"help": "memory limit per case in MiB"})
     mutant_limit: int = field(default=settings.MUTANTS, metadata={"help": "mutants per task for validation",
                                                                   "flag": "--mutants"})
@@ -118,7 +118,7 @@ def candidates(
             except (SyntaxError, OSError, ValueError):
                 sl = None
     if sl is None or sl.unresolved:
-        fallback = python_slice.slice_golden(golden, name)
+        fallback = python_slice.slice_golden(golden, name, helpers=_unique_helpers(siblings))
         if sl is None or not fallback.unresolved:
             sl = fallback
     if sl.unresolved:
@@ -133,12 +133,28 @@ def candidates(
     return out, None, sl.origin
 
 
+def _unique_helpers(siblings: list[tuple[str, str]] | None) -> dict[str, str]:
+    """Function name -> golden, for names only one sibling task defines (an ambiguous name is no helper)."""
+    seen: dict[str, set[str]] = {}
+    for fname, golden in siblings or []:
+        seen.setdefault(fname, set()).add(golden)
+    return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1}
+
+
 def sibling_index(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str], list[tuple[str, str]]]:
-    """(repository, file path) -> [(function name, golden)] over all rows: helpers found among other tasks."""
+    """(repository, file path) -> [(function name, golden)] over all rows: helpers found among other tasks.
+
+    Python rows of the shipped configs carry no ``file_path``: they are grouped by repository
+    (key ``(repository, "")``), and a helper is taken only when its name is unique there.
+    """
     out: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for r in rows:
-        if r.get("file_path") and r.get("golden_code") and r.get("function_name"):
+        if not (r.get("golden_code") and r.get("function_name")):
+            continue
+        if r.get("file_path"):
             out.setdefault((r.get("repository") or "", r["file_path"]), []).append((r["function_name"], r["golden_code"]))
+        elif r.get("language") == "python" and r.get("repository"):
+            out.setdefault((r["repository"], ""), []).append((r["function_name"], r["golden_code"]))
     return out
 
 
@@ -211,9 +227,14 @@ def read_report(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
 
 
 def synthesize(
-    rows: Iterable[dict[str, Any]], opts: SynthOptions, report_path: str | os.PathLike, progress: bool = True
+    rows: Iterable[dict[str, Any]], opts: SynthOptions, report_path: str | os.PathLike, progress: bool = True,
+    helper_rows: Iterable[dict[str, Any]] = (),
 ) -> list[dict[str, Any]]:
-    """Records for every row, resuming from ``report_path`` and appending to it as tasks finish."""
+    """Records for every row, resuming from ``report_path`` and appending to it as tasks finish.
+
+    ``helper_rows``: more rows of the same dataset whose goldens may serve as helpers (never as the
+    task's own code: a row's golden is excluded from its own slice, and the leak guard checks it).
+    """
     rows = list(rows)
     path = Path(report_path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -226,7 +247,7 @@ def synthesize(
             EvalOptions(sandbox=opts.sandbox, workers=opts.workers, allow_unsafe=opts.allow_unsafe, image=opts.image),
             opts.workers,
         )
-        index = sibling_index(rows)
+        index = sibling_index([*rows, *helper_rows])
 
         def one(r: dict[str, Any]) -> dict[str, Any]:
             return synthesize_task(pool, r, opts, index.get((r.get("repository") or "", r.get("file_path") or "")))

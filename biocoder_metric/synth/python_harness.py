@@ -19,6 +19,7 @@ fails, and validation counts such cases (at most 20% are allowed).
 from __future__ import annotations
 
 import ast
+import copy
 from dataclasses import dataclass, field
 
 from biocoder_metric.execution.harness import INSERT_MARKER
@@ -27,6 +28,7 @@ from biocoder_metric.synth.python_inputs import (
     infer_params,
     kind_expr,
     rank_kinds,
+    refine_kinds,
     self_attributes,
     usage_votes,
 )
@@ -56,6 +58,48 @@ def _bc_line(_r):
 def _bc_np(_r):
     import numpy
     return numpy.random.RandomState(_r.randint(0, 2 ** 31 - 1))
+
+
+class _bc_ns:
+    """A plain object with the attributes the function reads (``self.size_range.min``)."""
+
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+
+def _bc_series(_r):
+    import pandas
+    return pandas.Series(_bc_np(_r).rand(_bc_np(_r).randint(5, 20)))
+
+
+def _bc_frame(_r, columns):
+    import pandas
+    rs = _bc_np(_r)
+    n = _r.randint(5, 20)
+    data = {}
+    for c in columns:
+        low = c.lower()
+        if low in ("chromosome", "chrom", "chr", "contig"):
+            data[c] = [_r.choice(["chr1", "chr2", "chrX"]) for _ in range(n)]
+        elif low in ("gene", "name", "id", "sample", "label"):
+            data[c] = [_bc_seq(_r, "abcdef", 2, 5) for _ in range(n)]
+        elif low in ("start", "end", "pos", "position", "depth", "count", "n"):
+            data[c] = sorted(rs.randint(0, 1000, size=n)) if low in ("start", "end") else rs.randint(0, 50, size=n)
+        else:
+            data[c] = rs.randn(n)
+    return pandas.DataFrame(data)
+
+
+def _bc_text(_r, seps, numeric):
+    """Lines (when a newline is among ``seps``) of fields joined by the other separators."""
+    def field():
+        return str(_r.randint(0, 99)) if numeric else _bc_seq(_r, "abcdefgh", 1, 6)
+    inner = [s for s in seps if s not in ("\n", "\r\n")] or [" "]
+    def line():
+        return _r.choice(inner).join(field() for _ in range(_r.randint(3, 7)))
+    if any(s in ("\n", "\r\n") for s in seps):
+        return "\n".join(line() for _ in range(_r.randint(1, 4))) + "\n"
+    return line()
 
 
 _bc_files = []
@@ -206,7 +250,16 @@ def analyse(golden: str, function_name: str, repo_dir=None, class_name: str | No
                 provided.add(node.name)
             elif isinstance(node, ast.Assign):
                 provided.update(t.id for t in node.targets if isinstance(t, ast.Name))
-        subject.missing_methods = [m for m in methods if m not in provided]
+        provided.add(function_name)  # a method calling itself recursively
+        missing = [m for m in methods if m not in provided]
+        # A method of the class with no source here is stubbed: its return value becomes one more
+        # generated input, typed from how the golden uses the call (``self.wants_objects()`` -> bool).
+        for m in missing:
+            target = f"_bc_call_{m.lstrip('_')}"
+            stubbed = _CallToName(self_name, m, target).visit(copy.deepcopy(func))
+            votes = usage_votes(stubbed, target)
+            kinds = refine_kinds(stubbed, target, rank_kinds(m.removeprefix("get_"), votes), votes)
+            subject.attrs.append((m, ["stub:" + k for k in kinds[:3]]))
         # Helper methods sliced in read fields too; the instance needs those as well.
         for member in class_members:
             try:
@@ -220,8 +273,30 @@ def analyse(golden: str, function_name: str, repo_dir=None, class_name: str | No
             if attr in provided:
                 continue
             votes = usage_votes(func, f"{self_name}.{attr}")
-            subject.attrs.append((attr, rank_kinds(attr, votes)))
+            subject.attrs.append((attr, refine_kinds(func, f"{self_name}.{attr}", rank_kinds(attr, votes), votes)))
     return subject
+
+
+class _CallToName(ast.NodeTransformer):
+    """``self.m(...)`` -> the name ``target``: the call's result analysed like a variable."""
+
+    def __init__(self, self_name: str, method: str, target: str):
+        self.self_name, self.method, self.target = self_name, method, target
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr == self.method and isinstance(f.value, ast.Name) \
+                and f.value.id == self.self_name:
+            return ast.copy_location(ast.Name(id=self.target, ctx=ast.Load()), node)
+        return node
+
+
+def _alt(kinds: list[str], rank: int) -> str:
+    """The ``rank``-th choice, except where the first is certain (a class tested with ``isinstance``)."""
+    if kinds and kinds[0] == "a_type":
+        return kinds[0]
+    return kinds[min(rank, len(kinds) - 1)]
 
 
 def plans(subject: Subject, limit: int = 4) -> list[Plan]:
@@ -241,11 +316,18 @@ def plans(subject: Subject, limit: int = 4) -> list[Plan]:
     add([(p, None if p.has_default else p.kinds[0]) for p in subject.params], attrs0, "defaults kept")
     for rank in (1, 2):
         add(
-            [(p, None if p.has_default else p.kinds[min(rank, len(p.kinds) - 1)]) for p in subject.params],
-            [(a, ks[min(rank, len(ks) - 1)]) for a, ks in subject.attrs],
+            [(p, None if p.has_default else _alt(p.kinds, rank)) for p in subject.params],
+            [(a, _alt(ks, rank)) for a, ks in subject.attrs],
             f"alternative {rank}",
         )
     return out[:limit]
+
+
+def _mangle(attr: str, class_name: str) -> str:
+    """The name Python gives ``self.__x`` inside class ``class_name`` (the harness sets it from outside)."""
+    if attr.startswith("__") and not attr.endswith("__"):
+        return f"_{class_name.lstrip('_')}{attr}"
+    return attr
 
 
 def render(subject: Subject, sl: Slice, plan: Plan) -> str:
@@ -283,14 +365,14 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         var = f"_bc_a{i}"
         body.append(f"{var} = {kind_expr(kind)}")
         fixed.append(f"{p.name}={var}" if p.kw_only or omitted else var)
-        if kind.startswith(("list", "dict", "set", "ndarray")):
+        if kind.startswith(("list", "dict", "set", "ndarray", "frame", "series", "obj")):
             shown.append((p.name, var))
     arglist = ", ".join(fixed)
-    name = subject.function_name
+    name = _mangle(subject.function_name, subject.class_name) if subject.method else subject.function_name
     if subject.method in ("instance", "property"):
         body.append(f"_bc_obj = {subject.class_name}.__new__({subject.class_name})")
         for attr, kind in plan.attrs:
-            body.append(f"_bc_obj.{attr} = {kind_expr(kind)}")
+            body.append(f"_bc_obj.{_mangle(attr, subject.class_name)} = {kind_expr(kind)}")
         call = f"_bc_obj.{name}" if subject.method == "property" else f"_bc_obj.{name}({arglist})"
     elif subject.method in ("static", "class"):
         call = f"{subject.class_name}.{name}({arglist})"

@@ -48,6 +48,7 @@ KINDS: dict[str, str] = {
     "list_str": "[_bc_seq(_r, 'abcdefghijklmnopqrstuvwxyz', 3, 8) for _ in range(_r.randint(1, 6))]",
     "list_dna": "[_bc_seq(_r, 'ACGT', 5, 20) for _ in range(_r.randint(1, 6))]",
     "dict_str_int": "{_bc_seq(_r, 'abcdefgh', 2, 5): _r.randint(0, 20) for _ in range(_r.randint(1, 6))}",
+    "dict_str_ndarray": "{_bc_seq(_r, 'abcdefgh', 2, 5): _bc_np(_r).rand(_bc_h, _bc_w) for _ in range(_r.randint(1, 4))}",
     "dict_str_float": "{_bc_seq(_r, 'abcdefgh', 2, 5): round(_r.random(), 6) for _ in range(_r.randint(1, 6))}",
     "set_str": "set(_bc_seq(_r, 'abcdefgh', 2, 5) for _ in range(_r.randint(1, 6)))",
     "tuple_int": "tuple(_r.randint(0, 20) for _ in range(2))",
@@ -57,6 +58,9 @@ KINDS: dict[str, str] = {
     "ndarray2_int": "_bc_np(_r).randint(0, 5, size=(_bc_h, _bc_w))",
     "ndarray2_bool": "_bc_np(_r).rand(_bc_h, _bc_w) > 0.5",
     "ndarray_strel": "_bc_np(_r).rand(3, 3) > 0.3",
+    "series": "_bc_series(_r)",
+    "str_path": "'/'.join(_bc_seq(_r, 'abcdefgh', 1, 5) for _ in range(_r.randint(1, 4))) + _r.choice(['', '.txt', '.tif'])",
+    "a_type": "_bc_ns",
     "none": "None",
 }
 
@@ -75,6 +79,12 @@ _ARRAY_ATTRS = {
     "shape", "ndim", "dtype", "astype", "reshape", "sum", "mean", "max", "min", "T", "flatten",
     "ravel", "size", "copy", "argmax", "argmin", "std", "cumsum", "nonzero", "any", "all",
     "argsort", "clip", "round", "flat", "fill", "var", "dot", "squeeze", "transpose",
+}  # fmt: skip
+#: pandas-only attributes (a numpy array has none of them): the parameter is a Series/DataFrame.
+_SERIES_ATTRS = {
+    "abs", "median", "iloc", "loc", "iat", "at", "isnull", "isna", "notnull", "fillna", "dropna", "apply",
+    "unique", "nunique", "value_counts", "idxmax", "idxmin", "quantile", "rolling", "diff", "shift",
+    "to_numpy", "rank", "between",
 }  # fmt: skip
 _SET_METHODS = {"add", "discard", "union", "intersection", "difference", "issubset"}
 _PATH_CALLS = {"open", "exists", "isfile", "isdir", "getsize", "basename", "dirname", "splitext", "abspath"}
@@ -154,7 +164,7 @@ def docstring_types(doc: str | None) -> dict[str, str]:
 
 
 _NAME_RULES: tuple[tuple[str, str], ...] = (
-    (r"^(is_|has_|use_|do_|should_|allow_|skip_|keep_|verbose|quiet|strict|force|debug|flag)", "bool"),
+    (r"^(is_|has_|use_|do_|should_|allow_|skip_|keep_|wants?_|verbose|quiet|strict|force|debug|flag)", "bool"),
     (r"(^|_)(path|file|filename|fname|fn|infile|outfile|fasta|fastq|bam|vcf|bed)s?($|_)", "path"),
     (r"(^|_)(seqs|sequences|reads|names|ids|labels_list|items|words|lines|tokens|keys)$", "list_str"),
     (r"(^|_)(seq|sequence|dna|rna|read|kmer|motif|primer|codon|barcode|adapter|nucleotides?)($|_)", "str"),
@@ -224,6 +234,8 @@ def refine(family: str, name: str) -> list[str]:
     if family == "list":
         if re.search(r"seq|read", n):
             return ["list_dna", "list_str"]
+        if family_of_name(name) == "list_str":
+            return ["list_str", "list_int"]
         return ["list_int", "list_str", "list_float"]
     return {
         "list_str": ["list_dna", "list_str"] if re.search(r"seq|read", n) else ["list_str", "list_int"],
@@ -234,6 +246,10 @@ def refine(family: str, name: str) -> list[str]:
         "tuple": ["tuple_int"],
         "bool": ["bool"],
         "none": ["none"],
+        "series": ["series", "ndarray1"],
+        "frame": ["frame"],
+        "type": ["a_type"],
+        "dict_ndarray": ["dict_str_ndarray", "dict_str_float"],
     }.get(family, ["int_small"])
 
 
@@ -243,19 +259,42 @@ def refine(family: str, name: str) -> list[str]:
 def _is_target(node: ast.AST, target: str) -> bool:
     """Whether ``node`` is the expression ``target`` (a name, or ``self.attr``)."""
     if "." in target:
-        base, attr = target.split(".", 1)
-        return (
-            isinstance(node, ast.Attribute)
-            and node.attr == attr
-            and isinstance(node.value, ast.Name)
-            and node.value.id == base
-        )
+        base, attr = target.rsplit(".", 1)
+        return isinstance(node, ast.Attribute) and node.attr == attr and _is_target(node.value, base)
     return isinstance(node, ast.Name) and node.id == target
 
 
+#: Attributes that are data (not methods) on arrays and pandas objects.
+_DATA_ATTRS = {"shape", "ndim", "dtype", "T", "size", "flat", "iloc", "loc", "iat", "at", "real", "imag", "values"}
+
+
+def aliases(body: ast.AST, target: str) -> list[str]:
+    """``target`` and the local names bound to it unchanged (``method = self.merge_method.value``)."""
+    out = [target]
+    for node in ast.walk(body):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if _is_target(node.value, target) and node.targets[0].id not in out:
+                out.append(node.targets[0].id)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) \
+                and isinstance(node.value, ast.Tuple) and len(node.value.elts) == len(node.targets[0].elts):
+            for t, v in zip(node.targets[0].elts, node.value.elts, strict=True):  # y, w = signal, weights
+                if isinstance(t, ast.Name) and _is_target(v, target) and t.id not in out:
+                    out.append(t.id)
+    return out
+
+
 def usage_votes(body: ast.AST, target: str) -> dict[str, float]:
-    """Families suggested by how ``target`` is used inside ``body``."""
+    """Families suggested by how ``target`` (or a local alias of it) is used inside ``body``."""
     votes: dict[str, float] = defaultdict(float)
+    for i, t in enumerate(aliases(body, target)):
+        for fam, w in _usage_votes(body, t).items():
+            votes[fam] += w if i == 0 else w * 0.75
+    return dict(votes)
+
+
+def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
+    votes: dict[str, float] = defaultdict(float)
+    called = {id(n.func) for n in ast.walk(body) if isinstance(n, ast.Call)}
 
     def vote(fam: str, w: float = W_USAGE) -> None:
         votes[fam] += w
@@ -263,7 +302,9 @@ def usage_votes(body: ast.AST, target: str) -> dict[str, float]:
     for node in ast.walk(body):
         if isinstance(node, ast.Attribute) and _is_target(node.value, target):
             a = node.attr
-            if a in _STR_METHODS:
+            if a not in _DATA_ATTRS and id(node) not in called and isinstance(node.ctx, ast.Load):
+                vote("object", 1.0)  # ``size_range.min`` read, not called: a field of an object
+            elif a in _STR_METHODS:
                 vote("str")
             elif a in _LIST_METHODS:
                 vote("list")
@@ -271,6 +312,8 @@ def usage_votes(body: ast.AST, target: str) -> dict[str, float]:
                 vote("dict")
             elif a in _ARRAY_ATTRS:
                 vote("ndarray")
+            elif a in _SERIES_ATTRS:
+                vote("series", 4.0)
             elif a in _SET_METHODS:
                 vote("set")
             else:
@@ -279,8 +322,12 @@ def usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             sl = node.slice
             if isinstance(sl, ast.Tuple):
                 vote("ndarray")
+            elif isinstance(sl, ast.Compare) or (isinstance(sl, ast.Name) and sl.id in _mask_names(body)):
+                vote("ndarray", 4.0)  # x[x > 0] / x[small_mask]: boolean-mask indexing
             elif isinstance(sl, ast.Constant) and isinstance(sl.value, str):
                 vote("dict")
+                if id(node) in _vector_operands(body):
+                    vote("frame", 4.0)  # cnarr['log2'] < 0.5: a column, compared or computed elementwise
             elif isinstance(sl, ast.Slice):
                 vote("str", 1.0)
                 vote("list", 1.0)
@@ -303,6 +350,12 @@ def usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             parts = [node.left, *node.comparators]
             if any(_is_target(p, target) for p in parts):
                 for p, op in zip(parts[1:], node.ops, strict=False):
+                    if isinstance(op, (ast.In, ast.NotIn)) and _is_target(node.left, target) \
+                            and isinstance(p, (ast.Tuple, ast.List, ast.Set)) and p.elts and all(
+                                (isinstance(e, ast.Constant) and isinstance(e.value, str))
+                                or (isinstance(e, ast.Name) and re.match(r"^_?[A-Z][A-Z0-9_]+$", e.id)) for e in p.elts):
+                        vote("str")  # x in ('a', 'b') / x in (MODE_A, MODE_B): one of those strings
+                        continue
                     if isinstance(op, (ast.In, ast.NotIn)) and _is_target(p, target):
                         vote("list", 1.0)
                         vote("str", 1.0)
@@ -325,12 +378,16 @@ def usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             args = list(node.args) + [k.value for k in node.keywords]
             if not any(_is_target(a, target) for a in args):
                 continue
-            if fname == "range":
+            if fname == "isinstance" and len(node.args) == 2 and _is_target(node.args[1], target):
+                vote("type", 10.0)
+            elif fname == "range":
                 vote("int", 4.0)
             elif fname in _PATH_CALLS or (base in ("os", "path") and fname not in ("join",)):
                 vote("path", 4.0)
             elif fname in ("len", "sorted", "enumerate", "zip", "set", "list", "tuple", "reversed", "sum", "min", "max", "any", "all"):
                 vote("list", 1.5)
+                if fname == "len" and _uses_numpy(body):
+                    vote("ndarray", 1.0)  # len() of an array is as common as of a list in numpy code
             elif fname in ("float",) or fname in _NUMERIC_CALLS:
                 vote("number", 2.0)
             elif fname == "int":
@@ -342,15 +399,230 @@ def usage_votes(body: ast.AST, target: str) -> dict[str, float]:
                 vote("str", 3.0)
         elif isinstance(node, (ast.For, ast.comprehension)) and _is_target(node.iter, target):
             vote("list", 2.0)
+        elif isinstance(node, (ast.For, ast.comprehension)) and _items_of(node.iter, target) \
+                and isinstance(node.target, ast.Tuple) and len(node.target.elts) == 2 \
+                and isinstance(node.target.elts[1], ast.Name):
+            # for key, value in target.items(): how ``value`` is used types the dict's values
+            inner = _usage_votes(body, node.target.elts[1].id)
+            if inner.get("ndarray", 0.0) >= W_USAGE:
+                vote("dict_ndarray", 4.0)
         elif isinstance(node, (ast.If, ast.While, ast.IfExp)) and _is_target(node.test, target):
             vote("bool", 1.5)
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and _is_target(node.operand, target):
             vote("bool", 1.5)
+        elif isinstance(node, ast.BoolOp) and any(_is_target(v, target) for v in node.values):
+            vote("bool", 1.5)
     return dict(votes)
 
 
+_VECTOR_CACHE: dict[int, tuple[ast.AST, set[int]]] = {}
+
+
+def _vector_operands(body: ast.AST) -> set[int]:
+    """ids of the nodes used as operands of comparisons joined by ``|``/``&`` or of arithmetic with arrays."""
+    hit = _VECTOR_CACHE.get(id(body))
+    if hit is not None and hit[0] is body:
+        return hit[1]
+    out: set[int] = set()
+    for node in ast.walk(body):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitOr, ast.BitAnd)):
+            for side in (node.left, node.right):
+                if isinstance(side, ast.Compare):
+                    out.update(id(p) for p in [side.left, *side.comparators])
+        elif isinstance(node, ast.AugAssign) and isinstance(node.op, (ast.BitOr, ast.BitAnd)):
+            if isinstance(node.value, ast.Compare):
+                out.update(id(p) for p in [node.value.left, *node.value.comparators])
+            for side in ast.walk(node.value):
+                if isinstance(side, ast.Compare):
+                    out.update(id(p) for p in [side.left, *side.comparators])
+    _VECTOR_CACHE[id(body)] = (body, out)
+    return out
+
+
+def string_columns(body: ast.AST, target: str) -> list[str]:
+    """String keys ``target`` is indexed with or tested for (``'depth' in cnarr``): a table's columns."""
+    out: list[str] = []
+    for node in ast.walk(body):
+        if isinstance(node, ast.Subscript) and _is_target(node.value, target):
+            if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+                out.append(node.slice.value)
+        elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            if _is_target(node.comparators[0], target) and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str):
+                out.append(node.left.value)
+    return list(dict.fromkeys(out))
+
+
+def sub_attributes(body: ast.AST, target: str) -> list[str]:
+    """Attributes read on ``target`` that no builtin, numpy or pandas type explains (``self.size_range.min``)."""
+    called = {id(n.func) for n in ast.walk(body) if isinstance(n, ast.Call)}
+    out: list[str] = []
+    for node in ast.walk(body):
+        if (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and _is_target(node.value, target)
+                and id(node) not in called and node.attr not in _DATA_ATTRS and not node.attr.startswith("__")):
+            out.append(node.attr)
+    return list(dict.fromkeys(out))
+
+
+def text_separators(body: ast.AST, target: str) -> list[str]:
+    """Short punctuation constants passed to ``target``'s string methods (``text.index('\\n')``, ``.split(',')``)."""
+    out: list[str] = []
+    names = {target} | _derived_names(body, target)
+    for node in ast.walk(body):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and any(_is_target(node.func.value, t) for t in names) and node.func.attr in _STR_METHODS):
+            for a in node.args[:1]:
+                if isinstance(a, ast.Constant) and isinstance(a.value, str) and 0 < len(a.value) <= 2 \
+                        and not any(ch.isalnum() for ch in a.value):
+                    out.append(a.value)
+    return list(dict.fromkeys(out))
+
+
+def _derived_names(body: ast.AST, target: str) -> set[str]:
+    """Local names computed from ``target`` (``firstline = text[:i]``, ``for group in groups.split(',')``)."""
+    out: set[str] = set()
+    for node in ast.walk(body):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value, bound = node.value, node.targets[0].id
+        elif isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name):
+            value, bound = node.iter, node.target.id
+        else:
+            continue
+        if any(_is_target(n, target) for n in ast.walk(value)):
+            out.add(bound)
+    return out
+
+
+def regex_patterns(body: ast.AST, target: str) -> list[str]:
+    """Literal patterns of ``re.search/match/fullmatch(PATTERN, target)``: strings to draw ``target`` from."""
+    out: list[str] = []
+    for node in ast.walk(body):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "re" and node.func.attr in ("search", "match", "fullmatch")
+                and len(node.args) >= 2 and _is_target(node.args[1], target)
+                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            out.append(node.args[0].value)
+    return out
+
+
+def regex_samples(pattern: str, n: int = 24, seed: int = 0) -> list[str] | None:
+    """``n`` distinct strings matching ``pattern`` (simple patterns only), or ``None``."""
+    import random
+
+    try:
+        import re._parser as sre_parse  # Python 3.11+
+        from re import _constants as sre_c
+    except ImportError:  # pragma: no cover - older Pythons
+        import sre_constants as sre_c
+        import sre_parse
+    try:
+        parsed = sre_parse.parse(pattern)
+    except Exception:  # noqa: BLE001 - any pattern we cannot parse just gets no generator
+        return None
+    rng = random.Random(seed)
+    alnum = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+    def gen(items) -> str:
+        out = []
+        for op, av in items:
+            if op is sre_c.LITERAL:
+                out.append(chr(av))
+            elif op is sre_c.NOT_LITERAL:
+                out.append(rng.choice([c for c in alnum if c != chr(av)]))
+            elif op is sre_c.ANY:
+                out.append(rng.choice(alnum))
+            elif op is sre_c.IN:
+                out.append(pick(av))
+            elif op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT):
+                lo, hi, sub = av
+                hi = min(hi, lo + 4) if hi != sre_c.MAXREPEAT else lo + 4
+                out.extend(gen(sub) for _ in range(rng.randint(lo, max(lo, hi))))
+            elif op is sre_c.SUBPATTERN:
+                out.append(gen(av[-1]))
+            elif op is sre_c.BRANCH:
+                out.append(gen(rng.choice(av[1])))
+            elif op is sre_c.AT:
+                continue
+            else:
+                raise ValueError(op)
+        return "".join(out)
+
+    def pick(av) -> str:
+        chars: list[str] = []
+        negate = False
+        for op, a in av:
+            if op is sre_c.NEGATE:
+                negate = True
+            elif op is sre_c.LITERAL:
+                chars.append(chr(a))
+            elif op is sre_c.RANGE:
+                chars.extend(chr(c) for c in range(a[0], min(a[1], a[0] + 40) + 1))
+            elif op is sre_c.CATEGORY:
+                name = str(a).lower()
+                chars.extend("0123456789" if "digit" in name else " \t" if "space" in name else alnum + "_")
+        if negate:
+            chars = [c for c in alnum if c not in chars]
+        if not chars:
+            raise ValueError("empty set")
+        return rng.choice(chars)
+
+    out: list[str] = []
+    try:
+        for _ in range(n * 4):
+            text = gen(list(parsed))
+            if re.search(pattern, text) and text not in out:
+                out.append(text)
+            if len(out) >= n:
+                break
+    except (ValueError, TypeError, IndexError):
+        return None
+    return out or None
+
+
+def _element_name(body: ast.AST, target: str) -> str | None:
+    """The loop variable of ``for x in target`` / ``for i, x in enumerate(target)``, if any."""
+    for node in ast.walk(body):
+        if not isinstance(node, (ast.For, ast.comprehension)):
+            continue
+        it, var = node.iter, node.target
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and it.args \
+                and isinstance(var, ast.Tuple) and len(var.elts) == 2:
+            it, var = it.args[0], var.elts[1]
+        if _is_target(it, target) and isinstance(var, ast.Name):
+            return var.id
+    return None
+
+
+def _mask_names(body: ast.AST) -> set[str]:
+    """Local names assigned a comparison (``small_mask = sizes < insert``) and ``mask`` parameters."""
+    out = {n.targets[0].id for n in ast.walk(body)
+           if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+           and isinstance(n.value, ast.Compare)}
+    if isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef)):  # parameters named as masks
+        out |= {a.arg for a in body.args.args + body.args.kwonlyargs if re.search(r"(^|_)mask($|_)", a.arg)}
+    return out
+
+
+def _items_of(node: ast.AST, target: str) -> bool:
+    """``target.items()``, possibly wrapped (``list(target.items())``, ``sorted(...)``)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
+        return _items_of(node.args[0], target)
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "items"
+            and _is_target(node.func.value, target))
+
+
+def _uses_numpy(body: ast.AST) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in ("np", "numpy") for n in ast.walk(body))
+
+
 def compared_strings(body: ast.AST, target: str) -> list[str]:
-    """String constants ``target`` is compared with (``mode == 'fast'``): good values to feed it."""
+    """String constants ``target`` (or an alias) is compared with (``mode == 'fast'``): good values to feed it."""
+    out: list[str] = []
+    for t in aliases(body, target):
+        out.extend(_compared_strings(body, t))
+    return list(dict.fromkeys(out))
+
+
+def _compared_strings(body: ast.AST, target: str) -> list[str]:
     out: list[str] = []
     for node in ast.walk(body):
         if isinstance(node, ast.Compare):
@@ -364,6 +636,7 @@ def compared_strings(body: ast.AST, target: str) -> list[str]:
                     out.append(p.id)  # a symbolic module constant (python_slice defines NAME = 'NAME')
                 elif isinstance(p, (ast.List, ast.Tuple, ast.Set)):
                     out.extend(e.value for e in p.elts if isinstance(e, ast.Constant) and isinstance(e.value, str))
+                    out.extend(e.id for e in p.elts if isinstance(e, ast.Name) and re.match(r"^_?[A-Z][A-Z0-9_]+$", e.id))
     return list(dict.fromkeys(out))
 
 
@@ -442,6 +715,8 @@ def rank_kinds(name: str, votes: dict[str, float]) -> list[str]:
     """Concrete kinds, best first, from accumulated family votes (name as tie-breaker and fallback)."""
     votes = dict(votes)
     votes.pop("object", None)
+    if votes.get("frame"):  # string-keyed *and* used elementwise: a table, not a dict
+        votes["frame"] += votes.pop("dict", 0.0)
     _resolve_number(votes, name)
     by_name = family_of_name(name)
     if by_name:
@@ -500,10 +775,7 @@ def infer_params(
             votes[fam] += w
         for fam, w in usage_votes(func, arg.arg).items():
             votes[fam] += w
-        kinds = rank_kinds(arg.arg, votes)
-        choices = compared_strings(func, arg.arg)
-        if choices and any(k.startswith("str") for k in kinds[:2]):
-            kinds.insert(0, "choice:" + repr(choices))
+        kinds = refine_kinds(func, arg.arg, rank_kinds(arg.arg, votes), votes)
         specs.append(
             ParamSpec(
                 name=arg.arg,
@@ -515,6 +787,55 @@ def infer_params(
             )
         )
     return specs
+
+
+def refine_kinds(body: ast.AST, target: str, kinds: list[str], votes: dict[str, float], depth: int = 0) -> list[str]:
+    """Kinds with payloads from how ``target`` is used: choices, table columns, text, regex matches, objects."""
+    kinds = list(kinds)
+    if "frame" in kinds:
+        cols = string_columns(body, target)
+        kinds = [("frame:" + repr(cols)) if k == "frame" else k for k in kinds] if cols else [k for k in kinds if k != "frame"]
+    top = kinds[0] if kinds else ""
+    if top.startswith(("str", "path")):
+        patterns = regex_patterns(body, target)
+        samples = regex_samples(patterns[0]) if patterns else None
+        if samples:
+            kinds.insert(0, "regex:" + repr(samples))
+        else:
+            seps = text_separators(body, target)
+            if seps:
+                numeric = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("int", "float")
+                              for n in ast.walk(body))
+                kinds.insert(0, "text:" + repr((seps, numeric)))
+        if top.startswith("path") and not votes.get("path") and any(
+                isinstance(n, ast.Attribute) and _is_target(n.value, target) and n.attr in _STR_METHODS
+                for n in ast.walk(body)):
+            kinds.insert(0, "str_path")  # named like a path, only handled as a string: vary the string
+    choices = compared_strings(body, target)
+    if choices and any(k.startswith(("str", "text", "regex")) for k in kinds[:2]):
+        kinds.insert(0, "choice:" + repr(choices))
+    loop_var = _element_name(body, target)
+    if loop_var and depth < 2:
+        elem_subs = sub_attributes(body, loop_var)
+        if elem_subs:
+            fields = {}
+            for sub in elem_subs:
+                sv = usage_votes(body, f"{loop_var}.{sub}")
+                if not sv:  # only passed on: a scalar named like what it is (row.chromosome, row.log2)
+                    fam = family_of_name(sub)
+                    sv = {"float" if fam in ("ndarray", "float", None) else fam: W_ANNOTATION}
+                fields[sub] = refine_kinds(body, f"{loop_var}.{sub}", rank_kinds(sub, sv), sv, depth + 1)[0]
+            kinds.insert(0, "objlist:" + repr(fields))  # for row in rows: row.chromosome ...
+    subs = sub_attributes(body, target)
+    known = sum(w for f, w in votes.items() if f != "object")
+    if subs and depth < 2 and known < W_USAGE * 2:
+        fields = {}
+        for sub in subs:
+            sub_target = f"{target}.{sub}"
+            sv = usage_votes(body, sub_target)
+            fields[sub] = refine_kinds(body, sub_target, rank_kinds(sub, sv), sv, depth + 1)[0] if sv else "str_word"
+        kinds.insert(0, "obj:" + repr(fields))
+    return kinds
 
 
 def self_attributes(func: ast.FunctionDef | ast.AsyncFunctionDef, self_name: str = "self") -> tuple[list[str], list[str]]:
@@ -540,4 +861,18 @@ def kind_expr(kind: str) -> str:
         return f"_r.choice({kind[len('choice:'):]} + [_bc_seq(_r, 'abcdefgh', 3, 6)])"
     if kind.startswith("default:"):
         return kind[len("default:") :]
+    if kind.startswith("frame:"):
+        return f"_bc_frame(_r, {kind[len('frame:'):]})"
+    if kind.startswith("regex:"):
+        return f"_r.choice({kind[len('regex:'):]})"
+    if kind.startswith("text:"):
+        seps, numeric = ast.literal_eval(kind[len("text:") :])
+        return f"_bc_text(_r, {seps!r}, {numeric!r})"
+    if kind.startswith("obj:"):
+        fields = ast.literal_eval(kind[len("obj:") :])
+        return "_bc_ns(" + ", ".join(f"{k}={kind_expr(v)}" for k, v in fields.items()) + ")"
+    if kind.startswith("objlist:"):
+        return f"[{kind_expr('obj:' + kind[len('objlist:'):])} for _ in range(_r.randint(1, 6))]"
+    if kind.startswith("stub:"):  # a method of the class with no source: returns a generated value
+        return f"(lambda _v: (lambda *_a, **_k: _v))({kind_expr(kind[len('stub:'):])})"
     return KINDS[kind]

@@ -67,10 +67,35 @@ KNOWN_IMPORTS: dict[str, str] = {
     "pi": "from math import pi",
     "log2": "from math import log2",
     "log10": "from math import log10",
+    # Names the golden uses unqualified that only one library of the reference image defines
+    # (BioCoder's goldens are flattened: ``from scipy.stats import scoreatpercentile`` is gone).
+    "scoreatpercentile": "from scipy.stats import scoreatpercentile",
+    "percentileofscore": "from scipy.stats import percentileofscore",
+    "pearsonr": "from scipy.stats import pearsonr",
+    "spearmanr": "from scipy.stats import spearmanr",
+    "ttest_ind": "from scipy.stats import ttest_ind",
+    "mannwhitneyu": "from scipy.stats import mannwhitneyu",
+    "fisher_exact": "from scipy.stats import fisher_exact",
+    "gaussian_kde": "from scipy.stats import gaussian_kde",
+    "linkage": "from scipy.cluster.hierarchy import linkage",
+    "fcluster": "from scipy.cluster.hierarchy import fcluster",
+    "pdist": "from scipy.spatial.distance import pdist",
+    "squareform": "from scipy.spatial.distance import squareform",
+    "cdist": "from scipy.spatial.distance import cdist",
+    "savgol_filter": "from scipy.signal import savgol_filter",
+    "KMeans": "from sklearn.cluster import KMeans",
+    "AgglomerativeClustering": "from sklearn.cluster import AgglomerativeClustering",
+    "DBSCAN": "from sklearn.cluster import DBSCAN",
+    "PCA": "from sklearn.decomposition import PCA",
+    "scale": "from sklearn.preprocessing import scale",
+    "StandardScaler": "from sklearn.preprocessing import StandardScaler",
+    "reverse_complement": "from Bio.Seq import reverse_complement",
 }
 _BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__"}
 #: ALL_CAPS names: module constants, given a symbolic value when their module is not available.
 SYMBOLIC_RE = re.compile(r"^_?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^_?[A-Z]{3,}[0-9]*$")
+#: A project's own exception class (``GenipeError``): only raised, so a plain subclass of Exception does.
+EXCEPTION_RE = re.compile(r"^_?[A-Z]\w*(Error|Exception)$")
 
 
 @dataclass
@@ -150,28 +175,55 @@ def is_method(func: ast.FunctionDef) -> bool:
 # ---------------------------------------------------------------------------- golden only
 
 
-def slice_golden(golden: str, function_name: str) -> Slice:
-    """Imports for the golden's free names; unknown free names are reported as unresolved."""
+def slice_golden(golden: str, function_name: str, helpers: dict[str, str] | None = None) -> Slice:
+    """Imports for the golden's free names; unknown free names are reported as unresolved.
+
+    ``helpers``: function name -> source of other tasks' goldens from the same repository (the
+    benchmark's own data); a free name that is one of them is sliced in with what it needs.
+    """
     tree = ast.parse(golden)
     func, _ = find_function(tree, function_name)
     target = func or tree
     s = Slice(origin="golden")
+    helpers = {k: v for k, v in (helpers or {}).items() if k != function_name}
+    extra_imports: list[str] = []
+    done: set[str] = set()
+
+    def resolve(node: ast.AST) -> None:
+        for name in free_names(node):
+            if name in ("self", "cls") or name in done:
+                continue
+            done.add(name)
+            line = KNOWN_IMPORTS.get(name)
+            if line is None and (name in STDLIB or name in IMAGE_MODULES):
+                line = f"import {name}"
+            if line:
+                s.imports.append(line)
+            elif SYMBOLIC_RE.match(name):
+                # A module constant we cannot see (``GRADIENT_MAGNITUDE``): a symbolic value named after
+                # itself keeps comparisons against it meaningful (the generators offer it as a choice).
+                s.definitions.append(f"{name} = {name!r}")
+            elif EXCEPTION_RE.match(name):
+                s.definitions.append(f"class {name}(Exception):\n    pass")
+            elif name in helpers:
+                try:
+                    htree = ast.parse(helpers[name])
+                except SyntaxError:
+                    s.unresolved.append(name)
+                    continue
+                hfunc, _ = find_function(htree, name)
+                if hfunc is None or is_method(hfunc):
+                    s.unresolved.append(name)
+                    continue
+                resolve(hfunc)  # its dependencies first
+                extra_imports.extend(submodule_imports(hfunc))
+                s.definitions.append(ast.get_source_segment(helpers[name], hfunc) or ast.unparse(hfunc))
+            else:
+                s.unresolved.append(name)
+
     # Imports inside the golden itself stay where they are.
-    for name in free_names(target):
-        if name in ("self", "cls"):
-            continue
-        line = KNOWN_IMPORTS.get(name)
-        if line is None and (name in STDLIB or name in IMAGE_MODULES):
-            line = f"import {name}"
-        if line:
-            s.imports.append(line)
-        elif SYMBOLIC_RE.match(name):
-            # A module constant we cannot see (``GRADIENT_MAGNITUDE``): a symbolic value named after
-            # itself keeps comparisons against it meaningful (the generators offer it as a choice).
-            s.definitions.append(f"{name} = {name!r}")
-        else:
-            s.unresolved.append(name)
-    s.imports = list(dict.fromkeys(s.imports + submodule_imports(target)))
+    resolve(target)
+    s.imports = list(dict.fromkeys(s.imports + submodule_imports(target) + extra_imports))
     return s
 
 
@@ -248,6 +300,31 @@ class _RepoSlicer:
                             out.setdefault(a.asname or a.name.split(".")[0], sub)
         return out
 
+    def defining_module(self, name: str, current: Path | None = None) -> Path | None:
+        """The only module of the repository with a top-level function or class ``name``, if exactly one."""
+        if not hasattr(self, "_defs"):
+            self._defs: dict[str, list[Path]] = {}
+            for p in sorted(self.repo.rglob("*.py")):
+                if any(part.startswith(".") or part in ("test", "tests", "doc", "docs") for part in p.relative_to(self.repo).parts):
+                    continue
+                try:
+                    tree = self.tree(p)
+                except (SyntaxError, ValueError, OSError):
+                    continue
+                for node in tree.body:
+                    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                        self._defs.setdefault(node.name, []).append(p)
+                    elif isinstance(node, ast.Assign):
+                        for t in node.targets:
+                            if isinstance(t, ast.Name):
+                                self._defs.setdefault(t.id, []).append(p)
+        found = list(dict.fromkeys(self._defs.get(name, [])))
+        if len(found) > 1 and current is not None:  # prefer the modules ``current`` imports (``from . import params``)
+            imported = {self.module_path(a.name, current, n.level) for n in self.tree(current).body
+                        if isinstance(n, ast.ImportFrom) for a in n.names}
+            found = [f for f in found if f in imported]
+        return found[0] if len(found) == 1 else None
+
     def resolve(self, path: Path, name: str, depth: int = 0) -> None:
         """Make ``name`` (as seen from module ``path``) available: import it or slice its definition."""
         key = (path, name)
@@ -258,6 +335,12 @@ class _RepoSlicer:
         if node is None:
             if name in KNOWN_IMPORTS:
                 self.imports.append(KNOWN_IMPORTS[name])
+                return
+            other = self.defining_module(name, path)
+            if other is not None and other != path:
+                # BioCoder's goldens are flattened (``descriptives.interquartile_range`` became
+                # ``interquartile_range``): the one module of the repository that defines it.
+                self.resolve(other, name, depth + 1)
             else:
                 self.unresolved.append(name)
             return

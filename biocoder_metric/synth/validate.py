@@ -23,9 +23,11 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from biocoder_dataset import settings
 from biocoder_metric.execution import harness
 from biocoder_metric.execution.judging import case_error, judge
 from biocoder_metric.execution.pool import SandboxPool
+from biocoder_metric.sandbox.runtime import protocol
 from biocoder_metric.synth.python_harness import EXCEPTION_PREFIX
 from biocoder_metric.types import Job, Status
 from biocoder_metric.validity.mutation import java_mutants, python_mutants
@@ -131,12 +133,12 @@ def validate(
     pool: SandboxPool,
     row: dict[str, Any],
     *,
-    fuzz_cases: int = 10,
-    seed: int = 0,
-    timeout_s: float = 10.0,
-    mutant_timeout_s: float = 5.0,
-    memory_mb: int = 2048,
-    mutant_limit: int = 10,
+    fuzz_cases: int = settings.FUZZ_CASES,
+    seed: int = settings.SEED,
+    timeout_s: float = protocol.DEFAULT_TIMEOUT_S,
+    mutant_timeout_s: float = settings.MUTANT_TIMEOUT_S,
+    memory_mb: int = protocol.DEFAULT_MEMORY_MB,
+    mutant_limit: int = settings.MUTANTS,
     mutants: list[tuple[str, str]] | None = None,
     strict: bool = True,
 ) -> Validation:
