@@ -28,6 +28,7 @@ DELEGATED = {
     "scaling": "local workers vs a 2-node Ray cluster vs shards + merge (docs/scale.md)",
     "build_extract": "function-extraction throughput of `biocoder build` (docs/build.md)",
     "synth_compare": "synthesised harnesses vs upstream's hand-written ones (docs/synthesis.md)",
+    "shipped_harnesses": "executable tasks per config by harness source, synthesis yield (docs/synthesis.md)",
 }
 
 

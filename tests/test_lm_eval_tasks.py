@@ -120,11 +120,15 @@ def test_dataset_hook_selects_executable_rows_of_a_config():
 
 
 @pytest.mark.upstream
-def test_python_task_reads_the_79_executable_upstream_tasks(upstream_dir, monkeypatch):
+def test_python_task_reads_the_executable_tasks(upstream_dir, monkeypatch):
+    from biocoder_dataset.configs import load_problems
+
     monkeypatch.setenv("BIOCODER_SOURCE_DIR", str(upstream_dir))
     utils = _utils()
     rows = list(utils.load_biocoder("python_public")["test"])
-    assert len(rows) == 79
+    executable = [r for r in load_problems("python_public", upstream_dir) if r["executable"]]
+    assert len(rows) == len(executable)
+    assert sum(r["harness_source"] == "upstream" for r in rows) == 79  # upstream's, plus synthesized ones
     assert all(r["executable"] and r["kind"] == "harness" and "<<insert solution here>>" in r["context"] for r in rows)
 
 

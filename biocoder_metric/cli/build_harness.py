@@ -129,7 +129,7 @@ def _run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     stem = out.with_suffix("") if out.suffix in (".jsonl", ".json") else out
     report = Path(f"{stem}.report.jsonl")
-    records = synthesize(todo, opts, report, progress=not args.no_progress)
+    records = synthesize(todo, opts, report, progress=not args.no_progress, helper_rows=rows)
     new_rows = apply_records(rows, records)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as fh:
