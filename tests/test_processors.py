@@ -127,7 +127,7 @@ def test_stop_truncation_and_head_lookup():
 @pytest.mark.parametrize("style", ["full_context", "summary_only"])
 def test_completion_route_on_real_upstream_prompts(upstream_dir, style):
     """Golden bodies continuing the real prompts come back as the golden function, every time."""
-    rows = [r for r in load_problems("python_public", source_dir=upstream_dir) if r["executable"]]
+    rows = [r for r in load_problems("python_public", source_dir=upstream_dir) if r["harness_source"] == "upstream"]
     assert len(rows) == 79
     spec = ModelSpec(name="t", version="v", path="unused", prompt_style=style)
     proc = make_processor(spec)

@@ -140,7 +140,7 @@ def python_public(upstream_dir):
 
 @pytest.mark.upstream
 def test_real_harness_full_context_shows_context_but_not_the_driver(python_public):
-    harness = [r for r in python_public.values() if r["kind"] == "harness"]
+    harness = [r for r in python_public.values() if r["harness_source"] == "upstream"]
     assert len(harness) == 79
     for row in harness:
         full = row["prompt_full_context"]
