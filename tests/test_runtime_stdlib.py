@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import fnmatch
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,29 +21,12 @@ import pytest
 
 from biocoder_metric.sandbox.base import RUNTIME_SRC, runtime_files
 
+from _python39 import python39
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 MODULES = sorted(p for p in RUNTIME_SRC.glob("*.py"))
 #: Standard library modules that Python 3.9 does not have yet.
 NEWER_THAN_39 = {"tomllib", "_tokenize"}
-
-
-def _python39() -> str | None:
-    for cand in ("python3.9", str(Path.home() / ".pyenv/versions/3.9.18/bin/python3.9")):
-        exe = shutil.which(cand) or (cand if Path(cand).is_file() else None)
-        if not exe:
-            continue
-        try:
-            out = subprocess.run(
-                [exe, "-c", "import sys; print(sys.version_info[:2])"],
-                capture_output=True,
-                text=True,
-                timeout=30,
-            )
-        except OSError:
-            continue
-        if out.stdout.strip() == "(3, 9)":
-            return exe
-    return None
 
 
 def _tree(path: Path) -> ast.Module:
@@ -137,7 +119,7 @@ def test_no_module_name_shadows_the_standard_library():
 
 
 def test_whole_folder_compiles_and_imports_under_python39(tmp_path: Path):
-    exe = _python39()
+    exe = python39()
     if exe is None:
         pytest.skip(
             "no Python 3.9 interpreter here (the image's Python); the 3.9 grammar check above still ran"

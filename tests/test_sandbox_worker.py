@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -15,25 +13,9 @@ from biocoder_metric.sandbox import make_sandbox
 from biocoder_metric.sandbox.base import RUNTIME_SRC
 from biocoder_metric.types import Job, RunStatus
 
+from _python39 import python39
+
 WORKER = RUNTIME_SRC / "worker.py"
-
-
-def _python39() -> str | None:
-    for cand in ("python3.9", str(Path.home() / ".pyenv/versions/3.9.18/bin/python3.9")):
-        exe = shutil.which(cand) or (cand if Path(cand).is_file() else None)
-        if exe:
-            try:
-                out = subprocess.run(
-                    [exe, "-c", "import sys; print(sys.version_info[:2])"],
-                    capture_output=True,
-                    text=True,
-                    timeout=30,
-                )
-            except OSError:
-                continue
-            if out.stdout.strip() == "(3, 9)":
-                return exe
-    return None
 
 
 def test_protocol_directly():
@@ -58,7 +40,7 @@ def test_protocol_directly():
 
 @pytest.mark.parametrize("warm", [True, False])
 def test_worker_runs_on_python39(warm):
-    exe = _python39()
+    exe = python39()
     if exe is None:
         pytest.skip("no Python 3.9 interpreter here (the image's Python); install one to run this check")
     program = "import sys, json\nprint(sys.version_info[:2], json.dumps({'b': 1, 'a': 2}))\n"
