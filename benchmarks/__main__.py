@@ -29,6 +29,9 @@ DELEGATED = {
     "build_extract": "function-extraction throughput of `biocoder build` (docs/build.md)",
     "synth_compare": "synthesised harnesses vs upstream's hand-written ones (docs/synthesis.md)",
     "shipped_harnesses": "executable tasks per config by harness source, synthesis yield (docs/synthesis.md)",
+    "reset_cost": "the per-case clean-state reset, timed inside each sandbox (docs/security.md)",
+    "strength_cost": "the evaluation-time harness strength check: cost and findings per config (docs/validity.md)",
+    "revalidate_shipped": "re-validate the shipped synthesised harnesses under the current gates (docs/synthesis.md)",
 }
 
 

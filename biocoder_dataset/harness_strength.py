@@ -28,6 +28,8 @@ from typing import Any
 SCHEMA = "biocoder-harness-strength/1"
 SHIPPED_FILE = Path(__file__).with_name("harness_strength.json")
 _KEEP = ("weak_harness", "constant_output", "null_candidates_passed")
+#: Fields of the engine's evaluation-time strength check (``biocoder_metric.execution.strength``).
+_CHECK_KEEP = ("return_unobserved", "harness_sha256", "check_version")
 _KEEP_SCORE = ("killed", "total", "killed_with_more_cases", "likely_equivalent")
 
 
@@ -35,7 +37,36 @@ def _compact(rec: dict[str, Any]) -> dict[str, Any]:
     out = {k: rec.get(k) for k in _KEEP}
     ms = rec.get("mutation_score") or {}
     out["mutation_score"] = {k: ms.get(k) for k in _KEEP_SCORE}
+    out.update({k: rec[k] for k in _CHECK_KEEP if k in rec})
     return out
+
+
+def merge_strength_checks(
+    config: str, checks: dict[str, dict[str, Any]], path: str | os.PathLike = SHIPPED_FILE
+) -> Path:
+    """Add the engine's strength-check verdicts of ``config`` to the file (other fields kept).
+
+    A task the audit never saw gets a record of its own: weak when a null candidate passed,
+    and no mutation score.
+    """
+    p = Path(path)
+    data = json.loads(p.read_text(encoding="utf-8")) if p.is_file() else {"schema": SCHEMA, "configs": {}}
+    tasks = data["configs"].setdefault(config, {"run": {}, "tasks": {}}).setdefault("tasks", {})
+    for task_id, check in sorted(checks.items()):
+        rec = tasks.get(task_id) or {
+            "weak_harness": False, "constant_output": check.get("constant_output"), "null_candidates_passed": [],
+            "mutation_score": {k: None for k in _KEEP_SCORE},
+        }
+        rec["weak_harness"] = bool(rec.get("weak_harness")) or bool(check.get("weak_harness"))
+        passed = sorted(set(rec.get("null_candidates_passed") or []) | set(check.get("null_candidates_passed") or []))
+        rec["null_candidates_passed"] = passed
+        rec.update({k: check.get(k) for k in _CHECK_KEEP})
+        tasks[task_id] = rec
+    tmp = p.with_name(f".{p.name}.tmp")
+    tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(tmp, p)
+    _load.cache_clear()
+    return p
 
 
 @lru_cache(maxsize=4)
@@ -72,6 +103,7 @@ def card_summary(path: str | os.PathLike = SHIPPED_FILE) -> dict[str, dict[str, 
         out[config] = {
             "audited": len(tasks),
             "weak": sorted(t for t, r in tasks.items() if r.get("weak_harness")),
+            "return_unobserved": sorted(t for t, r in tasks.items() if r.get("return_unobserved")),
             "constant_output": sum(bool(r.get("constant_output")) for r in tasks.values()),
             "mutants_killed": killed,
             "mutants_total": total,

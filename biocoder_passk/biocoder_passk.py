@@ -172,6 +172,7 @@ class BiocoderPassk(evaluate.Metric):
         allow_partial: bool = False,
     ) -> dict[str, Any]:
         from biocoder_metric.execution import EvalOptions, run_evaluation
+        from biocoder_metric.scoring.accounting import account
         from biocoder_metric.scoring.summary import build_summary
 
         if len(predictions) != len(references):
@@ -205,6 +206,9 @@ class BiocoderPassk(evaluate.Metric):
             allow_missing=allow_missing,
             allow_partial=allow_partial,
         )
+        # The one accounting rule (biocoder_metric.scoring.accounting), as the CLI applies it: a
+        # run that left samples out is partial, and is an error unless allow_partial says so.
+        account(run.results, run.task_set, run.missing).require_final(allow_partial, "biocoder_passk")
         summary = build_summary(run.results, ks, task_set=run.task_set, missing=run.missing)
         statuses: dict[str, list[str]] = {}
         for r in run.results:
@@ -214,6 +218,7 @@ class BiocoderPassk(evaluate.Metric):
             for t, s in sorted(statuses.items())
         }
         out: dict[str, Any] = {f"pass@{kk}": summary.get(f"pass@{kk}") for kk in summary["k"]}
+        out["partial"] = "partial" in summary  # True: something was left out (only with allow_partial)
         out["details"] = {
             "per_task": per_task,
             "excluded_tasks": summary["excluded_tasks"],

@@ -522,3 +522,43 @@ def run_evaluator(
 def iter_lines(path: Path) -> Iterator[str]:
     with open(path, encoding="utf-8") as fh:
         yield from fh
+
+
+# --------------------------------------------------------------------------- fault injection
+
+
+class FlakySandbox:
+    """A real sandbox whose first ``fails[0]`` jobs end in a sandbox error (fault injection:
+    what a lost worker or an engine hiccup reports), shared across instances."""
+
+    def __init__(self, real, fails: list[int], lock: threading.Lock, made: list[int]):
+        self._real, self._fails, self._lock = real, fails, lock
+        self.name, self.environment_id = real.name, real.environment_id
+        with lock:
+            made[0] += 1
+
+    def run(self, job):
+        from biocoder_metric.types import CaseOutcome, RunStatus
+
+        with self._lock:
+            fail = self._fails[0] > 0
+            self._fails[0] -= 1 if fail else 0
+        if fail:
+            return [CaseOutcome(status=RunStatus.SANDBOX_ERROR, stderr="injected: worker lost")] * len(job.programs)
+        return self._real.run(job)
+
+    def close(self):
+        self._real.close()
+
+
+def inject_sandbox_failures(monkeypatch: Any, fails: int) -> list[int]:
+    """Make every sandbox :func:`make_sandbox` builds a :class:`FlakySandbox` sharing one budget of
+    ``fails`` failing jobs; returns the one-element count of sandboxes made."""
+    import biocoder_metric.sandbox as sandbox_mod
+
+    real_make = sandbox_mod.make_sandbox
+    state, lock, made = [fails], threading.Lock(), [0]
+    monkeypatch.setattr(
+        sandbox_mod, "make_sandbox", lambda *a, **kw: FlakySandbox(real_make(*a, **kw), state, lock, made)
+    )
+    return made

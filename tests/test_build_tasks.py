@@ -105,6 +105,7 @@ def test_evaluate_tasks_goldens_pass_in_docker(built, tmp_path):
     ids.write_text("".join(r["task_id"] + "\n" for r in [*harness, no_harness]))
     biocoder("evaluate", "--tasks", str(out / "tasks.jsonl"), "--samples", str(samples), "--out", str(tmp_path / "eval"),
              "--task-ids", f"@{ids}", "--sandbox", "docker", "--fuzz-cases", "3", "--k", "1", "--no-progress",
+             "--include-weak",  # this test is about the goldens; harness strength is tests/test_strength.py's
              env={"BIOCODER_CACHE_DIR": str(tmp_path / "cache")})
     results = read_jsonl(tmp_path / "eval" / "results.jsonl")
     status = {r["task_id"]: r["status"] for r in results}

@@ -333,23 +333,46 @@ class _FlakySandbox(Sandbox):
             if self.mode == "raise":
                 raise SandboxError("worker died")
             return [CaseOutcome(status=RunStatus.SANDBOX_ERROR)] * len(job.programs)
-        return [CaseOutcome(status=RunStatus.OK, returncode=0, stdout="ok\n")] * len(job.programs)
+        from biocoder_metric.execution.pool import CANARY_OUTPUT
+
+        out = CANARY_OUTPUT if "biocoder canary ok" in job.programs[0] else "ok\n"
+        return [CaseOutcome(status=RunStatus.OK, returncode=0, stdout=out)] * len(job.programs)
+
+
+def _pool_run(failures: int, mode: str, role: str) -> tuple[list[CaseOutcome], list[_FlakySandbox]]:
+    job = Job(language="python", programs=("print('ok')",) * 2)
+    _FlakySandbox.runs = 0
+    made: list[_FlakySandbox] = []
+
+    def factory(*a, **k):
+        made.append(_FlakySandbox(failures, mode))
+        return made[-1]
+
+    pool = SandboxPool(EvalOptions(sandbox="flaky"), 1, factory=factory, role=role)
+    outcomes = pool.run(job)
+    pool.close()
+    return outcomes, made
 
 
 @pytest.mark.parametrize("mode", ["raise", "report"])
-def test_a_sandbox_error_is_retried_twice_on_fresh_sandboxes(mode):
-    job = Job(language="python", programs=("print('ok')",) * 2)
+def test_a_golden_sandbox_error_is_retried_twice_on_fresh_sandboxes(mode):
     for failures, expected, runs in ((1, RunStatus.OK, 2), (2, RunStatus.OK, 3), (3, RunStatus.SANDBOX_ERROR, 3)):
-        _FlakySandbox.runs = 0
-        made: list[_FlakySandbox] = []
-
-        def factory(*a, _f=failures, _made=made, **k):
-            _made.append(_FlakySandbox(_f, mode))
-            return _made[-1]
-
-        pool = SandboxPool(EvalOptions(sandbox="flaky"), 1, factory=factory)
-        outcomes = pool.run(job)
-        pool.close()
+        outcomes, made = _pool_run(failures, mode, "golden")
         assert [o.status for o in outcomes] == [expected] * 2
         assert _FlakySandbox.runs == runs
         assert len(made) == runs  # every retry on a sandbox that never failed before
+
+
+@pytest.mark.parametrize("mode", ["raise", "report"])
+def test_a_candidate_sandbox_error_is_retried_once_then_attributed_by_a_canary(mode):
+    # 1 failure: the retry passes. 2: the retry fails, the canary runs cleanly -> the candidate's
+    # fault (sandbox_killed). 3: the canary fails too -> infrastructure (sandbox_error).
+    for failures, expected, runs in (
+        (1, RunStatus.OK, 2),
+        (2, RunStatus.SANDBOX_KILLED, 3),
+        (3, RunStatus.SANDBOX_ERROR, 3),
+    ):
+        outcomes, made = _pool_run(failures, mode, "candidate")
+        assert [o.status for o in outcomes] == [expected] * 2, failures
+        assert _FlakySandbox.runs == runs
+        assert len(made) == runs  # the retry and the canary each on a fresh sandbox

@@ -202,7 +202,8 @@ def test_json_row_references_and_excluded_tasks(tmp_path, monkeypatch):
         metric.compute(**kwargs)
     out = metric.compute(allow_partial=True, **kwargs)
     assert out["pass@1"] == 0.5  # the broken task is not averaged in
-    assert out["details"]["partial"] == {"scored": 1, "of": 2, "unscored_tasks": ["custom_broken"]}
+    assert out["details"]["partial"] == {"scored": 1, "of": 2, "unscored_tasks": ["custom_broken"], "samples_left_out": 0}
+    assert out["partial"] is True
     (excluded,) = out["details"]["excluded_tasks"]
     assert excluded["task_id"] == broken["task_id"] and excluded["task_status"] == "golden_fails"
     assert "ZeroDivisionError" in excluded["reason"]

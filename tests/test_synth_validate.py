@@ -73,7 +73,10 @@ def test_a_good_function_validates_and_kills_mutants(pool):
     v = rec["validation"]
     assert v["runs"] == 3 and v["golden_error_cases"] == 0 and v["distinct_outputs"] >= 2
     assert v["mutants_total"] >= 5 and v["mutants_killed"] >= 1
-    assert v["mutation_score"] == round(v["mutants_killed"] / v["mutants_judged"], 4)
+    non_equivalent = v["mutants_judged"] - v["mutants_likely_equivalent"]
+    assert v["mutation_score"] == round(v["mutants_killed"] / non_equivalent, 4) and v["mutation_score"] >= 0.8
+    assert v["null_candidates_passed"] == [] and v["return_unobserved"] is False and v["result_signals"] >= 2
+    assert v["heldout_total"] >= 1 and v["heldout_mutation_score"] is not None  # both families recorded
     assert rec["plan"]["seq"] == "str_dna"
 
 
@@ -153,3 +156,39 @@ def test_held_back_real_tasks_golden_passes_mutants_fail(upstream_dir: Path, tmp
         by_label.setdefault(s["label"], []).append(res.status)
     assert set(by_label["golden"]) == {"passed"}
     assert any(st != "passed" for st in by_label["mutant"])
+
+
+def _harness_row(task_id: str, golden: str, name: str, context: str) -> dict:
+    return dict(_row(task_id, golden, name), context=context, kind="harness", executable=True)
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+def test_validation_cannot_be_met_vacuously(pool):
+    """A golden whose body is ``pass`` with a harness that echoes its inputs; a harness that
+    prints only the function's own log line; an ``__eq__`` that returns False; a method that
+    ignores its arguments; and no mutants at all: none of them validates."""
+    echo = "<<insert solution here>>\nx = <|int;range=1,99|>\nprint('input', x)\nprint(f(x))\n"
+    v = validate(pool, _harness_row("u_pass", "def f(x):\n    pass\n", "f", echo), fuzz_cases=3)
+    assert not v.passed and "null candidate passes" in v.reason, v.reason
+
+    logged = "def f(x):\n    print('computing', x)\n    return x * 2 + 1\n"
+    quiet = "<<insert solution here>>\nx = <|int;range=1,99|>\nf(x)\n"
+    v = validate(pool, _harness_row("u_log", logged, "f", quiet), fuzz_cases=3)
+    assert not v.passed and "never observed" in v.reason, v.reason
+
+    eq_false = (
+        "class Seq:\n    def __init__(self, s):\n        self.s = s\n"
+        "    <<insert solution here>>\n"
+        "a = Seq(<|string;length=2,4;custom=AC|>)\nprint(a.s, a == Seq(a.s))\n"
+    )
+    v = validate(pool, _harness_row("u_eq", "def __eq__(self, other):\n    return False\n", "__eq__", eq_false), fuzz_cases=3)
+    assert not v.passed, v
+
+    ignores = "<<insert solution here>>\nprint(f(<|int;range=1,99|>, <|int;range=1,99|>))\n"
+    v = validate(pool, _harness_row("u_ign", "def f(a, b):\n    return 7\n", "f", ignores), fuzz_cases=3)
+    assert not v.passed, v
+
+    sound = "<<insert solution here>>\nprint(f(<|int;range=1,99|>))\n"
+    v = validate(pool, _harness_row("u_none", "def f(x):\n    return x * 3 - 1\n", "f", sound), fuzz_cases=3, mutants=[])
+    assert not v.passed and "no mutant" in v.reason, v.reason

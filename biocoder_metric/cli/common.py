@@ -22,11 +22,11 @@ from biocoder_metric.cli.flags import (
 
 DEFAULT_KS = "1,5,10"
 
-#: Exit statuses of ``biocoder evaluate`` besides 0 (ok) and 2 (usage / input error).
-EXIT_MISSING_TASKS = 1
-EXIT_GOLDEN_FAILS = 3
-EXIT_INFRA_ERRORS = 4
-
+#: Exit statuses of ``biocoder evaluate`` besides 0 (ok) and 2 (usage / input error): they live
+#: with the accounting rule (``scoring/accounting.py``) and are re-exported here for the commands.
+from biocoder_metric.scoring.accounting import EXIT_GOLDEN_FAILS as EXIT_GOLDEN_FAILS  # noqa: E402
+from biocoder_metric.scoring.accounting import EXIT_INFRA_ERRORS as EXIT_INFRA_ERRORS  # noqa: E402
+from biocoder_metric.scoring.accounting import EXIT_MISSING_TASKS as EXIT_MISSING_TASKS  # noqa: E402
 
 # ---------------------------------------------------------------------------- flag groups
 

@@ -11,7 +11,6 @@ from typing import Any
 from biocoder_metric.cli.common import (
     DEFAULT_KS,
     EXIT_GOLDEN_FAILS,
-    EXIT_INFRA_ERRORS,
     EXIT_MISSING_TASKS,
     add_denominator_flags,
     add_engine_flags,
@@ -154,12 +153,16 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     print(f"\nresults: {out / 'results.jsonl'}\nsummary: {out / SUMMARY_NAME}", file=sys.stderr)
     if upstream:
         print(f"upstream results.json: {upstream}", file=sys.stderr)
-    if run.infra_errors and not getattr(args, "allow_partial", False):
+    from biocoder_metric.scoring.accounting import account
+
+    books = account(run.results, run.task_set, run.missing)
+    code = books.exit_code(bool(getattr(args, "allow_partial", False)))
+    if code:
         print(
-            f"biocoder evaluate: error: {len(run.infra_errors)} samples hit sandbox errors on 3 fresh sandboxes "
-            "each and are left out of n and c (listed in summary.json 'infra_errors'); rerun the same "
-            "command to retry them, or pass --allow-partial to accept this partial score",
+            f"biocoder evaluate: error: {len(books.infra_errors)} samples hit sandbox errors, retried on a "
+            "fresh sandbox and confirmed as infrastructure by a canary job; they are left out of n and c "
+            "(listed in summary.json 'infra_errors') and the score above is PARTIAL. Rerun the same command "
+            "to retry them, or pass --allow-partial to accept this partial score",
             file=sys.stderr,
         )
-        return EXIT_INFRA_ERRORS
-    return 0
+    return code

@@ -33,13 +33,15 @@ from biocoder_metric.execution.judging import judge, last_line
 from biocoder_metric.execution.options import EvalOptions, GoldenFailuresError, MissingTasksError
 from biocoder_metric.execution.parallel import parallel_map
 from biocoder_metric.execution.pool import dispatch_threads, make_pool
+from biocoder_metric.execution.strength import StrengthCheck
 from biocoder_metric.execution.tasks import (
     index_problems,
     missing_tasks,
     scoreable_tasks,
     select_tasks,
+    shipped_check,
+    shipped_exclusion,
     static_task_status,
-    weak_harness_reason,
 )
 from biocoder_metric.generation.postprocess import extract_code
 from biocoder_metric.samples import normalize_samples
@@ -53,6 +55,7 @@ class Session:
         self.options = options
         self.pool = make_pool(options, "candidate")
         self.goldens = GoldenStore(options, self.pool.environment_id)
+        self.strength = StrengthCheck(options, self.pool.environment_id)
 
     @property
     def threads(self) -> int:
@@ -69,12 +72,25 @@ class Session:
             return status, reason
         # A known-weak harness is out of the task set before any golden runs (it is static, from
         # the shipped audit), so the denominator is the same whatever the environment.
-        weak = weak_harness_reason(row)
-        if weak and not self.options.include_weak:
-            return TaskStatus.WEAK_HARNESS, weak
+        excluded = shipped_exclusion(row)
+        if excluded and not self.options.include_weak:
+            return excluded
         g = self.goldens.golden(row)
         if not g.ok:
             return TaskStatus.GOLDEN_FAILS, g.reason
+        if self.options.include_weak or shipped_check(row):
+            return TaskStatus.OK, None  # scored as asked, or the shipped check covers this very harness
+        # Harness strength at evaluation time, for every task set (not only audited ones):
+        # null candidates and the return-observed check, once per harness and environment.
+        s = self.strength.check(row, g.outputs, self.goldens.pool())
+        if s["weak_harness"]:
+            names = ", ".join(s["null_candidates_passed"])
+            return TaskStatus.WEAK_HARNESS, f"weak harness: {names} passes its test (checked at evaluation; --include-weak scores it)"
+        if s["return_unobserved"]:
+            return TaskStatus.RETURN_UNOBSERVED, (
+                "the golden returns values, but replacing its return value (by None, or by another value of its "
+                "type) is never detected by the test (checked at evaluation; --include-weak scores it)"
+            )
         return TaskStatus.OK, None
 
     def task_statuses(

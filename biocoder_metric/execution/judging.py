@@ -39,6 +39,7 @@ def case_error(outcome: CaseOutcome, language: str) -> Status | None:
         RunStatus.MEMORY_EXCEEDED: Status.MEMORY_EXCEEDED,
         RunStatus.OUTPUT_LIMIT: Status.RUNTIME_ERROR,
         RunStatus.COMPILE_ERROR: Status.COMPILE_ERROR,
+        RunStatus.SANDBOX_KILLED: Status.SANDBOX_KILLED,
     }.get(outcome.status, Status.SANDBOX_ERROR)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from biocoder_metric.execution import harness
 from biocoder_metric.execution.options import EvalInputError, EvalOptions
+from biocoder_metric.execution.strength import CHECK_VERSION, harness_digest
 from biocoder_metric.types import TaskStatus
 
 
@@ -28,11 +29,12 @@ def index_problems(problems: Iterable[dict[str, Any]]) -> dict[str, dict[str, An
     return by_id
 
 
-def weak_harness_reason(row: dict[str, Any]) -> str | None:
-    """Why the harness audit found this task's test weak (``harness_strength`` column), or None.
+def shipped_strength(row: dict[str, Any]) -> dict[str, Any] | None:
+    """The shipped ``harness_strength`` record of ``row``, or None when there is none or it is stale.
 
-    The column is a JSON object string written by ``biocoder audit`` and shipped with the
-    dataset; a row without it (not audited) is never weak.
+    A record that names the harness it was computed on (``harness_sha256``) counts only while
+    the row's harness is that one: a user's upstream file or ``--tasks`` file with another
+    harness under the same task id is checked afresh at evaluation time.
     """
     raw = row.get("harness_strength")
     if not raw:
@@ -41,10 +43,51 @@ def weak_harness_reason(row: dict[str, Any]) -> str | None:
         info = json.loads(raw) if isinstance(raw, str) else raw
     except ValueError:
         return None
-    if not isinstance(info, dict) or not info.get("weak_harness"):
+    if not isinstance(info, dict):
         return None
-    passed = ", ".join(info.get("null_candidates_passed") or []) or "a null candidate"
-    return f"weak harness: {passed} passes its test (harness audit {info.get('audit_version', '?')}; --include-weak scores it)"
+    if info.get("harness_sha256") and info["harness_sha256"] != harness_digest(row):
+        return None
+    return info
+
+
+def shipped_check(row: dict[str, Any]) -> dict[str, Any] | None:
+    """The shipped record when it holds this version's evaluation-time check for this very harness."""
+    info = shipped_strength(row)
+    if info and info.get("harness_sha256") and info.get("check_version") == CHECK_VERSION:
+        return info
+    return None
+
+
+def weak_harness_reason(row: dict[str, Any]) -> str | None:
+    """Why the shipped strength record finds this task's test weak, or None.
+
+    Weak: a null candidate passes (``weak_harness``), or the return value is never observed
+    (``return_unobserved``, from the evaluation-time check shipped for this harness).
+    """
+    info = shipped_strength(row)
+    if not info:
+        return None
+    if info.get("weak_harness"):
+        passed = ", ".join(info.get("null_candidates_passed") or []) or "a null candidate"
+        return f"weak harness: {passed} passes its test (harness audit {info.get('audit_version', '?')}; --include-weak scores it)"
+    if info.get("return_unobserved") and shipped_check(row):
+        return RETURN_UNOBSERVED_REASON
+    return None
+
+
+def shipped_exclusion(row: dict[str, Any]) -> tuple[TaskStatus, str] | None:
+    """(task status, reason) when the shipped strength record keeps ``row`` out of the headline."""
+    reason = weak_harness_reason(row)
+    if reason is None:
+        return None
+    status = TaskStatus.RETURN_UNOBSERVED if reason == RETURN_UNOBSERVED_REASON else TaskStatus.WEAK_HARNESS
+    return status, reason
+
+
+RETURN_UNOBSERVED_REASON = (
+    "the golden returns values, but replacing its return value (by None, or by another value of its type) is never "
+    "detected by the test (--include-weak scores it)"
+)
 
 
 def static_task_status(row: dict[str, Any]) -> tuple[TaskStatus, str | None]:

@@ -18,7 +18,16 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402 - the backend must be chosen first
 import numpy as np  # noqa: E402
 
-STATUS_ORDER = ("passed", "failed", "timeout", "compile_error", "runtime_error", "memory_exceeded", "sandbox_error")
+STATUS_ORDER = (
+    "passed",
+    "failed",
+    "timeout",
+    "compile_error",
+    "runtime_error",
+    "memory_exceeded",
+    "sandbox_killed",
+    "sandbox_error",
+)
 STATUS_COLORS = {
     "passed": "#2ca02c",
     "failed": "#d62728",
@@ -26,6 +35,7 @@ STATUS_COLORS = {
     "compile_error": "#9467bd",
     "runtime_error": "#8c564b",
     "memory_exceeded": "#e377c2",
+    "sandbox_killed": "#8c564b",
     "sandbox_error": "#7f7f7f",
 }
 

@@ -424,6 +424,12 @@ class WorkerSandbox(Sandbox):
             blamed = pending[missing[0]]
             results[blamed] = lost
             pending = [pending[i] for i in missing[1:]]
+            if lost.status == RunStatus.SANDBOX_ERROR:
+                # The worker died: whoever caused it, the rest of this job is not run here. The
+                # pool retries the job on a fresh sandbox and, for candidates, attributes the
+                # failure with a canary (execution/pool.py); restarting here for every case
+                # would only let a candidate buy minutes of retries.
+                break
             restarts += 1
             if restarts > MAX_RESTARTS_PER_RUN:
                 break

@@ -284,7 +284,10 @@ class BwrapSandbox(WorkerSandbox):
         argv += ["--proc", "/proc", "--dev", "/dev"]
         # Every writable place is a size-capped tmpfs; /dev itself (bwrap's tmpfs) goes read-only.
         shm = str(min(self.tmpfs_bytes, 256 << 20))
-        argv += ["--size", shm, "--perms", "1777", "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
+        # POSIX message queues outlive their processes in the sandbox's IPC namespace; mounting
+        # the namespace's mqueue file system makes them visible, so the per-case reset removes them.
+        argv += ["--size", shm, "--perms", "1777", "--tmpfs", "/dev/shm", "--mqueue", "/dev/mqueue"]
+        argv += ["--remount-ro", "/dev"]
         for tmp, perms in (("/tmp", "1777"), ("/var/tmp", "1777"), ("/work", "0755")):
             argv += ["--size", str(self.tmpfs_bytes), "--perms", perms, "--tmpfs", tmp]
         argv += ["--tmpfs", "/run", "--ro-bind", str(self._runtime), RUNTIME_MOUNT, "--remount-ro", "/run"]

@@ -12,24 +12,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from biocoder_metric.reporting.ci import format_ci, summary_confidence_intervals
+from biocoder_metric.scoring.accounting import Accounting, account
 from biocoder_metric.scoring.passk import pass_at_k_summary
 from biocoder_metric.types import RESULTS_SCHEMA_VERSION, SampleResult, Status, TaskStatus
 
 
 def task_counts(results: Iterable[SampleResult]) -> dict[str, tuple[int, int]]:
-    """task_id -> (n, c) over results of scored tasks (``task_status == ok``).
-
-    A ``sandbox_error`` sample (the sandbox kept failing after its retries) is in neither n
-    nor c: infrastructure is never the candidate's fault. It is listed by :func:`build_summary`.
-    """
-    counts: dict[str, list[int]] = {}
-    for r in results:
-        if r.extra.get("task_status", TaskStatus.OK) != TaskStatus.OK or r.status == Status.SANDBOX_ERROR:
-            continue
-        nc = counts.setdefault(r.task_id, [0, 0])
-        nc[0] += 1
-        nc[1] += r.status == Status.PASSED
-    return {t: (n, c) for t, (n, c) in counts.items()}
+    """task_id -> (n, c) over results of scored tasks, by the one rule (:mod:`.accounting`)."""
+    return account(results).counts
 
 
 def excluded_tasks(results: Iterable[SampleResult]) -> list[dict[str, Any]]:
@@ -62,9 +52,8 @@ def build_summary(
     The headline is labelled ``partial`` when some scoreable task of the set could not be
     scored (its golden fails here, or all its samples hit sandbox errors).
     """
-    counts = task_counts(results)
-    for t in missing:
-        counts.setdefault(t, (0, 0))
+    books = account(results, task_set, missing)
+    counts = books.counts
     scores = pass_at_k_summary(counts, ks, task_config)
     excluded = excluded_tasks(results)
     status_counts = Counter(
@@ -88,7 +77,7 @@ def build_summary(
         "per_task": scores["per_task"],
         "excluded_tasks": excluded,
         "run": dict(run_info or {}),
-        **_denominator_block(results, counts, task_set, missing, excluded),
+        **_denominator_block(books, missing),
         **_plus_block(results, scores["k"], task_config),
         **_rosalind_block(results),
         # Bootstrap CIs over tasks (seeded, so the file stays byte-identical between reruns).
@@ -96,32 +85,20 @@ def build_summary(
     }
 
 
-def _denominator_block(
-    results: Sequence[SampleResult],
-    counts: Mapping[str, tuple[int, int]],
-    task_set: Sequence[str] | None,
-    missing: Sequence[str],
-    excluded: Sequence[Mapping[str, Any]],
-) -> dict[str, Any]:
-    """What the headline is over: ``task_set`` size, ``missing`` tasks, ``partial`` and infra errors."""
-    infra = [
-        {"task_id": r.task_id, "sample_index": r.sample_index}
-        for r in results
-        if r.status == Status.SANDBOX_ERROR and r.extra.get("task_status", TaskStatus.OK) == TaskStatus.OK
-    ]
-    unscored = sorted(
-        {e["task_id"] for e in excluded if e["task_status"] == TaskStatus.GOLDEN_FAILS}
-        | {d["task_id"] for d in infra if d["task_id"] not in counts}
-    )
-    total = len(set(task_set)) if task_set is not None else len({r.task_id for r in results} | set(missing))
-    denominator = len(counts) + len(unscored)  # scored (missing ones as 0) + could not be scored here
+def _denominator_block(books: Accounting, missing: Sequence[str]) -> dict[str, Any]:
+    """What the headline is over: ``task_set`` size, ``missing`` tasks, ``partial`` and infra errors.
+
+    ``partial`` is present whenever anything was left out (a sample or a scoreable task): the
+    one rule of :mod:`biocoder_metric.scoring.accounting`.
+    """
     block: dict[str, Any] = {
-        "task_set": {"tasks": total, "scoreable": denominator, "scored": len(counts)},
+        "task_set": {"tasks": books.task_set_size, "scoreable": books.scoreable, "scored": len(books.counts)},
         "missing": {"tasks": sorted(missing), "counted_as_zero": bool(missing)},
-        "infra_errors": infra,
+        "infra_errors": books.infra_errors,
     }
-    if len(counts) < denominator:
-        block["partial"] = {"scored": len(counts), "of": denominator, "unscored_tasks": unscored}
+    partial = books.partial_block()
+    if partial:
+        block["partial"] = partial
     return block
 
 
@@ -174,10 +151,12 @@ def render_summary(summary: Mapping[str, Any]) -> str:
     lines = []
     partial = summary.get("partial")
     if partial:
+        unscored = partial["unscored_tasks"]
         lines.append(
-            f"partial: {partial['scored']} of {partial['of']} tasks scored "
-            f"(not scored: {', '.join(partial['unscored_tasks'][:20])}"
-            f"{' ...' if len(partial['unscored_tasks']) > 20 else ''})"
+            f"PARTIAL: {partial['scored']} of {partial['of']} tasks scored, "
+            f"{partial.get('samples_left_out', 0)} samples left out"
+            + (f" (not scored: {', '.join(unscored[:20])}{' ...' if len(unscored) > 20 else ''})" if unscored else "")
+            + "; this is not a final score"
         )
     missing = (summary.get("missing") or {}).get("tasks") or []
     if missing:
@@ -191,8 +170,9 @@ def render_summary(summary: Mapping[str, Any]) -> str:
         "| subset | tasks | " + " | ".join(f"pass@{k}" for k in ks) + " |",
         "|---|---|" + "---|" * len(ks),
     ]
+    label = "all (PARTIAL)" if partial else "all"
     lines.append(
-        f"| all | {summary['tasks']['scored']} | "
+        f"| {label} | {summary['tasks']['scored']} | "
         + " | ".join(_fmt(summary.get(f"pass@{k}")) for k in ks)
         + " |"
     )

@@ -12,14 +12,27 @@ The gates, in order (the first failing one is the reason recorded):
    the calls (a raised exception is printed as ``exception: Name``; see python_harness);
 2. deterministic: the same bytes on every case in each of ``runs`` (3) runs;
 3. the output varies with the input (not one constant text for all cases);
-4. mutants (:mod:`biocoder_metric.validity.mutation`) are killed: at least one, and the mutation
-   score ``killed / judged`` is recorded. Mutants that do not compile (Java) are
-   not judged: they say nothing about the harness.
+4. no null candidate passes (the engine's own, :mod:`biocoder_metric.execution.strength`:
+   ``return None``, ``pass``, the first argument, ``raise``, a constant of the return type),
+   and (Python) replacing the golden's return value is detected when it returns one;
+5. what varies between cases is the function's result or effect, not an echo of inputs: the
+   lines the golden prints and the ``return None`` candidate does not (its result) differ
+   between at least two cases;
+6. mutants (:mod:`biocoder_metric.validity.mutation`): at least ``MIN_MUTANTS`` (5) that are
+   not likely equivalent (survivors are run again with ``EQUIVALENCE_FACTOR`` times the cases;
+   one that survives even that is likely equivalent), or all of them when the function allows
+   fewer (but at least one), and at least ``MIN_SCORE`` (80%) of those killed. Mutants that do
+   not compile (Java) are not judged: they say nothing about the harness.
+
+Both mutant families' scores are recorded: the project's (the one synthesis chooses plans
+by) and the held-out family (:mod:`biocoder_metric.validity.heldout_mutants`), which never
+influences any choice, so its score is the honest one.
 """
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -30,10 +43,16 @@ from biocoder_metric.execution.pool import SandboxPool
 from biocoder_metric.sandbox.runtime import protocol
 from biocoder_metric.synth.python_harness import EXCEPTION_PREFIX
 from biocoder_metric.types import Job, Status
+from biocoder_metric.validity.heldout_mutants import heldout_mutants
 from biocoder_metric.validity.mutation import java_mutants, python_mutants
 
 MAX_ERROR_RATE = 0.2
 RUNS = 3
+#: Gate 6: non-equivalent mutants needed (or all, when fewer exist) and the share killed.
+MIN_MUTANTS = 5
+MIN_SCORE = 0.8
+#: Survivors run again with this many times the fuzz cases to tell equivalent mutants apart.
+EQUIVALENCE_FACTOR = 3
 
 
 @dataclass
@@ -51,7 +70,15 @@ class Validation:
     mutants_judged: int = 0
     mutants_killed: int = 0
     mutation_score: float | None = None
+    mutants_likely_equivalent: int = 0
     mutants: list[dict[str, Any]] = field(default_factory=list)
+    null_candidates_passed: list[str] = field(default_factory=list)
+    return_unobserved: bool | None = None
+    result_signals: int = 0
+    heldout_total: int = 0
+    heldout_judged: int = 0
+    heldout_killed: int = 0
+    heldout_mutation_score: float | None = None
     seconds: float = 0.0
     max_case_s: float = 0.0
 
@@ -157,26 +184,118 @@ def validate(
     pool_mutants = task_mutants(row, mutant_limit) if mutants is None else mutants
     # A mutant that runs 5x longer than the slowest golden case is looping: cut it early.
     mutant_timeout_s = min(mutant_timeout_s, max(2.0, 5 * v.max_case_s))
+    kw = {"fuzz_cases": fuzz_cases, "seed": seed, "timeout_s": mutant_timeout_s, "memory_mb": memory_mb}
+    if not v.reason:
+        v.reason = _null_gate(pool, row, outputs, v, **kw)
+    if strict and v.reason:
+        v.seconds = round(time.monotonic() - started, 3)
+        return v
     v.mutants_total = len(pool_mutants)
     if pool_mutants:
-        results = judge_candidates(pool, row, [code for _, code in pool_mutants], outputs,
-                                   fuzz_cases=fuzz_cases, seed=seed, timeout_s=mutant_timeout_s, memory_mb=memory_mb)
-        for (op, _), status in zip(pool_mutants, results, strict=True):
+        results = judge_candidates(pool, row, [code for _, code in pool_mutants], outputs, **kw)
+        survivors = [i for i, st in enumerate(results) if st == Status.PASSED]
+        equivalent = set()
+        if survivors:
+            more = {**kw, "fuzz_cases": fuzz_cases * EQUIVALENCE_FACTOR}
+            more_expected = _golden_stdout(pool, row, more)
+            if more_expected is not None:
+                again = judge_candidates(pool, row, [pool_mutants[i][1] for i in survivors], more_expected, **more)
+                for i, st in zip(survivors, again, strict=True):
+                    if st == Status.PASSED:
+                        equivalent.add(i)
+                    else:
+                        results[i] = st  # killed by more cases: a real bug the normal test misses
+        for i, ((op, _), status) in enumerate(zip(pool_mutants, results, strict=True)):
             judged = status != Status.COMPILE_ERROR
-            killed = judged and status != Status.PASSED
-            v.mutants.append({"operator": op, "status": status, "killed": killed})
+            killed = judged and status != Status.PASSED and i not in survivors
+            v.mutants.append({"operator": op, "status": status, "killed": killed, "likely_equivalent": i in equivalent})
             v.mutants_judged += judged
             v.mutants_killed += killed
-        if v.mutants_judged:
-            v.mutation_score = round(v.mutants_killed / v.mutants_judged, 4)
+        v.mutants_likely_equivalent = len(equivalent)
+        non_equivalent = v.mutants_judged - v.mutants_likely_equivalent
+        if non_equivalent:
+            v.mutation_score = round(v.mutants_killed / non_equivalent, 4)
+    heldout = heldout_mutants(row["golden_code"], row["language"], mutant_limit)
+    v.heldout_total = len(heldout)
+    if heldout:
+        for status in judge_candidates(pool, row, [code for _, code in heldout], outputs, **kw):
+            judged = status != Status.COMPILE_ERROR
+            v.heldout_judged += judged
+            v.heldout_killed += judged and status != Status.PASSED
+        if v.heldout_judged:
+            v.heldout_mutation_score = round(v.heldout_killed / v.heldout_judged, 4)
     if v.reason:
         pass  # a soft gate failed (strict=False)
-    elif v.mutants_judged and not v.mutants_killed:
-        v.reason = f"kills none of {v.mutants_judged} mutants"
     else:
-        v.passed = True
+        v.reason = _mutant_gate(v)
+        v.passed = v.reason is None
     v.seconds = round(time.monotonic() - started, 3)
     return v
+
+
+def _mutant_gate(v: Validation) -> str | None:
+    """Gate 6 (see the module docstring), or None when it holds."""
+    if not v.mutants_judged:
+        return "no mutant of this function can be judged: a harness cannot be shown to catch anything"
+    non_equivalent = v.mutants_judged - v.mutants_likely_equivalent
+    need = min(MIN_MUTANTS, v.mutants_judged)
+    if non_equivalent < need or non_equivalent < 1:
+        return f"only {non_equivalent} mutants are not likely equivalent (needs {need})"
+    if v.mutants_killed < MIN_SCORE * non_equivalent:
+        return f"kills {v.mutants_killed} of {non_equivalent} non-equivalent mutants (needs {MIN_SCORE:.0%})"
+    return None
+
+
+def _golden_stdout(pool: SandboxPool, row: dict[str, Any], kw: dict[str, Any]) -> list[str] | None:
+    """The golden's stdout per case under ``kw``'s fuzz cases, or None when it does not run cleanly."""
+    progs = harness.build_harness_programs(row, row["golden_code"], fuzz_cases=kw["fuzz_cases"], seed=kw["seed"])
+    outcomes = pool.run(_job(row, progs, kw["timeout_s"] * 2, kw["memory_mb"]))
+    if any(case_error(o, row["language"]) is not None for o in outcomes):
+        return None
+    return [o.stdout for o in outcomes]
+
+
+def _null_gate(pool: SandboxPool, row: dict[str, Any], outputs: list[str], v: Validation, **kw: Any) -> str | None:
+    """Gates 4 and 5: no null candidate passes, the return value is observed, the result varies."""
+    from biocoder_metric.execution.strength import (
+        NULL_CONSTANT,
+        NULL_RETURN_NONE,
+        RETURN_NONE_AFTER_CALL,
+        RETURN_PERTURBED,
+        RETURNS_SOMETHING,
+        null_candidates,
+        python_wrapped_candidates,
+    )
+
+    nulls = null_candidates(row)
+    wrapped = python_wrapped_candidates(row["golden_code"], row.get("function_name")) if row["language"] == "python" else []
+    cands = nulls + [c for c in wrapped if c[0] != RETURNS_SOMETHING]
+    statuses = dict(zip([c[0] for c in cands], judge_candidates(pool, row, [c[1] for c in cands], outputs, **kw), strict=True))
+    null_labels = [c[0] for c in nulls] + ([NULL_CONSTANT] if any(c[0] == NULL_CONSTANT for c in wrapped) else [])
+    v.null_candidates_passed = [label for label in null_labels if statuses.get(label) == Status.PASSED]
+    if v.null_candidates_passed:
+        return f"null candidate passes: {', '.join(v.null_candidates_passed)}"
+    if wrapped:
+        v.return_unobserved = False
+        if statuses.get(RETURN_NONE_AFTER_CALL) == Status.PASSED and statuses.get(RETURN_PERTURBED) == Status.PASSED:
+            probe = [c[1] for c in wrapped if c[0] == RETURNS_SOMETHING]
+            v.return_unobserved = judge_candidates(pool, row, probe, outputs, **kw)[0] != Status.PASSED
+            if v.return_unobserved:
+                return "the return value is never observed: replacing it (by None or another value) is not detected"
+    # Gate 5: the result (what the golden prints beyond a null's output) must vary between cases.
+    none_code = dict(nulls).get(NULL_RETURN_NONE)
+    if none_code is not None and len(outputs) > 1:
+        progs = harness.build_harness_programs(row, none_code, fuzz_cases=kw["fuzz_cases"], seed=kw["seed"])
+        null_out = [o.stdout for o in pool.run(_job(row, progs, kw["timeout_s"], kw["memory_mb"]))]
+        signals = set()
+        for gold, null in zip(outputs, null_out, strict=False):
+            extra = Counter(gold.splitlines()) - Counter(null.splitlines())
+            if extra:
+                signals.add(frozenset(extra.items()))
+        v.result_signals = len(signals)
+        if len(signals) < 2:
+            return "what varies between cases is not the function's result (the output beyond a null candidate's is the same on every case)"
+    return None
 
 
 def judge_candidates(

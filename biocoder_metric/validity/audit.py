@@ -25,143 +25,34 @@ verdict (``weak_harness`` is ``null``), never silently dropped.
 
 from __future__ import annotations
 
-import ast
 import json
 import os
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from biocoder_dataset import settings
-from biocoder_dataset.java_source import block_end
 from biocoder_dataset.jsonl import iter_jsonl
 from biocoder_metric.execution import EvalOptions, golden_outputs, run_evaluation
+from biocoder_metric.execution.strength import (  # noqa: F401 - the audit's null candidates are the engine's
+    NULL_FIRST_ARG,
+    NULL_PASS,
+    NULL_RAISE,
+    NULL_RETURN_NONE,
+    java_null_candidates,
+    null_candidates,
+    python_null_candidates,
+    rosalind_null_candidates,
+)
 from biocoder_metric.execution.tasks import static_task_status
 from biocoder_metric.scoring.results import write_text_atomic
 from biocoder_metric.types import Status, TaskStatus
-from biocoder_metric.validity.mutation import java_mask, java_mutants, python_mutants
+from biocoder_metric.validity.mutation import java_mutants, python_mutants
 
 #: Schema of ``audit.jsonl`` records and of the shipped ``harness_strength`` file.
 AUDIT_SCHEMA_VERSION = "biocoder-audit/1"
 AUDIT_FILE = "audit.jsonl"
-
-NULL_RETURN_NONE = "return None"
-NULL_PASS = "pass"
-NULL_FIRST_ARG = "return first argument"
-NULL_RAISE = "raise"
-
-
-# ---------------------------------------------------------------------------- null candidates
-
-
-def _python_function(tree: ast.Module, name: str | None) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (name is None or node.name == name):
-            return node
-    return None
-
-
-def python_null_candidates(golden: str, function_name: str | None) -> list[tuple[str, str]]:
-    """(name, source) of the null candidates: the golden's own header (decorators kept), body replaced.
-
-    Built from the golden rather than the ``signature`` column so decorators such as
-    ``@property``/``@staticmethod`` and default values are exactly the golden's.
-    """
-    try:
-        tree = ast.parse(golden)
-    except SyntaxError:
-        return []
-    fn = _python_function(tree, function_name)
-    if fn is None:
-        return []
-    params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
-    is_method = bool(params) and params[0] in ("self", "cls")
-    static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in fn.decorator_list)
-    first = params[1] if is_method and not static and len(params) > 1 else (
-        params[0] if params and not (is_method and not static) else None
-    )
-    bodies = [
-        (NULL_RETURN_NONE, "return None"),
-        (NULL_PASS, "pass"),
-        (NULL_FIRST_ARG, f"return {first}" if first else None),
-        (NULL_RAISE, "raise RuntimeError('null candidate')"),
-    ]
-    out = []
-    for label, body in bodies:
-        if body is None:
-            continue
-        fn.body = ast.parse(body).body
-        out.append((label, ast.unparse(ast.fix_missing_locations(fn))))
-    return out
-
-
-_JAVA_DEFAULTS = {
-    "int": "0", "long": "0L", "short": "(short) 0", "byte": "(byte) 0", "double": "0.0",
-    "float": "0.0f", "boolean": "false", "char": "'\\0'",
-}
-_JAVA_MODIFIERS = {"public", "private", "protected", "static", "final", "synchronized", "abstract", "native",
-                   "strictfp", "default"}
-
-
-def java_null_candidates(golden: str, function_name: str | None) -> list[tuple[str, str]]:
-    """(name, source) of the Java null candidates: the golden's header, body replaced (textually)."""
-    if not function_name:
-        return []
-    mask = java_mask(golden)
-    m = re.search(rf"\b{re.escape(function_name)}\s*\(", mask)
-    if m is None:
-        return []
-    close_paren = mask.find(")", m.end())
-    open_brace = mask.find("{", close_paren)
-    if close_paren < 0 or open_brace < 0:
-        return []
-    end = block_end(golden, open_brace)
-    if end is None:
-        return []
-    end -= 1  # the closing brace
-    head = mask[: m.start()]
-    head = re.sub(r"@\w+(\([^)]*\))?", " ", head[head.rfind(";") + 1 :] if ";" in head else head)
-    words = [w for w in re.split(r"\s+", head.strip()) if w and w not in _JAVA_MODIFIERS]
-    # the return type is what is left (generic parameters <T> first are dropped)
-    rtype = re.sub(r"^<[^>]*>\s*", "", " ".join(words)).strip()
-    params = [p.strip() for p in golden[m.end() : close_paren].split(",") if p.strip()]
-    first_type, first_name = None, None
-    if params:
-        parts = re.sub(r"@\w+\s*", "", params[0]).replace("final ", "").rsplit(None, 1)
-        if len(parts) == 2:
-            first_type, first_name = parts[0].strip(), parts[1].strip()
-    header = golden[: open_brace + 1]
-    tail = golden[end:]
-    default = None if rtype == "void" else _JAVA_DEFAULTS.get(rtype, "null")
-    bodies = [
-        (NULL_RETURN_NONE, "" if default is None else f"return {default};"),
-        (NULL_PASS, "" if default is None else None),
-        (NULL_FIRST_ARG, f"return {first_name};" if first_name and first_type == rtype else None),
-        (NULL_RAISE, 'throw new RuntimeException("null candidate");'),
-    ]
-    return [(label, f"{header}\n    {body}\n{tail}") for label, body in bodies if body is not None]
-
-
-def rosalind_null_candidates() -> list[tuple[str, str]]:
-    """Null candidates for a Rosalind task (``solve(input_text)``)."""
-    return [
-        (NULL_RETURN_NONE, "def solve(input_text):\n    return None\n"),
-        (NULL_PASS, "def solve(input_text):\n    pass\n"),
-        (NULL_FIRST_ARG, "def solve(input_text):\n    return input_text\n"),
-        (NULL_RAISE, "def solve(input_text):\n    raise RuntimeError('null candidate')\n"),
-    ]
-
-
-def null_candidates(row: dict[str, Any]) -> list[tuple[str, str]]:
-    """The null candidates for one task row."""
-    if row.get("kind") == "rosalind":
-        return rosalind_null_candidates()
-    if row["language"] == "python":
-        return python_null_candidates(row["golden_code"], row.get("function_name"))
-    return java_null_candidates(row["golden_code"], row.get("function_name"))
-
 
 def golden_mutants(row: dict[str, Any], limit: int) -> list[tuple[str, str]]:
     """Mutants of a harness task's golden (Rosalind goldens are not mutated: they need upstream's helpers)."""

@@ -33,6 +33,8 @@ import random
 import re
 from collections.abc import Iterator
 
+from biocoder_dataset.java_source import java_mask
+
 ARITHMETIC = "arithmetic"
 COMPARISON = "comparison"
 BOUNDARY = "boundary"
@@ -259,51 +261,6 @@ def python_mutants(code: str, limit: int, seed: str = "") -> list[tuple[str, str
 
 
 # ---------------------------------------------------------------------------- java
-
-
-def java_mask(code: str) -> str:
-    """``code`` with the inside of comments, string, char and text-block literals blanked.
-
-    Same length and same line breaks, so a regex over the mask finds operators only in code
-    and its offsets apply to the original text.
-    """
-    out = list(code)
-    i, n = 0, len(code)
-
-    def blank(a: int, b: int) -> None:
-        for k in range(a, min(b, n)):
-            if out[k] != "\n":
-                out[k] = " "
-
-    while i < n:
-        if code.startswith("//", i):
-            j = code.find("\n", i)
-            j = n if j < 0 else j
-            blank(i, j)
-            i = j
-            continue
-        if code.startswith("/*", i):
-            j = code.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            blank(i, j)
-            i = j
-            continue
-        ch = code[i]
-        if ch in "\"'":
-            if code.startswith('"""', i):
-                j = code.find('"""', i + 3)
-                j = n if j < 0 else j + 3
-                blank(i + 1, j - 1)
-                i = j
-                continue
-            j = i + 1
-            while j < n and code[j] != ch and code[j] != "\n":
-                j += 2 if code[j] == "\\" else 1
-            blank(i + 1, j)  # keep the quotes, so "next to a string" stays visible
-            i = j + 1
-            continue
-        i += 1
-    return "".join(out)
 
 
 _JAVA_DEFAULTS = {

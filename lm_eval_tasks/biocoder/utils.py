@@ -149,7 +149,8 @@ def eval_options():
 def _run_batch(batch_no: int) -> None:
     """Execute every candidate of one filter call; store (n, c, task status) per task."""
     from biocoder_metric.execution import run_evaluation
-    from biocoder_metric.types import Status, TaskStatus
+    from biocoder_metric.scoring.accounting import account
+    from biocoder_metric.types import TaskStatus
 
     batch = _BATCHES[batch_no]
     samples = [
@@ -167,15 +168,26 @@ def _run_batch(batch_no: int) -> None:
         list(batch["rows"].values()), samples, eval_options(), out_dir=out_dir, progress=False, overwrite=True,
         allow_partial=settings.env_flag(settings.ENV_ALLOW_PARTIAL),
     )
+    # The one accounting rule (biocoder_metric.scoring.accounting): the same n, c and partial
+    # label as `biocoder evaluate`; a run that left samples out raises unless allow-partial is on.
+    allow_partial = settings.env_flag(settings.ENV_ALLOW_PARTIAL)
+    books = account(run.results, run.task_set, run.missing)
+    books.require_final(allow_partial, "biocoder lm-eval")
+    if books.partial:
+        log.warning("biocoder: PARTIAL score: %s", books.partial_reason())
     counts: dict[str, dict[str, Any]] = {}
     for t in batch["rows"]:
         status, reason = run.task_status.get(t, (TaskStatus.OK, None))
-        counts[t] = {"n": 0, "c": 0, "task_status": status, "reason": reason, "statuses": []}
-    for r in run.results:
-        entry = counts[r.task_id]
-        entry["n"] += 1
-        entry["c"] += int(r.status == Status.PASSED)
-        entry["statuses"].append(r.status)
+        if status == TaskStatus.OK and t not in books.counts:  # every sample left out (allow-partial)
+            status, reason = "unscored", "every sample hit infrastructure errors"
+        n, c = books.counts.get(t, (0, 0))
+        counts[t] = {
+            "n": n,
+            "c": c,
+            "task_status": status,
+            "reason": reason,
+            "statuses": [r.status for r in run.results if r.task_id == t],
+        }
     excluded = {t: e for t, e in counts.items() if e["task_status"] != TaskStatus.OK}
     if excluded:
         log.warning(
@@ -185,6 +197,7 @@ def _run_batch(batch_no: int) -> None:
     log.info("biocoder: executed %d samples with sandbox %s", run.executed, run.sandbox)
     batch["counts"] = counts
     batch["sandbox"] = run.sandbox
+    batch["partial"] = books.partial
 
 
 def verdicts(task_id: str, candidates: list[str]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ import subprocess
 import time
 
 from .cases import Case, compile_error, looks_like_memory_error
-from .processes import kill_leftovers, read_tail, rmtree, set_limits
+from .processes import expendable, kill_leftovers, read_tail, rmtree, set_limits
 from .protocol import (
     DEFAULT_CLASS_NAME,
     DEFAULT_MEMORY_MB,
@@ -38,8 +38,10 @@ RUNNER_REPLY = b"@@biocoder@@ "
 class _Jvm:
     """One ``Runner`` JVM driven over its stdin/stdout (one reply line per command)."""
 
-    def __init__(self, worker, control, memory_mb, output_limit, extra_flags=(), java="java"):
+    def __init__(self, worker, control, memory_mb, output_limit, extra_flags=(), java="java", runs_cases=True):
         self.w = worker
+        #: A JVM that runs cases is the first the OOM killer takes; the compiler is not.
+        self.runs_cases = runs_cases
         self.control = control
         self.memory_mb = memory_mb
         self.output_limit = output_limit
@@ -64,10 +66,13 @@ class _Jvm:
         argv += ["-cp", self.w.runtime_dir, "Runner"]
         limit = file_size_limit(self.output_limit)
         memory_mb = self.memory_mb
+        runs_cases = self.runs_cases
 
         def pre():
             os.setsid()
             set_limits(memory_mb, limit, 0, False)
+            if runs_cases:
+                expendable()
 
         with open(err_path, "wb") as err:
             self.proc = subprocess.Popen(
@@ -79,6 +84,13 @@ class _Jvm:
                 preexec_fn=pre,
                 close_fds=True,
             )
+        if not runs_cases:
+            # The compiler outlives cases: its files are fingerprinted after every case, and a
+            # log that grows would look like tampering. The JVM keeps writing to the open file.
+            try:
+                os.unlink(err_path)
+            except OSError:
+                pass
         self.buf = b""
 
     def kill(self):
@@ -206,6 +218,13 @@ class JavaCompiler:
             jvm, self.jvm = self.jvm, None
             jvm.kill()
 
+    def discard(self):
+        """A case changed the compiler's files: stop it and remove them (the next compile rebuilds)."""
+        self.close()
+        control = os.path.join(self.w.workroot, "compiler")
+        self.w.state.forget(control)
+        rmtree(control)
+
     def _ensure(self, memory_mb, output_limit):
         jvm = self.jvm
         if (
@@ -221,8 +240,12 @@ class JavaCompiler:
         self.protected = launcher is not None
         if launcher is None:
             return False
-        self.jvm = _Jvm(self.w, control, memory_mb, output_limit, ["-XX:+DisableAttachMechanism"], launcher)
+        self.jvm = _Jvm(
+            self.w, control, memory_mb, output_limit, ["-XX:+DisableAttachMechanism"], launcher, runs_cases=False
+        )
         self.jvm.start()
+        self.w.state.forget(control)
+        self.w.state.register(control)  # kept across cases, exactly as it is now
         self.used = 0
         return True
 

@@ -28,15 +28,16 @@ from .processes import (
     child_io,
     die_with_traceback,
     exit_code,
+    expendable,
+    guard_signals,
     kill_case,
     kill_leftovers,
     oom_kills,
     prctl,
     remove_entries,
+    reset_signals,
     rmtree,
     set_limits,
-    tmp_cleanup,
-    tmp_snapshot,
     wait_deadline,
 )
 from .protocol import (
@@ -52,6 +53,7 @@ from .protocol import (
     ready_message,
 )
 from .python_cases import Zygotes, run_python, zygote_main
+from .state import CleanState
 
 
 class Worker:
@@ -66,6 +68,10 @@ class Worker:
         self.javac = None
         #: Clean interpreters Python cases fork from (``python_cases.Zygotes``).
         self.zygotes = Zygotes()
+        #: Every writable place and kernel object, reset after each case (``state.py``).
+        self.state = CleanState(contained)
+        #: The job dir of the job running now (kept by the per-case reset), or None.
+        self.current_jobdir = None
 
     def run(self, job, warm, emit):
         """Run one job; ``emit(index, outcome)`` is called as each case ends."""
@@ -73,12 +79,18 @@ class Worker:
         if not isinstance(job.get("programs"), list):
             raise ValueError("job.programs must be a list of program texts")
         os.makedirs(self.workroot, mode=0o700, exist_ok=True)
-        if language == "python":
-            run_python(self, job, warm, emit)
-        elif language == "java":
-            run_java(self, job, warm, emit)
-        else:
-            raise ValueError(f"unknown job.language {language!r} (expected 'python' or 'java')")
+        try:
+            if language == "python":
+                run_python(self, job, warm, emit)
+            elif language == "java":
+                run_java(self, job, warm, emit)
+            else:
+                raise ValueError(f"unknown job.language {language!r} (expected 'python' or 'java')")
+        finally:
+            # Between samples: nothing of this job may remain for the next one to see.
+            self.current_jobdir = None
+            kill_leftovers(self.contained, self.keep())
+            self.reset_state()
 
     def close(self):
         if self.javac is not None:
@@ -98,18 +110,29 @@ class Worker:
         path = os.path.join(self.workroot, f"job-{os.getpid()}-{self.job_counter}")
         rmtree(path)
         os.makedirs(path, mode=0o700)
+        self.current_jobdir = path
         return path
 
     def tmp_snapshot(self):
-        return tmp_snapshot(self.contained)
+        """Kept for the call sites' shape: the reset after a case needs no snapshot (``state.py``)."""
+        return None
 
-    def tmp_cleanup(self, snap):
-        tmp_cleanup(snap)
+    def tmp_cleanup(self, snap=None):
+        """After a case: every writable place and kernel object back to the worker's own state."""
+        self.reset_state()
+
+    def reset_state(self):
+        keep = (self.current_jobdir,) if self.current_jobdir else ()
+        tampered = self.state.reset(keep)
+        if tampered and self.javac is not None:
+            # A case changed the compiler's own files: throw the compiler away with its files.
+            self.javac.discard()
 
     def sweep_workroot(self, jobdir):
         """Remove whatever a case left in the workroot outside its own dir (e.g. a disk filler
         in ``/work``): the next case's files must always fit, so a candidate cannot turn its
-        own later cases, or later samples, into infrastructure errors."""
+        own later cases, or later samples, into infrastructure errors. (A contained worker's
+        reset after each case already covers every writable place; this is the host's path.)"""
         remove_entries(jobdir, ())
         remove_entries(self.workroot, (os.path.basename(jobdir), "compiler"))
 
@@ -126,9 +149,8 @@ class Worker:
                 os.setsid()
                 child_io(case, tmpdir)
                 set_limits(memory_mb, case.fsize, nproc, address_space)
-                for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGCHLD):
-                    signal.signal(sig, signal.SIG_DFL)
-                signal.signal(signal.SIGINT, signal.default_int_handler)
+                expendable()
+                reset_signals()
                 target()
             except BaseException:  # noqa: B036
                 die_with_traceback()
@@ -212,6 +234,9 @@ def _parser():
         "starve each other under load: there the per-container pids cgroup is the limit instead",
     )
     parser.add_argument("--zygote-fd", type=int, default=None, help=argparse.SUPPRESS)
+    # Tests only: keep Python's default signal handlers in pid 1, so that a case can still kill
+    # the worker and the host's attribution of that failure (the canary) can be exercised.
+    parser.add_argument("--unguarded", action="store_true", help=argparse.SUPPRESS)
     return parser
 
 
@@ -232,6 +257,9 @@ def main(argv=None):
     prctl(PR_SET_DUMPABLE, 0)
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    if args.contained and os.getpid() == 1 and not args.unguarded:
+        # pid 1 of its namespace: no handler at all, so the kernel drops every signal a case sends.
+        guard_signals(ignore=False)
     os.umask(0o077)
 
     workroot = args.workroot

@@ -39,6 +39,78 @@ def die_with_traceback(code=127):
     os._exit(code)
 
 
+#: Signals no process can catch or ignore, and SIGCHLD, whose default the waits below rely on.
+_UNTOUCHABLE = {signal.SIGKILL, signal.SIGSTOP, signal.SIGCHLD}
+
+
+def catchable_signals():
+    """Every signal number a handler can be set for here, SIGCHLD excluded."""
+    valid = getattr(signal, "valid_signals", None)
+    numbers = valid() if valid else range(1, signal.NSIG)
+    return sorted(int(s) for s in numbers if int(s) not in _UNTOUCHABLE and 0 < int(s) < signal.NSIG)
+
+
+def guard_signals(ignore):
+    """Make this process deaf to every signal a case can send it.
+
+    ``ignore=False`` is for the worker as pid 1 of its pid namespace: the kernel drops every
+    signal sent from inside the namespace to an init whose disposition is the default, so no
+    handler at all is the protection (SIGKILL and SIGSTOP from inside are dropped too). Python
+    installs a SIGINT handler at start-up, which is exactly what let a case ``kill(1, SIGINT)``
+    the worker; it is removed here. ``ignore=True`` is for the zygote (not an init): every
+    catchable signal is ignored, so only SIGKILL and SIGSTOP reach it, and the worker handles
+    both (restart; a stopped zygote is killed). Children reset with :func:`reset_signals`.
+    """
+    for sig in catchable_signals():
+        try:
+            signal.signal(sig, signal.SIG_IGN if ignore else signal.SIG_DFL)
+        except (OSError, ValueError, RuntimeError):
+            pass
+
+
+def reset_signals():
+    """In a case child: the dispositions a fresh ``python main.py`` starts with.
+
+    Everything default, except SIGXFSZ ignored and SIGINT raising KeyboardInterrupt, as the
+    interpreter sets them at start-up (SIGPIPE stays default: a case writing to a closed pipe
+    ends, as before). An ignored signal survives ``exec``, so this runs before cold paths too.
+    """
+    for sig in catchable_signals():
+        try:
+            signal.signal(sig, signal.SIG_DFL)
+        except (OSError, ValueError, RuntimeError):
+            pass
+    try:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    except (OSError, ValueError, RuntimeError):
+        pass
+
+
+def expendable():
+    """Mark this process (a case) as the first the kernel's OOM killer takes.
+
+    A case that exhausts the sandbox's memory (many processes under their own limits) then dies
+    before the worker does, so the sandbox keeps the headroom to report the case. Raising one's
+    own ``oom_score_adj`` needs no privilege; children inherit it.
+    """
+    try:
+        with open("/proc/self/oom_score_adj", "w") as fh:
+            fh.write("1000")
+    except OSError:
+        pass
+
+
+def process_state(pid):
+    """The one-letter state of ``pid`` from /proc (``T`` stopped, ``Z`` zombie...), or None."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            data = fh.read()
+        return data[data.rindex(b")") + 2 :].split()[0].decode("ascii", "replace")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def prctl(option, value):
     """Best-effort prctl via ctypes (no third-party module in the image)."""
     try:

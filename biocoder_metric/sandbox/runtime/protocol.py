@@ -49,7 +49,11 @@ class Status(_StrEnum):
     COMPILE_ERROR = "compile_error"  # Java did not compile / Python did not parse
     RUNTIME_ERROR = "runtime_error"  # non-zero exit, uncaught exception, output limit exceeded
     MEMORY_EXCEEDED = "memory_exceeded"  # MemoryError, rlimit or cgroup OOM kill
-    SANDBOX_ERROR = "sandbox_error"  # the sandbox itself failed; never the candidate's fault
+    #: the sandbox died or misbehaved while this sample ran, and a canary job then ran cleanly in a
+    #: fresh sandbox of the same environment: the failure is the candidate's (counted in n, never in c)
+    SANDBOX_KILLED = "sandbox_killed"
+    #: the sandbox failed and the canary failed too: infrastructure, left out of n and c (run is partial)
+    SANDBOX_ERROR = "sandbox_error"
 
 
 class TaskStatus(_StrEnum):
@@ -60,6 +64,8 @@ class TaskStatus(_StrEnum):
     GOLDEN_FAILS = "golden_fails"  # its own golden solution errors, times out or is not deterministic
     #: the harness audit found that a null candidate passes (see docs/validity.md)
     WEAK_HARNESS = "weak_harness"
+    #: the golden returns values, but replacing its return value is never detected by the test
+    RETURN_UNOBSERVED = "return_unobserved"
 
 
 class RunStatus(_StrEnum):
@@ -70,6 +76,8 @@ class RunStatus(_StrEnum):
     MEMORY_EXCEEDED = "memory_exceeded"
     OUTPUT_LIMIT = "output_limit"
     COMPILE_ERROR = "compile_error"
+    #: the case broke its sandbox (proven by a canary that ran cleanly after it; set by the host)
+    SANDBOX_KILLED = "sandbox_killed"
     SANDBOX_ERROR = "sandbox_error"
 
 

@@ -37,10 +37,14 @@ from .processes import (
     PR_SET_DUMPABLE,
     child_io,
     die_with_traceback,
+    expendable,
+    guard_signals,
     kill_case,
     kill_leftovers,
     oom_kills,
     prctl,
+    process_state,
+    reset_signals,
     rmtree,
     set_limits,
     vm_size_mb,
@@ -217,9 +221,8 @@ def _zygote_child(spec, base_vm_mb):
         # program's memory budget.
         memory_mb += max(0, vm_size_mb() - base_vm_mb)
     set_limits(memory_mb, int(spec["fsize"]), int(spec["nproc"]), bool(spec["address_space"]))
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGCHLD, signal.SIGPIPE):
-        signal.signal(sig, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    expendable()
+    reset_signals()  # the zygote ignores every signal; a case starts as a fresh interpreter does
     if spec["mode"] != "warm":
         exe = spec["python"]
         os.execv(exe, [exe, "main.py"])
@@ -267,6 +270,8 @@ def zygote_main(fd):
     import socket
 
     prctl(PR_SET_DUMPABLE, 0)  # exec made us dumpable again
+    # Deaf to every signal a case can send but SIGKILL and SIGSTOP (the worker handles both).
+    guard_signals(ignore=True)
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     os.chdir("/")
     sock = socket.socket(fileno=fd)
@@ -319,7 +324,7 @@ class Zygote:
         )
         theirs.close()
         self.sock = ours
-        self.stream = ours.makefile("rw", encoding="utf-8", buffering=1)
+        self.buf = b""
         self.preloaded = []
 
     @property
@@ -331,17 +336,33 @@ class Zygote:
 
     def call(self, obj):
         """Send one request and read its (first) reply line."""
-        self.stream.write(encode_line(obj))
-        self.stream.flush()
+        self.sock.sendall(encode_line(obj).encode("utf-8"))
         return self.reply(self.REPLY_TIMEOUT_S)
 
     def reply(self, timeout_s):
-        """The next reply line; OSError if the zygote died, hung past ``timeout_s`` or failed."""
-        self.sock.settimeout(timeout_s)
-        line = self.stream.readline()
-        if not line:
-            raise OSError("zygote exited")
-        reply = decode_line(line)
+        """The next reply line; OSError if the zygote died, was stopped, hung past ``timeout_s`` or failed.
+
+        A case can SIGSTOP the zygote (no process can ignore that): its state is polled while we
+        wait, so a stopped zygote costs a fraction of a second, not the whole reply timeout.
+        """
+        import select
+
+        deadline = time.monotonic() + timeout_s
+        while b"\n" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise OSError("zygote did not answer in time")
+            ready, _, _ = select.select([self.sock], [], [], min(0.25, left))
+            if not ready:
+                if process_state(self.pid) in ("T", "t", "Z", "X", None):
+                    raise OSError("zygote stopped or gone")
+                continue
+            chunk = self.sock.recv(1 << 16)
+            if not chunk:
+                raise OSError("zygote exited")
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        reply = decode_line(line.decode("utf-8"))
         if "error" in reply:
             raise OSError("zygote: " + reply["error"])
         return reply
@@ -356,7 +377,6 @@ class Zygote:
         except Exception:
             pass
         try:
-            self.stream.close()
             self.sock.close()
         except OSError:
             pass
