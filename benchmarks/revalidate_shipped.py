@@ -20,6 +20,35 @@ import sys
 import time
 from pathlib import Path
 
+#: The raw output ``scripts/figures.py`` prints the ``revalidate_shipped`` block from.
+RESULTS_FILE = "revalidation.json"
+
+
+def render_markdown(data: dict) -> str:
+    """Per config: shipped before, passing the current gates, and why the others fail."""
+    from collections import Counter
+
+    rows = ["| config | shipped before | pass the current gates | median project mutation score | median held-out mutation score |",
+            "|---|---:|---:|---:|---:|"]
+
+    def median(xs: list[float]) -> str:
+        xs = sorted(x for x in xs if x is not None)
+        return f"{xs[len(xs) // 2]:.2f}" if xs else "n/a"
+
+    for config, d in sorted(data["per_config"].items()):
+        recs = [r for r in data["records"] if r["config"] == config and r.get("passed")]
+        rows.append(f"| `{config}` | {d['shipped_before']} | {d['pass_now']} | "
+                    f"{median([r.get('mutation_score') for r in recs])} | {median([r.get('heldout_mutation_score') for r in recs])} |")
+    causes = Counter()
+    for r in data["records"]:
+        if not r.get("passed"):
+            reason = r.get("reason") or "?"
+            causes[reason.split(":")[0].split(" (")[0][:60]] += 1
+    lines = [f"- {n} x {cause}" for cause, n in causes.most_common()]
+    return "\n".join(rows + ["", "Why the others fail:"] + lines + [
+        "", f"{data['sandbox']}, {data['fuzz_cases']} fuzz cases; raw output `docs/bench-results/revalidation.json` "
+        "(`python -m benchmarks revalidate_shipped`)."])
+
 
 def main(argv: list[str] | None = None) -> int:
     from biocoder_dataset.configs import load_problems

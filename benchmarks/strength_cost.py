@@ -21,6 +21,27 @@ import tempfile
 import time
 from pathlib import Path
 
+#: The raw output ``scripts/figures.py`` prints the ``strength_cost`` block from.
+RESULTS_FILE = "strength_cost.json"
+
+
+def render_markdown(data: dict) -> str:
+    """The README/docs table: cost of the check beside the golden phase, and what it found."""
+    rows = [
+        "| config | harness tasks checked | golden phase | strength check on top | per task | cases per task | weak harness | return unobserved |",
+        "|---|---:|---:|---:|---:|---:|---|---|",
+    ]
+    for c in data["configs"]:
+        weak = ", ".join(f"`{t}`" for t in c["weak_harness"]) or "none"
+        unobs = ", ".join(f"`{t}`" for t in c["return_unobserved"]) or "none"
+        rows.append(f"| `{c['config']}` | {c['golden_ok']} | {c['golden_phase_s']} s | {c['strength_check_s']} s | "
+                    f"{c['seconds_per_task']} s | {c['cases_per_task']} | {len(c['weak_harness'])} ({weak}) | "
+                    f"{len(c['return_unobserved'])} ({unobs}) |")
+    first = data["configs"][0]
+    return "\n".join(rows + ["", f"{first['sandbox']}, {first['workers']} workers, {first['fuzz_cases']} fuzz cases, "
+                              "fresh caches; once per harness and environment (cached). Raw output "
+                              "`docs/bench-results/strength_cost.json` (`python -m benchmarks strength_cost`)."])
+
 
 class _CountingPool:
     """The golden pool as the strength check sees it, counting the jobs and cases it runs."""

@@ -103,7 +103,9 @@ def _strength_notes(counts: dict[str, dict[str, Any]]) -> str:
         if name not in counts:
             continue
         weak = ", ".join(f"`{t}`" for t in s["weak"]) or "none"
-        rows.append(f"| `{name}` | {s['audited']} | {len(s['weak'])} ({weak}) | {s['constant_output']} | "
+        unobserved = ", ".join(f"`{t}`" for t in s.get("return_unobserved", [])) or "none"
+        rows.append(f"| `{name}` | {s['audited']} | {len(s['weak'])} ({weak}) | "
+                    f"{len(s.get('return_unobserved', []))} ({unobserved}) | {s['constant_output']} | "
                     f"{s['mutants_killed']}/{s['mutants_total']} | {s['likely_equivalent']} |")
     if not rows:
         return ""
@@ -112,9 +114,11 @@ def _strength_notes(counts: dict[str, dict[str, Any]]) -> str:
             "`biocoder audit` judges null candidates (`return None`, `pass`, the first argument, `raise`) and "
             "single-site mutants of the golden on every executable task. A task where a null candidate passes is "
             "a *weak harness*: evaluators leave it out of the headline pass@k unless asked (`--include-weak`). "
+            "A task whose test never detects a replaced return value while the golden returns one is "
+            "*return unobserved*, left out by the same rule. "
             "Per task results are in the `harness_strength` column; method in the project's `docs/validity.md`.\n\n"
-            "| config | audited | weak harness | constant output | mutants killed | likely equivalent |\n"
-            "|---|---:|---|---:|---:|---:|\n" + "\n".join(rows))
+            "| config | audited | weak harness | return unobserved | constant output | mutants killed | likely equivalent |\n"
+            "|---|---:|---|---|---:|---:|---:|\n" + "\n".join(rows))
 
 
 def render_card(counts: dict[str, dict[str, Any]], reports: dict[str, dict[str, Any]], source: str) -> str:

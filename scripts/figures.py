@@ -127,20 +127,21 @@ def audit() -> str:
     """`biocoder audit` results shipped with the dataset (biocoder_dataset/harness_strength.json)."""
     data = json.loads((REPO / "biocoder_dataset" / "harness_strength.json").read_text(encoding="utf-8"))
     rows = [
-        "| config | tasks audited | weak harness | constant output | mutants killed | killed only with more cases | surviving more cases (likely equivalent or out of reach) |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| config | tasks audited | weak harness | return unobserved | constant output | mutants killed | killed only with more cases | surviving more cases (likely equivalent or out of reach) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     lists = []
     for config, block in sorted(data["configs"].items()):
         tasks = block["tasks"]
         weak = sorted(t for t, v in tasks.items() if v.get("weak_harness"))
+        unobserved = sorted(t for t, v in tasks.items() if v.get("return_unobserved"))
         const = sorted(t for t, v in tasks.items() if v.get("constant_output"))
         ms = [v["mutation_score"] for v in tasks.values() if v.get("mutation_score")]
-        killed, total = sum(m["killed"] for m in ms), sum(m["total"] for m in ms)
-        more = sum(m.get("killed_with_more_cases", 0) for m in ms)
-        equiv = sum(m.get("likely_equivalent", 0) for m in ms)
+        killed, total = sum(m["killed"] or 0 for m in ms), sum(m["total"] or 0 for m in ms)
+        more = sum(m.get("killed_with_more_cases") or 0 for m in ms)
+        equiv = sum(m.get("likely_equivalent") or 0 for m in ms)
         share = f" ({100 * killed / total:.1f}%)" if total else ""
-        rows.append(f"| `{config}` | {len(tasks)} | {len(weak)} | {len(const)} | {killed} / {total}{share} | {more} | {equiv} |")
+        rows.append(f"| `{config}` | {len(tasks)} | {len(weak)} | {len(unobserved)} | {len(const)} | {killed} / {total}{share} | {more} | {equiv} |")
         if weak:
             lists.append(f"- `{config}` weak: " + ", ".join(f"`{t}`" for t in weak))
         if const:

@@ -127,3 +127,23 @@ def test_cli_tasks_file_and_metric_keep_flagged_tasks_out_of_the_headline(tmp_pa
     excluded = {e["task_id"]: e["task_status"] for e in out["details"]["excluded_tasks"]}
     assert excluded == {"strength_never_calls": "weak_harness", "strength_echoes_inputs": "weak_harness",
                         "strength_result_unprinted": "return_unobserved"}
+
+
+def test_lm_eval_hooks_score_flagged_tasks_none(tmp_path, monkeypatch):
+    _skip_without_bwrap()
+    import importlib.util
+
+    for key, value in {"BIOCODER_CACHE_DIR": str(tmp_path / "cache"), "BIOCODER_SANDBOX": "bwrap",
+                       "BIOCODER_FUZZ_CASES": "3"}.items():
+        monkeypatch.setenv(key, value)
+    spec = importlib.util.spec_from_file_location("biocoder_lm_eval_utils_strength",
+                                                  REPO_ROOT / "lm_eval_tasks" / "biocoder" / "utils.py")
+    utils = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(utils)
+    rows = _rows()
+    docs = [{**r, "prompt": "", "prompt_style": "instruct"} for r in rows]
+    preds = utils.build_predictions([[f"```python\n{r['golden_code']}```"] for r in rows], docs)
+    scores = {r["task_id"]: utils.pass_at_k([r["task_id"]], [p])["pass@1"] for r, p in zip(rows, preds, strict=True)}
+    assert scores == {"strength_never_calls": None, "strength_result_unprinted": None,
+                      "strength_echoes_inputs": None, "strength_sound": 1.0}
+    assert utils.mean_scored(list(scores.values())) == 1.0

@@ -30,6 +30,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="write the merge even if shards/samples are missing (they are reported; duplicates never are allowed)",
     )
     mg.add_argument("--overwrite", action="store_true", help="replace merged files already in --out")
+    mg.add_argument(
+        "--allow-partial",
+        action="store_true",
+        help="exit 0 even when samples were left out as infrastructure errors (the headline says PARTIAL)",
+    )
     mg.set_defaults(func=cmd_merge)
 
 
@@ -78,4 +83,9 @@ def cmd_merge(args: argparse.Namespace) -> int:
         f"\nresults: {Path(args.out) / 'results.jsonl'}\nsummary: {Path(args.out) / 'summary.json'}",
         file=sys.stderr,
     )
-    return 0
+    # The one accounting rule, as `biocoder evaluate` applies it.
+    code = report.accounting.exit_code(args.allow_partial) if report.accounting is not None else 0
+    if code:
+        print(f"merge: error: {report.accounting.partial_reason()}; rerun the shards' evaluate to retry them, "
+              "or pass --allow-partial to accept this partial score", file=sys.stderr)
+    return code

@@ -71,6 +71,8 @@ class MergeReport:
     duplicated: dict[tuple[str, int], list[str]] = field(default_factory=dict)
     #: Scoreable tasks of the task set with no result (no sample in the file, or in an absent shard).
     missing_tasks: list[str] = field(default_factory=list)
+    #: The merged run under the one accounting rule (set when a summary was written).
+    accounting: Any = None
 
     @property
     def ok(self) -> bool:
@@ -237,6 +239,9 @@ def merge_shards(
         missing=report.missing_tasks,
     )
     write_json_atomic(out / SUMMARY_NAME, summary)
+    from biocoder_metric.scoring.accounting import account
+
+    report.accounting = account(ordered, first.record["task_set"], report.missing_tasks)
     timings = []
     for s in shards:
         t = _read_json(s.dir / "timing.json") if (s.dir / "timing.json").is_file() else {}
