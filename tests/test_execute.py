@@ -279,7 +279,8 @@ def test_golden_outputs_are_cached_on_disk(tmp_path):
         f"def f(x):\n    with open({str(counter)!r}, 'a') as fh:\n        fh.write('.')\n    return x * 2\n"
     )
     row = _py_row("unit_counted", CTX, golden)
-    opts = _opts(tmp_path, sandbox="none", allow_unsafe=True)
+    # include_weak: no strength check, whose candidates call the golden too (tests/test_strength.py)
+    opts = _opts(tmp_path, sandbox="none", allow_unsafe=True, include_weak=True)
     sample = [{"task_id": "unit_counted", "completion": GOLD}]
     first = evaluate_samples([row], sample, opts, progress=False)
     assert counter.read_text() == "." * 6  # 3 cases, each run twice (determinism check)
@@ -288,9 +289,9 @@ def test_golden_outputs_are_cached_on_disk(tmp_path):
     assert [r.to_json() | {"duration_s": 0} for r in first] == [
         r.to_json() | {"duration_s": 0} for r in second
     ]
-    assert len(list((tmp_path / "golden").glob("*.json"))) == 1
+    assert len(list((tmp_path / "golden").glob("*.json"))) == 1  # (no strength-*.json: include_weak)
     evaluate_samples(
-        [row], sample, _opts(tmp_path, sandbox="none", allow_unsafe=True, seed=1), progress=False
+        [row], sample, _opts(tmp_path, sandbox="none", allow_unsafe=True, seed=1, include_weak=True), progress=False
     )
     assert counter.read_text() == "." * 12  # a new seed means new fuzz values: recomputed
 
