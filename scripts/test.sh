@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
-# Run the whole test suite (the README's test command). Extra arguments go to pytest.
+# The README's test command.
+#   bash scripts/test.sh         the fast tier: unit tests and the key end-to-end runs on the demo
+#                                config (under 5 minutes on 2 cores)
+#   bash scripts/test.sh --all   every test (what .ci/run runs; under 30 minutes)
+# Which file is in which tier, and why: tests/conftest.py (FAST, FULL). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m ruff check .
