@@ -335,18 +335,21 @@ class StrengthCheck:
                   candidates: list[tuple[str, str]]) -> dict[str, str]:
         """label -> sample status, first on FIRST_CASES cases each (one job), then survivors on the rest."""
         opts = self.options
-        programs = {
-            label: harness.build_harness_programs(row, code, fuzz_cases=opts.fuzz_cases, seed=opts.seed)
-            for label, code in candidates
-        }
+        programs: dict[str, tuple[str, ...]] = {}
         verdicts: dict[str, str] = {}
+        for label, code in candidates:
+            try:
+                programs[label] = harness.build_harness_programs(row, code, fuzz_cases=opts.fuzz_cases, seed=opts.seed)
+            except (ValueError, SyntaxError):  # HarnessError is a ValueError: this candidate cannot be inserted
+                verdicts[label] = "not_built"  # never a pass: it proves nothing about the harness
         n = len(expected)
+        for label in [label for label, progs in programs.items() if len(progs) != n]:
+            del programs[label]  # another number of cases than the golden's: not comparable
+            verdicts[label] = "not_built"
         for start, stop in ((0, min(FIRST_CASES, n)), (min(FIRST_CASES, n), n)):
             live = [label for label in programs if verdicts.get(label, Status.PASSED) == Status.PASSED]
             if start >= stop or not live:
                 continue
-            if any(len(programs[label]) != n for label in live):
-                raise ValueError(f"task {row['task_id']}: a strength candidate has another number of cases than the golden")
             job = programs_job(opts, row, [p for label in live for p in programs[label][start:stop]])
             outcomes = pool.run(job)
             width = stop - start
