@@ -32,6 +32,8 @@ DELEGATED = {
     "reset_cost": "the per-case clean-state reset, timed inside each sandbox (docs/security.md)",
     "strength_cost": "the evaluation-time harness strength check: cost and findings per config (docs/validity.md)",
     "revalidate_shipped": "re-validate the shipped synthesised harnesses under the current gates (docs/synthesis.md)",
+    "synth_generalise": "synthesis on fresh projects and upstream tasks, dev | held-out parts (issue #20; docs/synthesis.md)",
+    "serve_load": "biocoder serve under load and faults, against biocoder evaluate (docs/service.md)",
 }
 
 

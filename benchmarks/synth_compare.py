@@ -170,7 +170,7 @@ def render_markdown(data: dict) -> str:
         "| set | validated | median mutation score | median s/task (synth + validate) | raw output |",
         "|---|---|---|---|---|",
         f"| `java_public` | {java['validated']} / {java['tasks']} ({100 * java['yield']:.0f}%) | "
-        f"{java['median_mutation_score']:.2f} | {java['median_seconds_per_task']:.1f} | "
+        f"{java['median_mutation_score']:.2f} | {java.get('median_seconds_per_validated_task', java.get('median_seconds_per_task')):.1f} | "
         "`docs/bench-results/synth_java_public.json` |",
         f"| {s['tasks']} shared Python tasks, golden alone (fuzz {st['fuzz_cases']}, {st['mutants']} mutants, "
         f"{st['max_plans']} plans, {st['sandbox']}, {st['workers']} workers) | {s['synth_validated']} / {s['tasks']} "

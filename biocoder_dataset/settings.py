@@ -35,7 +35,7 @@ MUTANTS = 10
 #: Seconds per case when a mutant runs (mutants that loop are cut short sooner than goldens).
 MUTANT_TIMEOUT_S = 5.0
 #: Bootstrap resamples for the confidence intervals of summary.json and the report.
-N_BOOT = 1000
+N_BOOT = 20_000
 #: Bootstrap resamples for paired comparisons of two runs (``biocoder compare``, the report).
 COMPARE_N_BOOT = 10_000
 #: Seed of every bootstrap (results are reproducible).
@@ -90,6 +90,9 @@ ENV_SEED = "BIOCODER_SEED"
 ENV_RESULTS_DIR = "BIOCODER_RESULTS_DIR"
 ENV_ALLOW_PARTIAL = "BIOCODER_ALLOW_PARTIAL"
 ENV_SYNTH_HARNESSES = "BIOCODER_SYNTH_HARNESSES"
+ENV_SERVER_URL = "BIOCODER_SERVER_URL"
+ENV_SERVER_TOKEN = "BIOCODER_SERVER_TOKEN"
+ENV_CONFIG = "BIOCODER_CONFIG"
 
 #: The documented table (docs/ARCHITECTURE.md "Settings"); ``tests/test_settings.py`` checks
 #: that the docs show exactly these and that no other module spells a ``BIOCODER_*`` name.
@@ -115,7 +118,7 @@ ENV_VARS: tuple[EnvVar, ...] = (
     EnvVar(ENV_FUZZ_CASES, f"`{FUZZ_CASES}`", "lm-eval: fuzz cases per harness task"),
     EnvVar(ENV_TIMEOUT, "the engine's", "lm-eval: seconds per case"),
     EnvVar(ENV_SEED, f"`{SEED}`", "lm-eval: fuzz seed"),
-    EnvVar(ENV_RESULTS_DIR, "unset", "lm-eval: also write per-sample results.jsonl and summary.json here"),
+    EnvVar(ENV_RESULTS_DIR, "unset", "lm-eval: also write each filter batch's run folder here (`batchN-pidP/`: results.jsonl, summary.json, timing.json, as `biocoder evaluate` writes them)"),
     EnvVar(ENV_ALLOW_PARTIAL, "`0`", "lm-eval: `1` scores the other tasks when goldens fail here"),
     EnvVar(
         ENV_SYNTH_HARNESSES, "`1`", "`0`: load golden-only rows without the shipped synthesised harnesses"
@@ -137,7 +140,14 @@ ENV_VARS: tuple[EnvVar, ...] = (
         "`1`: install without Docker (tests then use bwrap only)",
         "scripts/install.sh, tests",
     ),
-    EnvVar("BIOCODER_CONFIG", "`python_public`", "dataset config of the array job", "scripts/slurm"),
+    EnvVar(ENV_CONFIG, "`python_public` (Slurm), `demo` (rewards)",
+           "dataset config of the array job; of the in-process reward verifier", "scripts/slurm, rewards"),
+    EnvVar(ENV_SERVER_URL, "unset (judge in process)", "`biocoder serve` URL the reward functions call", "rewards"),
+    EnvVar(ENV_SERVER_TOKEN, "unset", "bearer token of `biocoder serve` (and of its clients)", "serve, rewards"),
+    EnvVar("BIOCODER_SHARD_COUNT", "the array's size", "shards of a Slurm array (re-running one element)",
+           "scripts/slurm"),
+    EnvVar("BIOCODER_ARRAY_MIN", "`0`", "first array index when BIOCODER_SHARD_COUNT is set", "scripts/slurm"),
+    EnvVar("BIOCODER_ARRAY_STEP", "`1`", "array step when BIOCODER_SHARD_COUNT is set", "scripts/slurm"),
     EnvVar(
         "BIOCODER_ROOTFS_FROM",
         "unset",

@@ -1,7 +1,8 @@
 """biocoder_metric: sandboxed execution, pass@k scoring and reporting for BioCoder.
 
 The engine (harness, sandbox, execute, scoring) needs only the standard library and
-numpy; the ``evaluate`` metric, lm-eval hooks and the CLI are thin adapters over it.
+numpy; the ``evaluate`` metric, lm-eval hooks and the CLI are thin adapters over it, through
+the one call that owns a run: :func:`biocoder_metric.evaluation.evaluate_run`.
 """
 
 from pathlib import Path as _Path

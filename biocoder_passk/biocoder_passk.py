@@ -1,9 +1,9 @@
 """BioCoder pass@k: the ``evaluate`` metric over the sandboxed BioCoder execution engine.
 
-A thin adapter: it resolves task ids to BioCoder rows, hands every candidate to
-:func:`biocoder_metric.execution.run_evaluation` (sandboxed, fuzzed, compared with the
-golden program's output) and scores with the one unbiased estimator in
-:mod:`biocoder_metric.scoring.passk`.
+A thin adapter: it resolves task ids to BioCoder rows and hands every candidate to
+:func:`biocoder_metric.evaluation.evaluate_run`, the one call behind every entry point
+(sandboxed, fuzzed, compared with the golden program's output; the one accounting rule;
+the one unbiased estimator of :mod:`biocoder_metric.scoring.passk`), then presents its result.
 
 This is the only copy of the metric script. Its folder is the Hub Space (with ``app.py``,
 ``README.md`` and ``requirements.txt``) and what ``evaluate.load("biocoder_passk")`` finds
@@ -171,15 +171,13 @@ class BiocoderPassk(evaluate.Metric):
         allow_missing: bool = False,
         allow_partial: bool = False,
     ) -> dict[str, Any]:
-        from biocoder_metric.execution import EvalOptions, run_evaluation
-        from biocoder_metric.scoring.accounting import account
-        from biocoder_metric.scoring.summary import build_summary
+        from biocoder_metric.evaluation import RunOptions, evaluate_run
+        from biocoder_metric.execution import EvalOptions
 
         if len(predictions) != len(references):
             raise ValueError(
                 f"predictions ({len(predictions)}) and references ({len(references)}) differ in length"
             )
-        ks = (k,) if isinstance(k, int) else tuple(k)
         rows = _rows_for(list(references), config, source_dir)
         ref_ids = [json.loads(r)["task_id"] if r.lstrip().startswith("{") else r for r in references]
         samples = [
@@ -188,7 +186,14 @@ class BiocoderPassk(evaluate.Metric):
             for c in cands
         ]
         chosen = {"sandbox": sandbox, "workers": workers, "fuzz_cases": fuzz_cases, "timeout_s": timeout}
-        options = EvalOptions(allow_unsafe=allow_unsafe, **{k: v for k, v in chosen.items() if v is not None})
+        options = RunOptions(
+            engine=EvalOptions(allow_unsafe=allow_unsafe, **{k: v for k, v in chosen.items() if v is not None}),
+            ks=k,
+            config=config,
+            task_ids=task_ids,
+            allow_missing=allow_missing,
+            allow_partial=allow_partial,
+        )
         if any(not r.lstrip().startswith("{") for r in references):
             # Fixed denominators: the task set is the whole config (or the task_ids named), never
             # just the referenced tasks; config tasks without predictions are missing.
@@ -197,19 +202,11 @@ class BiocoderPassk(evaluate.Metric):
             given = {r["task_id"]: r for r in rows}
             rows = [given.get(r["task_id"], r) for r in load_problems(config, source_dir=source_dir)]
             rows += [r for t, r in given.items() if t not in {x["task_id"] for x in rows}]
-        run = run_evaluation(
-            rows,
-            samples,
-            options,
-            progress=False,
-            task_ids=task_ids,
-            allow_missing=allow_missing,
-            allow_partial=allow_partial,
-        )
-        # The one accounting rule (biocoder_metric.scoring.accounting), as the CLI applies it: a
-        # run that left samples out is partial, and is an error unless allow_partial says so.
-        account(run.results, run.task_set, run.missing).require_final(allow_partial, "biocoder_passk")
-        summary = build_summary(run.results, ks, task_set=run.task_set, missing=run.missing)
+        # The one call every entry point makes (biocoder_metric.evaluation): the engine, then the one
+        # accounting rule. A run that left samples out is partial, and an error unless allow_partial.
+        run = evaluate_run(rows, samples, options)
+        run.require_final("biocoder_passk")
+        summary = run.summary
         statuses: dict[str, list[str]] = {}
         for r in run.results:
             statuses.setdefault(r.task_id, []).append(str(r.status))  # plain strings, as documented

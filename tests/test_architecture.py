@@ -2,6 +2,8 @@
 
 * ``biocoder_dataset`` never imports ``biocoder_metric`` (data is the lower layer).
 * Nothing installed imports the developer ``benchmarks``.
+* The stages never import ``biocoder_metric.evaluation`` (the one call that owns a run sits above
+  them; only the adapters call it).
 * One cache root: with ``BIOCODER_CACHE_DIR`` set, a real ``biocoder evaluate`` writes caches
   there and nowhere under ``HOME``.
 """
@@ -54,6 +56,18 @@ def test_no_installed_module_imports_the_benchmarks():
         _offenders("biocoder_metric", "benchmarks") == {}
         and _offenders("biocoder_dataset", "benchmarks") == {}
     )
+
+
+def test_no_stage_imports_the_run_owner_above_it():
+    stages = ("generation", "execution", "sandbox", "scoring", "validity", "reporting")
+    found = {}
+    for stage in stages:
+        found.update(_offenders(f"biocoder_metric/{stage}", "biocoder_metric.evaluation"))
+    for shared in ("types.py", "samples.py", "digests.py"):
+        bad = sorted(m for m in _imports(REPO / "biocoder_metric" / shared) if m.startswith("biocoder_metric.evaluation"))
+        if bad:
+            found[shared] = bad
+    assert found == {}, f"upward imports of biocoder_metric.evaluation: {found}"
 
 
 def test_each_cli_command_is_a_module_of_its_own():

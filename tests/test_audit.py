@@ -248,6 +248,20 @@ def test_plus_reports_a_second_headline_and_drops_cases_the_golden_rejects(tmp_p
     assert plus_info[0]["dropped"] >= 1, "the empty string is an edge case the golden raises on"
     summary = build_summary(run.results, [1])
     assert summary["pass@1"] == 1.0 and summary["plus"]["pass@1"] == 0.5
+    # the plus headline leaves the terminal: its CI, the samples only plus catches, the report, the card
+    only = summary["plus"]["plus_only_failures"]
+    assert [(f["task_id"], f["sample_index"]) for f in only] == [("ends", 1)]
+    ci = summary["plus"]["confidence_intervals"]["pass@1"]
+    assert ci["low"] <= 0.5 <= ci["high"]
+    from biocoder_metric.reporting.build import build_report
+    from biocoder_metric.reporting.hub import _results_table
+    from biocoder_metric.reporting.runs import Run
+
+    data = build_report([Run(name="r", dir=tmp_path, summary=summary, results=run.results)], tmp_path / "report")
+    assert data["runs"][0]["plus"]["pass@k"]["pass@1"] == 0.5 and "plus-only" in data["tables"]
+    html = (tmp_path / "report" / "report.html").read_text(encoding="utf-8")
+    assert "r (plus)" in html and "table-plus-only" in html
+    assert "| all (plus) | 1 | 50.00 |" in _results_table(summary)
 
 
 # ---------------------------------------------------------------------------- real weak tasks

@@ -141,11 +141,52 @@ def test_bundle_has_the_lm_eval_details_layout(run_dir, tmp_path):
     front = yaml.safe_load(card.split("---")[1])
     configs = {c["config_name"]: c for c in front["configs"]}
     assert configs["org__some-model__results"]["data_files"] == [
-        {"split": "2026_01_02T03_04_05.000006", "path": ["**/results_2026-01-02T03-04-05.000006.json"]},
-        {"split": "latest", "path": ["**/results_2026-01-02T03-04-05.000006.json"]}]
+        {"split": "2026_01_02T03_04_05.000006", "path": ["org__some-model/results_2026-01-02T03-04-05.000006.parquet"]},
+        {"split": "latest", "path": ["org__some-model/results_2026-01-02T03-04-05.000006.parquet"]}]
     assert "org__some-model__biocoder_demo" in configs and configs["results"]["default"] is True
     assert f"**pass@1 = {100 * summary['pass@1']:.2f}%** (95% CI {100 * ci['low']:.2f} to {100 * ci['high']:.2f}" in card
     import datasets
 
     ds = datasets.load_dataset("json", data_files=str(tmp_path / "b" / samples[0]), split="train")
     assert ds.num_rows == 3
+
+
+def test_every_card_config_loads_with_plain_load_dataset_and_earlier_runs_stay(run_dir, tmp_path):
+    """``load_dataset(folder, CONFIG)`` with no builder named, for every config of the card."""
+    import datasets
+
+    first = build_bundle(run_dir, tmp_path / "b1", repo_id="o/r", model_name="org/m", date_id="2026-01-02T03-04-05.000006")
+    second = build_bundle(run_dir, tmp_path / "b2", repo_id="o/r", model_name="org/m",
+                          date_id="2026-02-03T04-05-06.000007", previous=first["folder"])
+    assert "org__m/results_2026-01-02T03-04-05.000006.parquet" in second["files"]  # the earlier run is kept
+    card = (tmp_path / "b2" / "README.md").read_text(encoding="utf-8")
+    configs = {c["config_name"]: c for c in yaml.safe_load(card.split("---")[1])["configs"]}
+    assert set(configs) == {"results", "org__m__results", "org__m__biocoder_demo"}
+    splits = [f["split"] for f in configs["org__m__results"]["data_files"]]
+    assert splits == ["2026_01_02T03_04_05.000006", "2026_02_03T04_05_06.000007", "latest"]
+    for name, cfg in configs.items():
+        for split in [f["split"] for f in cfg["data_files"]]:
+            ds = datasets.load_dataset(str(tmp_path / "b2"), name, split=split,
+                                       cache_dir=str(tmp_path / "hf-cache"))
+            assert ds.num_rows >= 1, (name, split)
+    latest = datasets.load_dataset(str(tmp_path / "b2"), "org__m__results", split="latest",
+                                   cache_dir=str(tmp_path / "hf-cache"))
+    assert latest[0]["date"] == "2026-02-03T04-05-06.000007"
+    summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
+    assert latest[0]["pass@1,none"] == summary["pass@1"]
+    samples = datasets.load_dataset(str(tmp_path / "b2"), "org__m__biocoder_demo", split="latest",
+                                    cache_dir=str(tmp_path / "hf-cache"))
+    assert samples.num_rows == 3 and sum(samples["passed"]) == 2
+
+
+def test_model_name_falls_back_to_the_samples_own_field(run_dir, tmp_path):
+    import shutil
+
+    folder = tmp_path / "run"
+    shutil.copytree(run_dir, folder)
+    lines = [json.loads(x) for x in (folder / "samples.jsonl").read_text(encoding="utf-8").splitlines()] \
+        if (folder / "samples.jsonl").is_file() else [{"task_id": "demo_py_gc_content", "completion": ""}]
+    (folder / "samples.jsonl").write_text("".join(json.dumps({**x, "model": "org/from-samples"}) + "\n" for x in lines),
+                                          encoding="utf-8")
+    info = build_bundle(folder, tmp_path / "b", repo_id="o/r", date_id="2026-01-02T03-04-05.000006")
+    assert any(f.startswith("org__from-samples/") for f in info["files"])

@@ -45,12 +45,35 @@ def test_summary_per_task_per_config_and_insufficient_tasks():
     assert s["k"] == [1, 2, 5]
     overall = s["overall"]
     assert overall["pass@k"]["pass@1"] == pytest.approx((0.4 + 0 + 1 + 1) / 4)
-    assert overall["pass@k"]["pass@2"] == pytest.approx((_exact(5, 2, 2) + 0 + 1) / 3)
-    assert overall["pass@k"]["pass@5"] == pytest.approx((1 + 0) / 2)
-    assert overall["tasks_scored"] == {"pass@1": 4, "pass@2": 3, "pass@5": 2}
+    # a task with fewer than k samples makes pass@k of the set undefined, never a smaller average
+    assert overall["pass@k"]["pass@2"] is None and overall["pass@k"]["pass@5"] is None
+    assert overall["tasks_scored"] == {"pass@1": 4, "pass@2": 0, "pass@5": 0}
+    assert "subset" not in overall
+    labelled = pass_at_k_summary(counts, [1, 2, 5], configs, subset_ok=True)["overall"]
+    assert labelled["pass@k"]["pass@2"] == pytest.approx((_exact(5, 2, 2) + 0 + 1) / 3)
+    assert labelled["pass@k"]["pass@5"] == pytest.approx((1 + 0) / 2)
+    assert labelled["tasks_scored"] == {"pass@1": 4, "pass@2": 3, "pass@5": 2}
+    assert labelled["subset"] == {"pass@2": {"tasks": 3, "of": 4}, "pass@5": {"tasks": 2, "of": 4}}
     assert overall["insufficient"]["pass@2"] == [{"task_id": "b2", "n": 1}]
     assert overall["insufficient"]["pass@5"] == [{"task_id": "b1", "n": 2}, {"task_id": "b2", "n": 1}]
     assert "pass@1" not in overall["insufficient"]
     assert s["per_config"]["A"]["pass@k"]["pass@1"] == pytest.approx(0.2)
+    assert s["per_config"]["A"]["pass@k"]["pass@5"] == pytest.approx(0.5)  # both A tasks have 5 samples
     assert s["per_config"]["B"]["pass@k"]["pass@5"] is None  # no B task has 5 samples
     assert s["per_task"]["b2"] == {"n": 1, "c": 1, "pass@1": 1.0, "pass@2": None, "pass@5": None}
+
+
+def test_a_short_task_makes_pass_at_k_undefined_in_the_summary_unless_asked_and_labelled():
+    from biocoder_metric.scoring.summary import build_summary, render_summary
+    from biocoder_metric.types import SampleResult
+
+    results = [SampleResult(task_id=t, sample_index=i, status="passed" if i < c else "failed", completion="",
+                            program_hash="") for t, n, c in (("a", 3, 1), ("b", 3, 3), ("c", 2, 2)) for i in range(n)]
+    strict = build_summary(results, [1, 2, 3])
+    assert strict["pass@1"] is not None and strict["pass@2"] is not None and strict["pass@3"] is None
+    assert strict["confidence_intervals"]["overall"]["pass@3"] is None
+    assert "pass@3: undefined: 1 tasks have fewer than k samples" in render_summary(strict)
+    labelled = build_summary(results, [1, 2, 3], allow_short_k=True)
+    assert labelled["pass_at_k_subset"] == {"pass@3": {"tasks": 2, "of": 3}}
+    assert labelled["pass@3"] == pytest.approx((1.0 + 1.0) / 2)
+    assert "over 2 of 3 tasks only (--allow-short-k)" in render_summary(labelled)

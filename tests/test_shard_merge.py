@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import subprocess
 from collections import Counter
 from pathlib import Path
 
@@ -188,7 +190,8 @@ def _array_element(index: int, count: int, samples: str, out_root: Path, flags: 
     import sys
 
     env = {**os.environ, "SLURM_ARRAY_TASK_ID": str(index), "SLURM_ARRAY_TASK_COUNT": str(count),
-           "SLURM_ARRAY_TASK_MIN": "0", "BIOCODER": f"{sys.executable} -m biocoder_metric",
+           "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": str(count - 1), "SLURM_ARRAY_TASK_STEP": "1",
+           "BIOCODER": f"{sys.executable} -m biocoder_metric",
            "BIOCODER_CONFIG": "demo", "BIOCODER_WORKERS": "1", **(env_extra or {})}
     return subprocess.run(["bash", str(SBATCH), samples, str(out_root), *flags], env=env, cwd=REPO,
                           capture_output=True, text=True, timeout=600)
@@ -249,3 +252,33 @@ def test_check_shards_merge_into_the_unsharded_check_json(tmp_path, capsys):
     merged = json.loads((tmp_path / "m" / "check.json").read_text())
     assert merged == json.loads((tmp_path / "full" / "check.json").read_text())
     assert len(merged["tasks"]) == 21
+
+
+def _shard_of(tmp_path: Path, out: str, **slurm: int | str) -> subprocess.CompletedProcess:
+    """The sbatch script's command line for one element (BIOCODER=echo: nothing is evaluated)."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLURM_", "BIOCODER"))}
+    env.update({k: str(v) for k, v in slurm.items()}, BIOCODER="echo")
+    return subprocess.run(["bash", str(SBATCH), "samples.jsonl", str(tmp_path / out)], env=env, capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_the_slurm_script_keeps_the_partition_for_stepped_arrays_and_single_reruns(tmp_path: Path):
+    full = {"SLURM_ARRAY_TASK_MIN": 0, "SLURM_ARRAY_TASK_MAX": 6, "SLURM_ARRAY_TASK_STEP": 2,
+            "SLURM_ARRAY_TASK_COUNT": 4}
+    shards = [_shard_of(tmp_path, "a", SLURM_ARRAY_TASK_ID=i, **full) for i in (0, 2, 4, 6)]
+    assert [re.search(r"--shard (\S+)", p.stdout).group(1) for p in shards] == ["0/4", "1/4", "2/4", "3/4"]
+    # re-running element 4 alone (`sbatch --array=4`): Slurm says MIN=MAX=4, COUNT=1; the record keeps 2/4
+    again = _shard_of(tmp_path, "a", SLURM_ARRAY_TASK_ID=4, SLURM_ARRAY_TASK_MIN=4, SLURM_ARRAY_TASK_MAX=4,
+                      SLURM_ARRAY_TASK_COUNT=1)
+    assert "--shard 2/4" in again.stdout and "shard-2" in again.stdout
+    # without a record, a lone element that is not 0 is refused instead of evaluating everything
+    lone = _shard_of(tmp_path, "b", SLURM_ARRAY_TASK_ID=1, SLURM_ARRAY_TASK_MIN=1, SLURM_ARRAY_TASK_MAX=1,
+                     SLURM_ARRAY_TASK_COUNT=1)
+    assert lone.returncode == 2 and "BIOCODER_SHARD_COUNT" in lone.stderr
+    given = _shard_of(tmp_path, "b", SLURM_ARRAY_TASK_ID=1, SLURM_ARRAY_TASK_MIN=1, SLURM_ARRAY_TASK_MAX=1,
+                      SLURM_ARRAY_TASK_COUNT=1, BIOCODER_SHARD_COUNT=8)
+    assert "--shard 1/8" in given.stdout
+    off = _shard_of(tmp_path, "a", SLURM_ARRAY_TASK_ID=3, SLURM_ARRAY_TASK_MIN=3, SLURM_ARRAY_TASK_MAX=3)
+    assert off.returncode == 2 and "grid" in off.stderr

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from biocoder_metric.reporting.text_metrics import bleu_score, codebleu_score, parse_metrics, text_metrics
@@ -66,3 +68,42 @@ def test_metric_names_are_checked() -> None:
     assert parse_metrics(None) == []
     with pytest.raises(ValueError, match="rouge"):
         parse_metrics("bleu,rouge")
+
+
+UPSTREAM = Path(__file__).resolve().parents[2] / "shared" / "biocoder-upstream"
+
+
+def test_codebleu_is_identical_under_any_hash_seed() -> None:
+    """The data-flow match depends on set order: the score is computed under a fixed hash seed.
+
+    Real goldens (``../shared``) with one added statement: without the fixed seed, codebleu's
+    data-flow match of these pairs differs between PYTHONHASHSEED 1 and 2.
+    """
+    pytest.importorskip("codebleu")
+    if not UPSTREAM.is_dir():
+        pytest.skip(f"{UPSTREAM} is absent (the upstream BioCoder files)")
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import json, sys\n"
+        "from biocoder_dataset.configs import load_problems\n"
+        "from biocoder_metric.reporting.text_metrics import codebleu_score\n"
+        f"rows = [r for r in load_problems('python_public', source_dir={str(UPSTREAM)!r}) if r.get('golden_code')][:3]\n"
+        "refs = [r['golden_code'] for r in rows]\n"
+        "preds = [g.replace('return', 'x = 0\\n    return') for g in refs]\n"
+        "direct = sys.argv[1] == 'direct'\n"
+        "if direct:\n"
+        "    import codebleu\n"
+        "    print(codebleu.calc_codebleu(refs, preds, lang='python')['dataflow_match_score'])\n"
+        "else:\n"
+        "    print(json.dumps(codebleu_score(refs, preds, 'python'), sort_keys=True))\n"
+    )
+
+    def run(mode: str, seed: str) -> str:
+        return subprocess.run([sys.executable, "-c", script, mode], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+
+    assert run("direct", "1") != run("direct", "2")  # the library itself is hash-order dependent
+    assert len({run("fixed", seed) for seed in ("1", "2", "3")}) == 1

@@ -57,13 +57,18 @@ def content_hash(*parts: str) -> str:
     return hashlib.sha256("\x00".join(parts).encode("utf-8")).hexdigest()
 
 
-def dedent_block(text: str, first_line_column: int) -> str:
-    """Dedent a slice of source whose first line started at ``first_line_column`` of its line.
+def dedent_block(text: str, first_line_indent: int | str) -> str:
+    """Dedent a slice of source whose first line started after ``first_line_indent`` on its line.
 
     A node's text begins mid-line (its indentation is not part of it) while later lines keep
-    theirs; padding the first line back before ``textwrap.dedent`` removes the common indent.
+    theirs; putting the first line's own indentation back before ``textwrap.dedent`` removes
+    the common indent. Pass the indentation text itself (tabs stay tabs, so a tab-indented
+    file dedents fully); an ``int`` stands for that many spaces.
     """
-    return textwrap.dedent(" " * first_line_column + text)
+    pad = " " * first_line_indent if isinstance(first_line_indent, int) else first_line_indent
+    if pad.strip():  # code before the node on its line: only its width matters
+        pad = " " * len(pad)
+    return textwrap.dedent(pad + text)
 
 
 @dataclass

@@ -74,10 +74,10 @@ def _squash(text: str) -> str:
     return " ".join(text.split())
 
 
-def _column(src: bytes, node: Any) -> int:
-    """Character (not byte) column of ``node``'s first character."""
+def _column(src: bytes, node: Any) -> str:
+    """The text before ``node`` on its line (its indentation, tabs kept as tabs)."""
     line_start = src.rfind(b"\n", 0, node.start_byte) + 1
-    return len(src[line_start:node.start_byte].decode("utf-8", errors="replace"))
+    return src[line_start:node.start_byte].decode("utf-8", errors="replace")
 
 
 def _modifiers(node: Any) -> list[str]:

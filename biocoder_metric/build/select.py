@@ -22,6 +22,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from biocoder_metric.build.scaffolding import scaffolding
+
 #: Import prefixes that mark a file as bioinformatics code (Python modules and Java packages).
 BIO_IMPORTS: tuple[str, ...] = (
     "Bio", "pysam", "pyfaidx", "pybedtools", "pyBigWig", "HTSeq", "scanpy", "anndata", "skbio", "vcf", "cyvcf2",
@@ -67,6 +69,10 @@ class SelectConfig:
         metadata={"help": "comma-separated bio keywords (replaces the default list)", "type": comma_list},
     )
     min_keyword_hits: int = field(default=2, metadata={"help": "bio keywords needed without a bio import"})
+    drop_scaffolding: bool = field(
+        default=True, metadata={"help": "keep tests, stubs, boilerplate and plotting/output helpers",
+                                "flag": "--keep-scaffolding"}
+    )
     dedup_threshold: float = field(
         default=0.8, metadata={"help": "token-set Jaccard at or above which functions are duplicates"}
     )
@@ -167,12 +173,53 @@ def _import_pattern(prefixes: list[str]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w.])(?:{alternatives})(?!\w)")
 
 
-def is_relevant(rec: dict[str, Any], cfg: SelectConfig, pattern: re.Pattern[str] | None = None) -> tuple[bool, str]:
-    """(relevant?, why) from the file's import statements and the function's bio keywords."""
+def own_packages(functions: list[dict[str, Any]]) -> dict[str, set[str]]:
+    """Repository (``repoName``) -> the module prefixes its own code lives under.
+
+    Python: the top-level package of every record's ``packageName`` and of its intra-repository
+    imports. Java: the first two segments of every ``packageName`` (``com.astrazeneca``). An
+    import of one of these is the repository importing itself, which says nothing about
+    whether the code is bioinformatics (cnvkit ships ``skgenome``, which is on the bio list).
+    """
+    out: dict[str, set[str]] = defaultdict(set)
+    for rec in functions:
+        repo = str(rec.get("repoName") or "")
+        pkg = str(rec.get("packageName") or "")
+        if not pkg:
+            continue
+        if rec.get("language") == "java":
+            out[repo].add(".".join(pkg.split(".")[:2]))
+        else:
+            out[repo].add(pkg.split(".")[0])
+            add = rec.get("additionalImports")
+            if isinstance(add, dict):
+                out[repo].update(str(v).split(".")[0] for v in add.values() if v)
+    return out
+
+
+def _imported_module(line: str) -> str:
+    """``from a.b import c`` -> ``a.b``; ``import a.b as x`` -> ``a.b``; Java ``import a.b.C;`` -> ``a.b.C``."""
+    body = line.strip().rstrip(";").removeprefix("from ").removeprefix("import ").removeprefix("static ").strip()
+    return body.split()[0] if body else ""
+
+
+def _is_own(module: str, own: set[str]) -> bool:
+    return module.startswith(".") or any(module == p or module.startswith(p + ".") for p in own)
+
+
+def is_relevant(rec: dict[str, Any], cfg: SelectConfig, pattern: re.Pattern[str] | None = None,
+                own: set[str] = frozenset()) -> tuple[bool, str]:
+    """(relevant?, why) from the file's import statements and the function's bio keywords.
+
+    ``own``: module prefixes of the repository itself (:func:`own_packages`); its imports of
+    itself do not count as bioinformatics imports.
+    """
     if pattern is None:
         pattern = _import_pattern(cfg.bio_imports)
     imports = rec.get("fileImports") or [i for i in rec.get("imports") or [] if isinstance(i, str)]
     for line in imports if pattern is not None else ():
+        if _is_own(_imported_module(line), own):
+            continue
         m = pattern.search(line.removeprefix("import ").removeprefix("from ").removeprefix("static "))
         if m:
             return True, f"imports {m.group(0)}"
@@ -202,6 +249,10 @@ def select(functions: list[dict[str, Any]], cfg: SelectConfig,
            existing: list[tuple[str, str, str]] = ()) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """(kept records, report). The report lists each rule's count and every dropped function."""
     rules = {
+        "test_code": "a test, fixture or test-suite file (pytest/unittest/JUnit conventions)",
+        "stub": "no behaviour: pass, ..., raise NotImplementedError, docstring-only or empty body",
+        "boilerplate": "dunder methods, Java Object methods, trivial getters and setters",
+        "plotting_or_output": "plots, or returns nothing, changes nothing and only logs",
         "too_short": f"numLines < {cfg.min_lines}",
         "too_long": f"numLines > {cfg.max_lines}",
         "too_many_params": f"numParams > {cfg.max_params}",
@@ -221,9 +272,13 @@ def select(functions: list[dict[str, Any]], cfg: SelectConfig,
 
     survivors = []
     pattern = _import_pattern(cfg.bio_imports)
+    own = own_packages(functions)
     for rec in functions:
         n_lines, n_params = int(rec.get("numLines", 0)), int(rec.get("numParams", 0))
-        if n_lines < cfg.min_lines:
+        found = scaffolding(rec) if cfg.drop_scaffolding else None
+        if found is not None:
+            drop(rec, *found)
+        elif n_lines < cfg.min_lines:
             drop(rec, "too_short", f"numLines {n_lines} < {cfg.min_lines}")
         elif n_lines > cfg.max_lines:
             drop(rec, "too_long", f"numLines {n_lines} > {cfg.max_lines}")
@@ -233,7 +288,7 @@ def select(functions: list[dict[str, Any]], cfg: SelectConfig,
             drop(rec, "no_comment", "no docstring/Javadoc")
         else:
             if cfg.relevance:
-                ok, why = is_relevant(rec, cfg, pattern)
+                ok, why = is_relevant(rec, cfg, pattern, own.get(str(rec.get("repoName") or ""), set()))
                 if not ok:
                     drop(rec, "not_bioinformatics", why)
                     continue

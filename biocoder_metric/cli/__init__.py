@@ -27,6 +27,7 @@ COMMANDS = (
     "compare",
     "build",  # build extract | select | prompts | tasks | run | serve | harness
     "audit",
+    "serve",  # the verifier over HTTP, for RL trainers
 )
 
 __all__ = ["COMMANDS", "UsageError", "build_parser", "main"]

@@ -78,7 +78,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         if unknown:
             raise UsageError(f"--task: unknown task id(s) {', '.join(unknown)} in config {args.config!r}")
         problems = [r for r in problems if r["task_id"] in set(args.task)]
-    options = eval_options(args)
+    options = eval_options(args, validity=False)
     try:
         records = audit_tasks(
             problems,

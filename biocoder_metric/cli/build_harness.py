@@ -84,8 +84,18 @@ def _load_rows(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 
 def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """Counts per language and status, median mutation score and seconds per task."""
-    out: dict[str, Any] = {"schema": "biocoder-synth-summary/1", "tasks": len(records), "by_language": {}}
+    """Counts per language and status, median mutation score, time per validated task, failure causes.
+
+    Time is the median over *validated* tasks: an instant rejection (an unresolved name, in
+    milliseconds) says nothing about what a harness costs. Failures are keyed by cause
+    (:func:`biocoder_metric.synth.pipeline.record_cause`), not by the plan that failed last.
+    """
+    from biocoder_metric.synth.pipeline import record_cause
+
+    def median(values: list[float]) -> float | None:
+        return round(statistics.median(values), 3) if values else None
+
+    out: dict[str, Any] = {"schema": "biocoder-synth-summary/2", "tasks": len(records), "by_language": {}}
     for lang in sorted({r["language"] for r in records}):
         recs = [r for r in records if r["language"] == lang]
         ok = [r for r in recs if r["status"] == "validated"]
@@ -99,16 +109,15 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
             "validated": len(ok),
             "yield": round(len(ok) / len(recs), 4) if recs else None,
             "median_mutation_score": round(statistics.median(scores), 4) if scores else None,
-            "median_seconds_per_task": round(statistics.median(r["seconds"] for r in recs), 3)
-            if recs
-            else None,
+            "median_seconds_per_validated_task": median([r["seconds"] for r in ok]),
+            "median_seconds_per_failed_task": median([r["seconds"] for r in recs if r["status"] != "validated"]),
         }
-    reasons: dict[str, int] = {}
+    causes: dict[str, int] = {}
     for r in records:
         if r["status"] != "validated":
-            key = (r.get("reason") or "").split(":")[0][:60]
-            reasons[key] = reasons.get(key, 0) + 1
-    out["failure_reasons"] = dict(sorted(reasons.items(), key=lambda kv: -kv[1]))
+            key = r.get("cause") or record_cause(r) or "other"
+            causes[key] = causes.get(key, 0) + 1
+    out["failure_causes"] = dict(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0])))
     return out
 
 
@@ -121,7 +130,7 @@ def _run(args: argparse.Namespace) -> int:
     todo = [r for r in rows if not (args.only_missing and r.get("executable") and r.get("context"))]
     repos = {}
     for d in args.repo:
-        p = Path(d)
+        p = Path(d).resolve()  # `--repo .` or `--repo ../x` must slice like an absolute path
         if not p.is_dir():
             raise FileNotFoundError(f"--repo {d}: not a folder")
         repos[p.name] = str(p)
@@ -142,7 +151,7 @@ def _run(args: argparse.Namespace) -> int:
     for lang, s in summary["by_language"].items():
         print(
             f"{lang}: {s['validated']}/{s['tasks']} validated, median mutation score {s['median_mutation_score']}, "
-            f"median {s['median_seconds_per_task']} s/task"
+            f"median {s['median_seconds_per_validated_task']} s per validated task"
         )
     print(f"rows: {out}  report: {report}")
     if args.ship:

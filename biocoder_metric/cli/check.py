@@ -1,11 +1,12 @@
-"""``biocoder check``: run every golden through the sample path; pass or why not, per task."""
+"""``biocoder check``: run every golden through the sample path; pass or why not, per task.
+
+A thin adapter over :func:`biocoder_metric.evaluation.check_run` (which writes ``check.json``).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
-from typing import Any
 
 from biocoder_metric.cli.common import (
     add_engine_flags,
@@ -14,6 +15,7 @@ from biocoder_metric.cli.common import (
     eval_options,
     load_problems,
     parse_shard_flag,
+    run_options,
 )
 from biocoder_metric.cli.errors import UsageError
 
@@ -33,39 +35,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from biocoder_metric.execution import check_goldens
-    from biocoder_metric.scoring.results import write_json_atomic
+    from biocoder_metric.evaluation import check_run
     from biocoder_metric.scoring.summary import render_check_table
 
+    options = run_options(
+        engine=eval_options(args, validity=False),
+        config=args.config,
+        shard=parse_shard_flag(args.shard),
+        progress=not args.no_progress,
+    )
     problems = load_problems(args)
-    options = eval_options(args)
-    shard = parse_shard_flag(args)
-    all_task_ids = sorted(r["task_id"] for r in problems)
-    if shard is not None:
-        from biocoder_metric.execution.shard import select_problems
-
-        problems = select_problems(problems, shard)
-    info: dict[str, Any] = {}
     try:
-        checks = check_goldens(problems, options, progress=not args.no_progress, run_info=info)
+        result = check_run(problems, options, out_dir=args.out)
     except engine_errors() as exc:
         raise UsageError(str(exc)) from None
-    report = {"config": args.config, **info, **options.fingerprint(), "tasks": checks}
-    if shard is not None:
-        report["shard"] = {"index": shard.index, "count": shard.count, "all_tasks": all_task_ids}
-    if args.out:
-        out = Path(args.out)
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-            write_json_atomic(out / "check.json", report)
-        except (OSError, *engine_errors()) as exc:
-            raise UsageError(f"cannot write {out / 'check.json'}: {exc}") from None
     if args.json:
-        print(json.dumps(report, indent=2, sort_keys=True))
+        print(json.dumps(result.report, indent=2, sort_keys=True))
     else:
-        print(render_check_table(checks))
-    from biocoder_metric.types import Status
-
-    if args.strict and any(c["status"] != Status.PASSED for c in checks):
-        return 1
-    return 0
+        print(render_check_table(result.checks))
+    return result.exit_code(args.strict)

@@ -94,16 +94,35 @@ def add_denominator_flags(p: argparse.ArgumentParser) -> None:
         help="score what can be scored when goldens fail in this environment or sandboxes keep failing; "
         "the headline is labelled partial (default: exit 3, resp. 4)",
     )
+    p.add_argument(
+        "--allow-short-k",
+        action="store_true",
+        help="report pass@k for a k some task has fewer samples than, over the tasks that have k, labelled "
+        "(default: that pass@k is undefined: it is never averaged over another task set than pass@1)",
+    )
 
 
 # ---------------------------------------------------------------------------- values
 
 
-def eval_options(args: argparse.Namespace) -> Any:
-    """The engine options from the parsed flags (flags a command lacks keep their defaults)."""
+def eval_options(args: argparse.Namespace, *, validity: bool) -> Any:
+    """The engine options from the parsed flags: the engine and executor groups (:func:`add_engine_flags`),
+    and the validity group when the command has it (:func:`add_validity_flags`); fields outside the
+    command's groups keep their defaults."""
     from biocoder_metric.execution import EvalOptions
 
-    return options_from_args(EvalOptions, args)
+    names = ENGINE_FIELDS + SCALE_FIELDS + (VALIDITY_FIELDS if validity else ())
+    return options_from_args(EvalOptions, args, names=names)
+
+
+def run_options(**values: Any) -> Any:
+    """The typed :class:`~biocoder_metric.evaluation.RunOptions` of a command; a bad value is a usage error."""
+    from biocoder_metric.evaluation import RunOptions
+
+    try:
+        return RunOptions(**values)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def parse_ks(text: str) -> list[int]:
@@ -135,9 +154,8 @@ def parse_task_ids(text: str | None) -> list[str] | None:
     return ids
 
 
-def parse_shard_flag(args: argparse.Namespace):
-    """The parsed ``--shard`` or None."""
-    text = getattr(args, "shard", None)
+def parse_shard_flag(text: str | None):
+    """The parsed ``--shard`` value, or None when it was not given."""
     if not text:
         return None
     from biocoder_metric.execution.shard import parse_shard
@@ -163,7 +181,7 @@ def load_problems(args: argparse.Namespace) -> list[dict[str, Any]]:
     """The task rows of ``--tasks FILE``, else of ``--config`` (from ``--source-dir`` or the cache)."""
     from biocoder_dataset.configs import load_problems as load
 
-    if getattr(args, "tasks", None):  # a task set built with `biocoder build tasks` (or by hand)
+    if args.tasks:  # a task set built with `biocoder build tasks` (or by hand)
         from biocoder_dataset.task_file import load_task_rows
 
         try:

@@ -2,10 +2,9 @@
 
 ``--samples-dir`` (upstream's ``outputs/<problem>/<n>.txt`` layout instead of a JSONL),
 ``--upstream-results FILE`` (upstream's three-column ``results.json`` as well) and
-``--metrics codebleu,bleu`` (CodeFuseEval's similarity metrics in ``summary.json``). The
-CLI module calls these helpers in a few lines so its own flow stays readable; every
-helper reads the flags with ``getattr`` defaults, because ``biocoder run`` reuses the
-evaluate command with a namespace that lacks them.
+``--metrics codebleu,bleu`` (CodeFuseEval's similarity metrics in ``summary.json``). The flags
+are parsed here; the files themselves are written by :func:`biocoder_metric.evaluation.evaluate_run`.
+Every helper takes the values it needs, never the parsed namespace.
 """
 
 from __future__ import annotations
@@ -41,23 +40,23 @@ def add_evaluate_flags(p: argparse.ArgumentParser) -> None:
     )
 
 
-def requested_metrics(args: argparse.Namespace) -> list[str]:
+def requested_metrics(text: str | None) -> tuple[str, ...]:
     """The ``--metrics`` names, validated before any sample runs (bad names fail fast)."""
     from biocoder_metric.reporting.text_metrics import parse_metrics
 
     try:
-        return parse_metrics(getattr(args, "metrics", None))
+        return tuple(parse_metrics(text))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 
 
 def load_samples(
-    args: argparse.Namespace,
+    samples_file: str | None,
+    samples_dir: str | None,
     problems: list[dict[str, Any]],
     read_jsonl: Callable[[str], list[dict[str, Any]]],
 ) -> tuple[list[dict[str, Any]], dict[tuple[str, int], tuple[str, int]] | None]:
     """Samples from ``--samples`` (JSONL) or ``--samples-dir`` (upstream layout); exactly one is required."""
-    samples_file, samples_dir = getattr(args, "samples", None), getattr(args, "samples_dir", None)
     if bool(samples_file) == bool(samples_dir):
         raise UsageError("give exactly one of --samples FILE.jsonl and --samples-dir DIR")
     if samples_file:
@@ -71,48 +70,18 @@ def load_samples(
     return got.samples, got.origin
 
 
-def samples_identity(args: argparse.Namespace, samples: list[dict[str, Any]]) -> dict[str, str]:
+def samples_identity(samples_file: str | None, samples: list[dict[str, Any]]) -> dict[str, str]:
     """The run-info entry naming the samples: the file's sha256, or one over the folder's samples."""
     from biocoder_metric.digests import sha256
 
-    if getattr(args, "samples", None):
-        return {"samples_file_sha256": sha256(Path(args.samples).read_text(encoding="utf-8"))}
+    if samples_file:
+        return {"samples_file_sha256": sha256(Path(samples_file).read_text(encoding="utf-8"))}
     digest = hashlib.sha256(
         json.dumps([[s["task_id"], s["where"].rsplit("/", 1)[-1], s["completion"]] for s in samples]).encode(
             "utf-8"
         )
     ).hexdigest()
     return {"samples_dir_sha256": digest}
-
-
-def extend_summary(
-    summary: dict[str, Any], args: argparse.Namespace, results: list[Any], problems: list[dict[str, Any]]
-) -> None:
-    """Add ``text_metrics`` to the summary when ``--metrics`` asked for them."""
-    metrics = requested_metrics(args)
-    if not metrics:
-        return
-    from biocoder_metric.reporting.text_metrics import MetricsUnavailableError, text_metrics
-
-    try:
-        summary["text_metrics"] = text_metrics(results, {r["task_id"]: r for r in problems}, metrics)
-    except MetricsUnavailableError as exc:
-        raise UsageError(str(exc)) from None
-
-
-def write_upstream(
-    args: argparse.Namespace, results: list[Any], origin: dict[tuple[str, int], tuple[str, int]] | None
-) -> Path | None:
-    """Write ``--upstream-results`` when given; return its path."""
-    target = getattr(args, "upstream_results", None)
-    if not target:
-        return None
-    from biocoder_metric.reporting.upstream import upstream_rows, write_upstream_results
-
-    try:
-        return write_upstream_results(target, upstream_rows(results, origin))
-    except OSError as exc:
-        raise UsageError(f"cannot write --upstream-results {target}: {exc.strerror or exc}") from None
 
 
 def render_text_metrics(summary: dict[str, Any]) -> str:

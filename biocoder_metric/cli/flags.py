@@ -99,9 +99,20 @@ def add_option_flags(
         parser.add_argument(flag_name(f), help=f"{text}{shown}", **kwargs)
 
 
-def options_from_args(cls: type, args: argparse.Namespace, **overrides: Any) -> Any:
-    """``cls`` from the parsed flags (fields without a flag keep their defaults); a bad value is a usage error."""
-    values = {f.name: getattr(args, f.name) for f in dataclasses.fields(cls) if hasattr(args, f.name)}
+def options_from_args(
+    cls: type, args: argparse.Namespace, names: Iterable[str] | None = None, **overrides: Any
+) -> Any:
+    """``cls`` from the parsed flags; a bad value is a usage error.
+
+    ``names``: exactly these fields are read (each must be a flag of the command: a missing one is
+    a programming error, not a silent default); without it, every field that has a flag is read.
+    Fields not read keep their defaults.
+    """
+    if names is not None:
+        parsed = vars(args)
+        values = {name: parsed[name] for name in names}
+    else:
+        values = {f.name: getattr(args, f.name) for f in dataclasses.fields(cls) if hasattr(args, f.name)}
     values.update(overrides)
     try:
         return cls(**values)

@@ -123,8 +123,7 @@ def _add_backend_flags(p: argparse.ArgumentParser) -> None:
 
 def _apply_backend(args: argparse.Namespace, spec):
     """``--backend`` / parallel sizes onto the resolved entry (no vLLM import here)."""
-    backend = getattr(args, "backend", None)
-    tp, dp = getattr(args, "tensor_parallel_size", None), getattr(args, "data_parallel_size", None)
+    backend, tp, dp = args.backend, args.tensor_parallel_size, args.data_parallel_size
     if backend is None and tp is None and dp is None:
         return spec
     from biocoder_metric.generation.processors.vllm_backend import apply_backend
@@ -170,7 +169,7 @@ def _resolve(args: argparse.Namespace):
         )
     except (ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
-    max_length = getattr(args, "max_length", None)
+    max_length = args.max_length
     if max_length is not None:
         budget = max_length - int(spec.generation.get("max_new_tokens", 512)) - UPSTREAM_TOLERANCE_TOKENS
         if budget < 1:

@@ -41,7 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def cmd_merge(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from biocoder_metric.scoring.merge import MergeError, merge_checks, merge_shards
+    from biocoder_metric.evaluation import merge_run
+    from biocoder_metric.scoring.merge import MergeError, merge_checks
     from biocoder_metric.scoring.results import ResultsWriteError
     from biocoder_metric.scoring.summary import render_summary
 
@@ -60,13 +61,14 @@ def cmd_merge(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 0
-        report, summary = merge_shards(
-            dirs, args.out, allow_missing=args.allow_missing, overwrite=args.overwrite
+        report, result = merge_run(
+            dirs, args.out, allow_missing=args.allow_missing, allow_partial=args.allow_partial,
+            overwrite=args.overwrite,
         )
     except (MergeError, ResultsWriteError, OSError) as exc:
         raise UsageError(str(exc)) from None
     print(report.render(), file=sys.stderr)
-    if summary is None:
+    if result is None:
         if report.duplicated or report.duplicated_shards:
             why = "duplicated samples"
         elif report.missing or report.missing_shards:
@@ -78,14 +80,14 @@ def cmd_merge(args: argparse.Namespace) -> int:
             )
         print(f"merge: nothing written: {why}", file=sys.stderr)
         return 1
-    print(render_summary(summary))
+    print(render_summary(result.summary))
     print(
         f"\nresults: {Path(args.out) / 'results.jsonl'}\nsummary: {Path(args.out) / 'summary.json'}",
         file=sys.stderr,
     )
-    # The one accounting rule, as `biocoder evaluate` applies it.
-    code = report.accounting.exit_code(args.allow_partial) if report.accounting is not None else 0
+    # The one accounting rule, as `biocoder evaluate` applies it (evaluation.merge_run).
+    code = result.exit_code
     if code:
-        print(f"merge: error: {report.accounting.partial_reason()}; rerun the shards' evaluate to retry them, "
+        print(f"merge: error: {result.accounting.partial_reason()}; rerun the shards' evaluate to retry them, "
               "or pass --allow-partial to accept this partial score", file=sys.stderr)
     return code

@@ -32,9 +32,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="an empty folder to build the bundle in (default: RESULTS/hub-bundle for --dry-run, a temporary folder otherwise)",
     )
+    push.add_argument(
+        "--previous",
+        default=None,
+        metavar="DIR",
+        help="an earlier bundle or a local snapshot of the repo: its runs stay in the card (default for a real push: "
+        "the details files already in the Hub repo)",
+    )
     push.add_argument("--private", action="store_true", help="create the repo private")
     push.add_argument("--token", default=None, help="Hub token (default: the logged-in one / HF_TOKEN)")
     push.set_defaults(func=cmd_push)
+
+
+def _existing_details(repo_id: str, token: str | None) -> str | None:
+    """A local copy of the details files already in the Hub repo (None when it does not exist yet)."""
+    try:
+        from huggingface_hub import snapshot_download
+
+        return snapshot_download(repo_id, repo_type="dataset", token=token,
+                                 allow_patterns=["*/results_*", "*/samples_*"])
+    except Exception as exc:  # noqa: BLE001 - a new repo, or no network: the card then lists this run only
+        print(f"biocoder push: no earlier runs read from {repo_id} ({type(exc).__name__}); the card lists this run",
+              file=sys.stderr)
+        return None
 
 
 def cmd_push(args: argparse.Namespace) -> int:
@@ -48,6 +68,9 @@ def cmd_push(args: argparse.Namespace) -> int:
             shutil.rmtree(bundle)
     else:
         bundle = Path(tempfile.mkdtemp(prefix="biocoder-push-"))
+    previous = args.previous
+    if previous is None and not args.dry_run:
+        previous = _existing_details(args.repo_id, args.token)
     try:
         info = build_bundle(
             args.results,
@@ -55,6 +78,7 @@ def cmd_push(args: argparse.Namespace) -> int:
             repo_id=args.repo_id,
             dataset_id=args.dataset_id or DEFAULT_DATASET_ID,
             model_name=args.model_name,
+            previous=previous,
         )
     except PushError as exc:
         raise UsageError(str(exc)) from None

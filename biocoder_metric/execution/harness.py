@@ -332,6 +332,7 @@ def build_harness_programs(
     imports: list[str] = []
     if language == "java":
         full, imports = hoist_java_imports(full)
+        full = drop_override(full)
     if not find_placeholders(context, task_id):
         fuzz_cases = 1  # a harness without placeholders is one deterministic case
     programs = []
@@ -352,6 +353,20 @@ def hoist_java_imports(solution: str) -> tuple[str, list[str]]:
     """
     imports = [m.group(1) for m in _JAVA_IMPORT_RE.finditer(solution)]
     return _JAVA_IMPORT_RE.sub("", solution), imports
+
+
+_OVERRIDE_RE = re.compile(r"^([ \t]*)@Override\b[ \t]*\n?", re.M)
+
+
+def drop_override(solution: str) -> str:
+    """Remove ``@Override`` annotations at the start of a line of a Java solution.
+
+    ``@Override`` only asks the compiler to check that the harness's class hierarchy declares
+    the method; it changes nothing at run time. The hierarchy is the harness's choice, not
+    the candidate's (a synthesised harness's class does not implement the original's
+    interfaces), so the annotation would make a correct golden fail to compile.
+    """
+    return _OVERRIDE_RE.sub(r"\1", solution)
 
 
 def java_class_name(program: str) -> str:

@@ -34,10 +34,33 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "x"
 
 
+#: Run settings that can change a verdict: comparing runs that differ in one compares apples to pears.
+COMPARABLE_SETTINGS = ("config", "sandbox", "environment_id", "fuzz_cases", "timeout_s", "memory_mb", "seed",
+                       "rosalind_check", "plus", "include_weak")
+
+
+def run_mismatches(a: Run, b: Run) -> list[str]:
+    """Why ``a`` and ``b`` are not like for like: differing settings, environments or task sets."""
+    ra, rb = a.summary.get("run") or {}, b.summary.get("run") or {}
+    out = [f"{key}: {ra.get(key)!r} vs {rb.get(key)!r}" for key in COMPARABLE_SETTINGS
+           if key in ra and key in rb and ra[key] != rb[key]]
+    ta, tb = set(a.counts), set(b.counts)
+    if ta != tb:
+        out.append(f"task sets differ: {len(ta - tb)} tasks only in A, {len(tb - ta)} only in B "
+                   "(compared on the tasks in both)")
+    return out
+
+
 def compare_runs(a: Run, b: Run, *, n_boot: int = settings.COMPARE_N_BOOT, seed: int = settings.BOOTSTRAP_SEED) -> dict[str, Any]:
-    """Paired bootstrap of ``a`` minus ``b`` for every k both can estimate, on the tasks both scored."""
+    """Paired comparison of ``a`` minus ``b`` for every k both can estimate, over the headline task sets.
+
+    Tasks each headline counts as 0 (missing, ``--allow-missing``) count as 0 here too, so the
+    difference matches the headlines' difference when both runs share a task set.
+    """
     ks = sorted(set(a.ks) & set(b.ks)) or [1]
-    return {"a": a.name, "b": b.name, "k": ks, "by_k": compare_counts(a.counts, b.counts, ks, n_boot=n_boot, seed=seed)}
+    return {"a": a.name, "b": b.name, "k": ks, "by_k": compare_counts(a.counts, b.counts, ks, n_boot=n_boot, seed=seed),
+            "missing_counted_as_zero": {"a": len(a.missing_counted_as_zero), "b": len(b.missing_counted_as_zero)},
+            "mismatches": run_mismatches(a, b)}
 
 
 def render_comparison(cmp: dict[str, Any]) -> str:
@@ -58,6 +81,12 @@ def render_comparison(cmp: dict[str, Any]) -> str:
     first = next((r for r in cmp["by_k"].values() if r), None)
     if first:
         lines.append("")
+        lines.append(f"p-value: {first.get('p_method', 'paired bootstrap')}; CI: paired bootstrap over tasks")
+        miss = cmp.get("missing_counted_as_zero") or {}
+        if miss.get("a") or miss.get("b"):
+            lines.append(f"missing tasks counted as 0, as in the headlines: {miss.get('a', 0)} in A, {miss.get('b', 0)} in B")
+        for why in cmp.get("mismatches") or []:
+            lines.append(f"WARNING: the runs differ: {why}")
         lines.append(f"solved (some sample passes) only by A: {len(first['only_a'])} tasks {', '.join(first['only_a'][:10])}")
         lines.append(f"solved only by B: {len(first['only_b'])} tasks {', '.join(first['only_b'][:10])}")
         if first["only_in_a"] or first["only_in_b"]:
@@ -89,11 +118,28 @@ def build_report(runs: list[Run], out_dir: str | Path, *, n_boot: int = settings
             (run.summary.get(f"pass@{k}"), (cis.get(f"pass@{k}") or {}).get("low"), (cis.get(f"pass@{k}") or {}).get("high"))
             for k in ks
         ]
-        data["runs"].append({"name": run.name, "dir": str(run.dir), "pass@k": {f"pass@{k}": run.summary.get(f"pass@{k}") for k in ks}, "ci": cis})
+        entry = {"name": run.name, "dir": str(run.dir), "pass@k": {f"pass@{k}": run.summary.get(f"pass@{k}") for k in ks}, "ci": cis}
+        plus = run.summary.get("plus")
+        if plus:  # the evalplus-style second headline, with its own CI, beside the base one
+            pcis = plus.get("confidence_intervals") or {}
+            prow: list[Any] = [f"{run.name} (plus)", run.summary.get("tasks", {}).get("scored"),
+                               run.summary.get("samples", {}).get("scored")]
+            for k in ks:
+                prow += [_pct(plus.get(f"pass@{k}")), format_ci(pcis.get(f"pass@{k}"))]
+            head_rows.append(prow)
+            entry["plus"] = {"pass@k": {f"pass@{k}": plus.get(f"pass@{k}") for k in ks}, "ci": pcis,
+                             "plus_only_failures": plus.get("plus_only_failures") or []}
+        data["runs"].append(entry)
     headers = ["run", "tasks scored", "samples scored"] + [h for k in ks for h in (f"pass@{k} (%)", "95% CI")]
     stem = plots.grouped_bars_ci(out, "passk", [f"pass@{k}" for k in ks], series, title="pass@k with 95% bootstrap CI over tasks")
     figures.append(stem)
     sections.append(("headline", "pass@k", H.table("table-passk", headers, head_rows, numeric=range(1, len(headers))) + H.figure(out, stem, "pass@k per run with 95% CI")))
+    plus_rows = [[r["name"], f["task_id"], f["sample_index"], str(f.get("first_failure") or "")[:200]]
+                 for r in data["runs"] for f in (r.get("plus") or {}).get("plus_only_failures") or []]
+    if any(r.get("plus") for r in data["runs"]):
+        sections.append(("plus-only", "Samples that fail only the plus cases",
+                         H.table("table-plus-only", ["run", "task", "sample", "first plus failure"], plus_rows,
+                                 numeric=[2])))
 
     # --- per config
     configs = sorted({c for r in runs for c in (r.summary.get("per_config") or {})})
@@ -175,11 +221,16 @@ def build_report(runs: list[Run], out_dir: str | Path, *, n_boot: int = settings
     # --- comparisons (every run against the first)
     if len(runs) > 1:
         base = runs[0]
-        comp_rows, diff_rows, only_rows = [], [], []
+        comp_rows, diff_rows, only_rows, notes = [], [], [], []
         data["comparisons"] = []
         for other in runs[1:]:
             cmp = compare_runs(other, base, n_boot=compare_n_boot, seed=seed)
             data["comparisons"].append(cmp)
+            notes += [f"{other.name} vs {base.name}: the runs differ: {why}" for why in cmp["mismatches"]]
+            miss = cmp["missing_counted_as_zero"]
+            if miss["a"] or miss["b"]:
+                notes.append(f"{other.name} vs {base.name}: missing tasks count as 0, as in the headlines "
+                             f"({miss['a']} in {other.name}, {miss['b']} in {base.name})")
             for key, res in cmp["by_k"].items():
                 if res is None:
                     continue
@@ -189,6 +240,10 @@ def build_report(runs: list[Run], out_dir: str | Path, *, n_boot: int = settings
             if first:
                 only_rows += [[other.name, t] for t in first["only_a"]] + [[base.name, t] for t in first["only_b"]]
         body = H.table("table-compare", ["run A", "run B", "metric", "tasks in both", "A - B (pp)", "95% CI", "p-value"], comp_rows, numeric=(3, 4, 6))
+        first_res = next((r for c in data["comparisons"] for r in c["by_k"].values() if r), None)
+        if first_res:
+            notes.insert(0, f"p-values: {first_res['p_method'].split(' over ')[0]} over tasks; CIs: paired bootstrap")
+        body += "".join(f"<p class=\"note\">{H.esc(n)}</p>" for n in notes)
         if diff_rows:
             stem = plots.paired_differences(out, "paired_differences", diff_rows)
             figures.append(stem)

@@ -14,8 +14,11 @@ leave) becomes a dataset repository:
 * lm-evaluation-harness "details" layout, so leaderboard tooling that reads lm-eval details
   repos reads this one: ``<model>/results_<date>.json`` (aggregated scores under
   ``results.<task>`` as ``"pass@1,none"`` with ``"pass@1_stderr,none"`` and the CI bounds) and
-  ``<model>/samples_<task>_<date>.jsonl`` (one line per sample), declared in the card as configs
-  ``<model>__results`` and ``<model>__<task>`` with a split per run date plus ``latest``;
+  ``<model>/samples_<task>_<date>.jsonl`` (one line per sample), each with a Parquet twin that the
+  card declares as configs ``<model>__results`` and ``<model>__<task>``, with a split per run date
+  plus ``latest``, rebuilt from every details file present (``--previous`` keeps earlier runs').
+  Every config is Parquet: ``datasets`` infers one format for a whole repository, so a JSON
+  config beside a Parquet one fails to load. Each loads with plain ``load_dataset(repo, CONFIG)``;
 * ``report/`` - ``biocoder report`` of the run (HTML + plots) when matplotlib is installed.
 
 The bundle is always built in a local folder first; ``--dry-run`` stops there, so what
@@ -69,14 +72,37 @@ def load_run(results_dir: str | Path) -> dict[str, Any]:
 
 
 def _model_name(run: dict[str, Any], model_name: str | None) -> str:
-    """The model's Hub id when it was loaded from the Hub, else its registry name."""
+    """The model's Hub id when it was loaded from the Hub, else its registry name.
+
+    From ``samples.meta.json`` when the run generated its samples; else from a ``model`` field
+    of the samples themselves (samples made elsewhere often carry one); ``unknown-model`` last.
+    """
     model = run["meta"].get("model") or {}
     path = model.get("path")
     if model_name:
         return model_name
     if path and re.fullmatch(r"[\w.-]+/[\w.-]+", path) and not Path(path).exists():
         return path  # a Hub id (a local folder, here or on the GPU host, is not a public name)
-    return model.get("model") or path or "unknown-model"
+    return model.get("model") or path or _samples_model(run.get("dir")) or "unknown-model"
+
+
+def _samples_model(folder: Path | None) -> str | None:
+    """The ``model`` (or ``model_name``) field of the run's samples, when every sample names the same one."""
+    if folder is None or not (Path(folder) / "samples.jsonl").is_file():
+        return None
+    names: set[str] = set()
+    with (Path(folder) / "samples.jsonl").open(encoding="utf-8") as fh:
+        for line in fh:
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            name = rec.get("model") or rec.get("model_name") if isinstance(rec, dict) else None
+            if isinstance(name, str) and name:
+                names.add(name)
+            if len(names) > 1:
+                return None
+    return next(iter(names), None)
 
 
 def eval_results(run: dict[str, Any], *, dataset_id: str, source_url: str | None) -> list[Any]:
@@ -129,6 +155,10 @@ def _results_table(summary: dict[str, Any]) -> str:
         return "n/a" if v is None else f"{100 * float(v):.2f}"
 
     rows = [f"| all | {summary.get('tasks', {}).get('scored', '?')} | " + " | ".join(fmt(summary.get(f"pass@{k}")) for k in ks) + " |"]
+    plus = summary.get("plus")
+    if plus:
+        rows.append(f"| all (plus) | {summary.get('tasks', {}).get('scored', '?')} | "
+                    + " | ".join(fmt(plus.get(f"pass@{k}")) for k in ks) + " |")
     for name, block in sorted((summary.get("per_config") or {}).items()):
         rows.append(f"| {name} | {block.get('tasks', '?')} | " + " | ".join(fmt(block.get("pass@k", {}).get(f"pass@{k}")) for k in ks) + " |")
     return "\n".join([head, sep, *rows])
@@ -253,10 +283,13 @@ def build_bundle(
     dataset_id: str = DEFAULT_DATASET_ID,
     model_name: str | None = None,
     date_id: str | None = None,
+    previous: str | Path | None = None,
 ) -> dict[str, Any]:
     """Write exactly what ``push`` uploads into ``out_dir``; return the file list and the model-index YAML.
 
     ``date_id`` names the run in the lm-eval details layout (default: now, as lm-eval writes it).
+    ``previous``: an earlier bundle or a local snapshot of the repository; its details files are
+    kept, and the card's configs are rebuilt from every details file (lm-eval's rule).
     """
     if repo_id.count("/") != 1 or not all(repo_id.split("/")):
         raise PushError(f"repo id {repo_id!r} should look like ORG/NAME")
@@ -272,7 +305,9 @@ def build_bundle(
             shutil.copy2(run["dir"] / name, out / name)
     _results_parquet(run["results"], out / PARQUET_PATH)
     (out / "model-index.yaml").write_text(model_index, encoding="utf-8")
-    details = write_details(run, out, model=_model_name(run, model_name), date_id=date_id)
+    if previous is not None:
+        copy_previous_details(previous, out)
+    details = write_details(run, out, model=_model_name(run, model_name), date_id=date_id) | {"out": out}
     _write_report(run, out / "report")
     card = render_card(run, repo_id=repo_id, dataset_id=dataset_id, model_index=model_index, model_name=model_name)
     (out / "README.md").write_text(add_details_to_card(card, run, details), encoding="utf-8")
@@ -339,6 +374,7 @@ def write_details(run: dict[str, Any], out: Path, *, model: str, date_id: str | 
     results_path = folder / f"results_{date_id}.json"
     results_path.write_text(json.dumps(results, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")
     samples_path = folder / f"samples_{task}_{date_id}.jsonl"
+    sample_rows: list[dict[str, Any]] = []
     with samples_path.open("w", encoding="utf-8") as fh:
         for doc_id, r in enumerate(sorted(run["results"], key=lambda r: (r.task_id, r.sample_index))):
             d = r.to_json()
@@ -359,8 +395,67 @@ def write_details(run: dict[str, Any], out: Path, *, model: str, date_id: str | 
                 "program_hash": d.get("program_hash"),
             }
             fh.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
+            sample_rows.append(line)
+    # Parquet twins of both files: a card's configs must share one format, or `datasets` infers one
+    # builder for the whole repository and reads JSON files as Parquet (ArrowInvalid: magic bytes).
+    _write_parquet([{"model_name": model, "date": date_id, "task": task,
+                     **{key: (v if isinstance(v, (int, float)) or v is None else None) for key, v in scores.items()
+                        if key != "alias"},
+                     "results_json": json.dumps(results, sort_keys=True, default=str)}],
+                   results_path.with_suffix(".parquet"))
+    _write_parquet([{**row, "doc": json.dumps(row["doc"]), "arguments": json.dumps(row["arguments"]),
+                     "resps": json.dumps(row["resps"]), "filtered_resps": json.dumps(row["filtered_resps"])}
+                    for row in sample_rows], samples_path.with_suffix(".parquet"))
     return {"model": model, "task": task, "date_id": date_id,
             "results": str(results_path.relative_to(out)), "samples": str(samples_path.relative_to(out))}
+
+
+def _write_parquet(rows: list[dict[str, Any]], path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.Table.from_pylist(rows), path)
+
+
+_DETAIL_RE = re.compile(r"^(results|samples_(?P<task>.+))_(?P<date>\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)\.parquet$")
+
+
+def detail_configs(out: Path) -> list[dict[str, Any]]:
+    """Card configs rebuilt from every details file in ``out`` (as lm-eval's details cards are).
+
+    Per model folder: ``<model>__results`` and ``<model>__<task>``, each with a split per run
+    date and ``latest`` (the newest date's file), all pointing at Parquet files.
+    """
+    found: dict[str, dict[str, str]] = {}
+    for path in sorted(out.glob("*/*.parquet")):
+        m = _DETAIL_RE.match(path.name)
+        if not m:
+            continue
+        name = f"{path.parent.name}__{'results' if m.group(1) == 'results' else sanitize_task_name(m.group('task'))}"
+        found.setdefault(name, {})[m.group("date")] = path.relative_to(out).as_posix()
+    configs = []
+    for name in sorted(found):
+        dates = found[name]
+        files = [{"split": re.sub(r"[^\w.]", "_", d), "path": [dates[d]]} for d in sorted(dates)]
+        files.append({"split": "latest", "path": [dates[max(dates)]]})
+        configs.append({"config_name": name, "data_files": files})
+    return configs
+
+
+def copy_previous_details(previous: str | Path, out: Path) -> int:
+    """Copy the details files of an earlier bundle (or a local snapshot of the repository) into ``out``."""
+    src = Path(previous)
+    if not src.is_dir():
+        raise PushError(f"--previous {src}: not a folder")
+    n = 0
+    for path in src.glob("*/*"):
+        if path.is_file() and (path.name.startswith(("results_", "samples_"))):
+            target = out / path.parent.name / path.name
+            if not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(path, target)
+                n += 1
+    return n
 
 
 def add_details_to_card(card: str, run: dict[str, Any], details: dict[str, Any]) -> str:
@@ -371,11 +466,7 @@ def add_details_to_card(card: str, run: dict[str, Any], details: dict[str, Any])
     front = yaml.safe_load(front_text)
     model = sanitize_model_name(details["model"])
     split = re.sub(r"[^\w.]", "_", details["date_id"])
-    for name, pattern in (
-        (f"{model}__results", f"**/{Path(details['results']).name}"),
-        (f"{model}__{sanitize_task_name(details['task'])}", f"**/{Path(details['samples']).name}"),
-    ):
-        front["configs"].append({"config_name": name, "data_files": [{"split": split, "path": [pattern]}, {"split": "latest", "path": [pattern]}]})
+    front["configs"] = [c for c in front["configs"] if c["config_name"] == "results"] + detail_configs(details["out"])
     summary = run["summary"]
     cis = (summary.get("confidence_intervals") or {}).get("overall") or {}
     head = ["## Headline", ""]
@@ -385,6 +476,18 @@ def add_details_to_card(card: str, run: dict[str, Any], details: dict[str, Any])
             continue
         ci_text = f" (95% CI {100 * ci['low']:.2f} to {100 * ci['high']:.2f}, bootstrap over {ci['tasks']} tasks)" if ci else ""
         head.append(f"- **pass@{k} = {100 * v:.2f}%**{ci_text}")
+    plus = summary.get("plus") or {}
+    pcis = plus.get("confidence_intervals") or {}
+    for k in summary.get("k", []) if plus else []:
+        v, ci = plus.get(f"pass@{k}"), pcis.get(f"pass@{k}")
+        if v is None:
+            continue
+        ci_text = f" (95% CI {100 * ci['low']:.2f} to {100 * ci['high']:.2f})" if ci else ""
+        head.append(f"- pass@{k} with the plus cases = {100 * v:.2f}%{ci_text}")
+    if plus:
+        only = plus.get("plus_only_failures") or []
+        head.append(f"- samples that pass the base cases but fail a plus case: {len(only)}"
+                    + (": " + ", ".join(f"`{f['task_id']}#{f['sample_index']}`" for f in only[:20]) if only else ""))
     head += [
         "",
         f"lm-evaluation-harness layout: aggregated `{details['results']}`, per-sample `{details['samples']}` "

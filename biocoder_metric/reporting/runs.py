@@ -42,8 +42,22 @@ class Run:
 
     @property
     def counts(self) -> dict[str, tuple[int, int]]:
-        """task_id -> (n, c) over scored tasks (the numbers pass@k is computed from)."""
-        return task_counts(self.results)
+        """task_id -> (n, c) over the headline's task set: scored tasks, and missing ones as (0, 0).
+
+        The same set the headline pass@k is taken over (a task without samples, accepted with
+        ``--allow-missing``, counts as 0), so comparisons and per-repository tables agree with it.
+        """
+        out = task_counts(self.results)
+        missing = self.summary.get("missing") or {}
+        if missing.get("counted_as_zero"):
+            for t in missing.get("tasks") or []:
+                out.setdefault(t, (0, 0))
+        return out
+
+    @property
+    def missing_counted_as_zero(self) -> list[str]:
+        missing = self.summary.get("missing") or {}
+        return sorted(missing.get("tasks") or []) if missing.get("counted_as_zero") else []
 
     def cis(self, n_boot: int, seed: int) -> dict[str, Any]:
         """Overall pass@k CIs: from ``summary.json`` when it has them, else computed (older runs)."""

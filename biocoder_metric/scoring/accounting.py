@@ -4,7 +4,9 @@ Why a module of its own: every entry point (``biocoder evaluate``, ``run``, ``me
 ``evaluate`` metric, the lm-eval tasks, the Ray executor, which runs through the same engine)
 must count the same way, or a candidate that is left out by one rule is counted by another
 (the lm-eval adapter once counted ``sandbox_error`` in n while the CLI left it out). So the
-rule is written once, here, and the adapters only present what :func:`account` returns.
+rule is written once, here, and applied in one place, :mod:`biocoder_metric.evaluation`
+(``evaluate_run`` / ``merge_run``), which every entry point calls; the adapters only present
+the :class:`~biocoder_metric.evaluation.RunResult` it returns.
 
 The rule:
 

@@ -9,8 +9,10 @@ sample exactly once. So the merge
 * refuses unfinished shards (no ``results.jsonl``), shard counts that disagree, and reports
   missing shard indices, missing samples and samples present in more than one shard;
 * writes ``run.json`` with the *unsharded* fingerprint, ``results.partial.jsonl`` (the shards'
-  resume logs), ``results.jsonl`` and ``summary.json`` exactly as one unsharded run writes them,
-  so the merged directory is indistinguishable from (and resumable as) an unsharded run.
+  resume logs) and ``results.jsonl`` exactly as one unsharded run writes them; the summary,
+  timing and exit decision come from :func:`biocoder_metric.evaluation.merge_run`, the same
+  builder and accounting rule as an unsharded run, so the merged directory is
+  indistinguishable from (and resumable as) an unsharded run.
 
 ``biocoder check --shard`` outputs (``check.json``) are merged the same way into one ``check.json``.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -148,19 +151,36 @@ def _base(manifest: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in manifest.items() if k not in _PER_SHARD_KEYS}
 
 
-def merge_shards(
-    shard_dirs: list[str | os.PathLike], out_dir: str | os.PathLike, *, allow_missing: bool = False,
-    overwrite: bool = False,
-) -> tuple[MergeReport, dict[str, Any] | None]:
-    """Merge evaluation shards into ``out_dir``; returns (report, summary or None when nothing was written).
+@dataclass
+class MergedShards:
+    """The combined content of shards that merge: what the unsharded run's folder is written from."""
 
-    Nothing is written unless every sample is present exactly once and every scoreable task of
-    the task set has samples -- the rule an unsharded ``evaluate`` applies. ``allow_missing``
-    (or ``--allow-missing`` given to the shards, for tasks the samples file lacks) writes the
-    merge anyway, tasks without results counted as 0 correct and listed; duplicates never merge.
+    #: Every result, sorted by (task_id, sample_index).
+    results: list[Any]
+    #: The unsharded ``run.json``.
+    manifest: dict[str, Any]
+    #: The shards' resume-log lines.
+    partial_lines: list[str]
+    task_set: list[str]
+    task_config: dict[str, str]
+    ks: list[int]
+    #: The summary's ``run`` block (equal in every shard).
+    run_info: dict[str, Any]
+    #: Per shard: ``{"shard": "I/N", **its timing.json}``.
+    timings: list[dict[str, Any]]
+
+
+def combine_shards(
+    shard_dirs: Sequence[str | os.PathLike], *, allow_missing: bool = False
+) -> tuple[MergeReport, MergedShards | None]:
+    """Check and combine evaluation shards; returns (report, combined or None when they must not merge).
+
+    They merge only if every sample is present exactly once and every scoreable task of the task
+    set has samples -- the rule an unsharded ``evaluate`` applies. ``allow_missing`` (or
+    ``--allow-missing`` given to the shards, for tasks the samples file lacks) merges anyway,
+    tasks without results counted as 0 correct and listed; duplicates never merge. Nothing is
+    written here: :func:`biocoder_metric.evaluation.merge_run` writes the merged folder.
     """
-    from biocoder_metric.scoring.summary import build_summary
-
     if not shard_dirs:
         raise MergeError("no shard directories given")
     shards = [_load_shard(Path(d)) for d in shard_dirs]
@@ -217,45 +237,44 @@ def merge_shards(
         return report, None
     if file_lacks and not (allow_missing or first.record.get("allow_missing")):
         return report, None
-
-    out = Path(out_dir)
-    _prepare_out(out, overwrite)
-    ordered = [results[k] for k in sorted(results)]
-    manifest = {
-        **_base(first.manifest),
-        "samples_sha256": first.record["all_samples_sha256"],
-        "problems_sha256": first.record["all_problems_sha256"],
-    }
-    write_json_atomic(out / MANIFEST_NAME, manifest)
-    _write_lines(out / PARTIAL_NAME, sorted(partial_lines))
-    _write_lines(out / FINAL_NAME, [final_line(r).rstrip("\n") for r in ordered])
-    task_config = {**first.record["task_config"], **task_config}
-    summary = build_summary(
-        ordered,
-        first.summary["k"],
-        {t: task_config[t] for t in {r.task_id for r in ordered} | set(report.missing_tasks)},
-        first.summary.get("run"),
-        task_set=first.record["task_set"],
-        missing=report.missing_tasks,
-    )
-    write_json_atomic(out / SUMMARY_NAME, summary)
-    from biocoder_metric.scoring.accounting import account
-
-    report.accounting = account(ordered, first.record["task_set"], report.missing_tasks)
     timings = []
     for s in shards:
         t = _read_json(s.dir / "timing.json") if (s.dir / "timing.json").is_file() else {}
         timings.append({"shard": f"{s.record['index']}/{count}", **t})
-    write_json_atomic(
-        out / "timing.json",
-        {
-            "wall_s": max((t.get("wall_s") or 0.0 for t in timings), default=0.0),
-            "samples_run": sum(t.get("samples_run") or 0 for t in timings),
-            "samples_resumed": sum(t.get("samples_resumed") or 0 for t in timings),
-            "shards": timings,
+    merged = MergedShards(
+        results=[results[k] for k in sorted(results)],
+        manifest={
+            **_base(first.manifest),
+            "samples_sha256": first.record["all_samples_sha256"],
+            "problems_sha256": first.record["all_problems_sha256"],
         },
+        partial_lines=sorted(partial_lines),
+        task_set=list(first.record["task_set"]),
+        task_config={**first.record["task_config"], **task_config},
+        ks=list(first.summary["k"]),
+        run_info=dict(first.summary.get("run") or {}),
+        timings=timings,
     )
-    return report, summary
+    return report, merged
+
+
+def write_merged_records(out: Path, merged: MergedShards, *, overwrite: bool = False) -> None:
+    """The merged folder's records: ``run.json`` (the unsharded fingerprint), the resume log, ``results.jsonl``."""
+    _prepare_out(out, overwrite)
+    write_json_atomic(out / MANIFEST_NAME, merged.manifest)
+    _write_lines(out / PARTIAL_NAME, merged.partial_lines)
+    _write_lines(out / FINAL_NAME, [final_line(r).rstrip("\n") for r in merged.results])
+
+
+def merged_timing(merged: MergedShards) -> dict[str, Any]:
+    """``timing.json`` of the merged run: the longest shard's wall time, the sums, and each shard's."""
+    timings = merged.timings
+    return {
+        "wall_s": max((t.get("wall_s") or 0.0 for t in timings), default=0.0),
+        "samples_run": sum(t.get("samples_run") or 0 for t in timings),
+        "samples_resumed": sum(t.get("samples_resumed") or 0 for t in timings),
+        "shards": timings,
+    }
 
 
 def _prepare_out(out: Path, overwrite: bool) -> None:
@@ -301,4 +320,5 @@ def merge_checks(
     return missing, merged
 
 
-__all__ = ["MergeError", "MergeReport", "merge_checks", "merge_shards"]
+__all__ = ["MergeError", "MergeReport", "MergedShards", "combine_shards", "merge_checks", "merged_timing",
+           "write_merged_records"]

@@ -39,21 +39,32 @@ def task_pass_at_k(n: int, c: int, k: int) -> float | None:
     return estimate_pass_at_k(n, c, k) if n >= k else None
 
 
-def _mean_over(counts: Mapping[str, tuple[int, int]], ks: Sequence[int]) -> dict:
-    """pass@k averaged over tasks that have at least k samples, plus who was left out."""
-    out: dict = {"tasks": len(counts), "pass@k": {}, "tasks_scored": {}, "insufficient": {}}
+def _mean_over(counts: Mapping[str, tuple[int, int]], ks: Sequence[int], subset_ok: bool = False) -> dict:
+    """pass@k averaged over the whole task set, plus the tasks with fewer than k samples.
+
+    pass@k of a run is only defined when every task of its set has at least k samples (or
+    none: a missing task counts as 0). Otherwise it is ``None``, never an average over fewer
+    tasks than pass@1 is taken over under the same row (pass@3 could then fall below pass@2).
+    ``subset_ok`` (``--allow-short-k``) averages over the tasks that have k samples instead,
+    and ``subset`` records it so every table labels that value with its own task count.
+    """
+    out: dict = {"tasks": len(counts), "pass@k": {}, "tasks_scored": {}, "insufficient": {}, "subset": {}}
     for k in ks:
         ok = {t: nc for t, nc in counts.items() if nc[0] >= k or nc[0] == 0}
         short = sorted(
             ({"task_id": t, "n": nc[0]} for t, nc in counts.items() if 0 < nc[0] < k), key=lambda d: d["task_id"]
         )
-        if ok:
+        if ok and (not short or subset_ok):
             out["pass@k"][f"pass@{k}"] = float(np.mean([task_pass_at_k(n, c, k) for n, c in ok.values()]))
         else:
             out["pass@k"][f"pass@{k}"] = None
-        out["tasks_scored"][f"pass@{k}"] = len(ok)
+        out["tasks_scored"][f"pass@{k}"] = len(ok) if (not short or subset_ok) else 0
         if short:
             out["insufficient"][f"pass@{k}"] = short
+            if subset_ok and ok:
+                out["subset"][f"pass@{k}"] = {"tasks": len(ok), "of": len(counts)}
+    if not out["subset"]:
+        del out["subset"]
     return out
 
 
@@ -61,12 +72,14 @@ def pass_at_k_summary(
     counts: Mapping[str, tuple[int, int]],
     ks: Iterable[int],
     task_config: Mapping[str, str] | None = None,
+    subset_ok: bool = False,
 ) -> dict:
     """pass@k per task, per config and overall.
 
     ``counts`` maps task_id -> (n, c) for the *scored* tasks only (excluded tasks are
     reported by the caller). ``task_config`` maps task_id -> config name for the
-    per-config breakdown. A ``pass@k`` value is ``None`` when no task has ``k`` samples.
+    per-config breakdown. A ``pass@k`` value is ``None`` when a task of the set has fewer than
+``k`` samples (see :func:`_mean_over`; ``subset_ok`` relaxes it, labelled).
     """
     ks = sorted({int(k) for k in ks})
     if not ks or ks[0] < 1:
@@ -79,11 +92,11 @@ def pass_at_k_summary(
             "c": c,
             **{f"pass@{k}": task_pass_at_k(n, c, k) for k in ks},
         }
-    overall = _mean_over(counts, ks)
+    overall = _mean_over(counts, ks, subset_ok)
     per_config = {}
     if task_config:
         for config in sorted({task_config[t] for t in counts}):
             per_config[config] = _mean_over(
-                {t: nc for t, nc in counts.items() if task_config[t] == config}, ks
+                {t: nc for t, nc in counts.items() if task_config[t] == config}, ks, subset_ok
             )
     return {"k": ks, "overall": overall, "per_config": per_config, "per_task": per_task}

@@ -1,7 +1,8 @@
 """Summaries and tables from per-sample results: pass@k, status counts, excluded tasks.
 
-Pure functions over :class:`~biocoder_metric.types.SampleResult` lists; the CLI writes
-what they return (``summary.json``) and prints the tables. The summary is deterministic
+Pure functions over :class:`~biocoder_metric.types.SampleResult` lists;
+:mod:`biocoder_metric.evaluation` writes what :func:`build_summary` returns (``summary.json``)
+and the CLI prints the tables. The summary is deterministic
 (no timestamps, no durations) so two identical runs give byte-identical files.
 """
 
@@ -44,8 +45,13 @@ def build_summary(
     run_info: Mapping[str, Any] | None = None,
     task_set: Sequence[str] | None = None,
     missing: Sequence[str] = (),
+    allow_short_k: bool = False,
 ) -> dict[str, Any]:
     """The ``summary.json`` object (schema in docs/formats.md).
+
+    pass@k is ``None`` when a task of the set has fewer than k samples, unless
+    ``allow_short_k``: then it is averaged over the tasks that have k, and labelled
+    (``pass_at_k_subset``).
 
     ``task_set``: the tasks pass@k is taken over (default: the tasks of ``results``).
     ``missing``: tasks of that set without samples, counted as 0 correct (``--allow-missing``).
@@ -54,7 +60,7 @@ def build_summary(
     """
     books = account(results, task_set, missing)
     counts = books.counts
-    scores = pass_at_k_summary(counts, ks, task_config)
+    scores = pass_at_k_summary(counts, ks, task_config, allow_short_k)
     excluded = excluded_tasks(results)
     status_counts = Counter(
         r.status for r in results if r.extra.get("task_status", TaskStatus.OK) == TaskStatus.OK
@@ -73,15 +79,17 @@ def build_summary(
         "status_counts": {s.value: status_counts.get(s, 0) for s in Status},
         "tasks_scored_per_k": scores["overall"]["tasks_scored"],
         "insufficient_samples": scores["overall"]["insufficient"],
+        **({"pass_at_k_subset": scores["overall"]["subset"]} if scores["overall"].get("subset") else {}),
         "per_config": scores["per_config"],
         "per_task": scores["per_task"],
         "excluded_tasks": excluded,
         "run": dict(run_info or {}),
         **_denominator_block(books, missing),
-        **_plus_block(results, scores["k"], task_config),
+        **_plus_block(results, scores["k"], task_config, allow_short_k, missing),
         **_rosalind_block(results),
         # Bootstrap CIs over tasks (seeded, so the file stays byte-identical between reruns).
-        "confidence_intervals": summary_confidence_intervals(counts, scores["k"], task_config),
+        "confidence_intervals": summary_confidence_intervals(counts, scores["k"], task_config,
+                                                             require_all=not allow_short_k),
     }
 
 
@@ -103,7 +111,8 @@ def _denominator_block(books: Accounting, missing: Sequence[str]) -> dict[str, A
 
 
 def _plus_block(
-    results: Sequence[SampleResult], ks: Iterable[int], task_config: Mapping[str, str] | None
+    results: Sequence[SampleResult], ks: Iterable[int], task_config: Mapping[str, str] | None,
+    allow_short_k: bool = False, missing: Sequence[str] = (),
 ) -> dict[str, Any]:
     """``{"plus": ...}``: pass@k with the ``--plus`` cases (evalplus-style second headline), or ``{}``.
 
@@ -124,13 +133,26 @@ def _plus_block(
         plus = next((r.extra.get("plus") or {}) for r in scored if r.task_id == t)
         cases += plus.get("cases", 0)
         dropped += plus.get("dropped", 0)
-    scores = pass_at_k_summary({t: (n, c) for t, (n, c) in counts.items()}, ks, task_config)
+    for t in missing:  # the base headline's task set: a missing task counts as 0 here too
+        counts.setdefault(t, [0, 0])
+    plus_counts = {t: (n, c) for t, (n, c) in counts.items()}
+    scores = pass_at_k_summary(plus_counts, ks, task_config, allow_short_k)
+    # samples the base cases pass and the plus cases catch: what the second headline adds
+    plus_only = sorted(
+        ({"task_id": r.task_id, "sample_index": r.sample_index,
+          "first_failure": (r.extra.get("plus") or {}).get("first_failure")}
+         for r in scored if r.status == Status.PASSED and (r.extra.get("plus") or {}).get("status") != Status.PASSED),
+        key=lambda d: (d["task_id"], d["sample_index"]),
+    )
     return {
         "plus": {
             **scores["overall"]["pass@k"],
             "per_config": scores["per_config"],
             "plus_cases": cases,
             "plus_cases_dropped_golden_fails": dropped,
+            "plus_only_failures": plus_only,
+            "confidence_intervals": summary_confidence_intervals(plus_counts, scores["k"], None,
+                                                                 require_all=not allow_short_k)["overall"],
         }
     }
 
@@ -173,7 +195,8 @@ def render_summary(summary: Mapping[str, Any]) -> str:
     label = "all (PARTIAL)" if partial else "all"
     lines.append(
         f"| {label} | {summary['tasks']['scored']} | "
-        + " | ".join(_fmt(summary.get(f"pass@{k}")) for k in ks)
+        + " | ".join(_fmt(summary.get(f"pass@{k}")) + (" *" if f"pass@{k}" in (summary.get("pass_at_k_subset") or {})
+                                                         else "") for k in ks)
         + " |"
     )
     for config, block in summary.get("per_config", {}).items():
@@ -200,12 +223,20 @@ def render_summary(summary: Mapping[str, Any]) -> str:
         lines.append(f"excluded from pass@k ({len(summary['excluded_tasks'])} tasks):")
         for e in summary["excluded_tasks"]:
             lines.append(f"  {e['task_id']}: {e['task_status']} - {e['reason']}")
+    subset = summary.get("pass_at_k_subset") or {}
     for key, short in summary.get("insufficient_samples", {}).items():
         names = ", ".join(f"{d['task_id']} (n={d['n']})" for d in short[:10])
         more = f" and {len(short) - 10} more" if len(short) > 10 else ""
-        lines.append(
-            f"{key}: {len(short)} tasks have fewer than k samples and are not averaged in: {names}{more}"
-        )
+        if key in subset:
+            lines.append(
+                f"{key}: over {subset[key]['tasks']} of {subset[key]['of']} tasks only (--allow-short-k): "
+                f"{len(short)} tasks have fewer than k samples: {names}{more}"
+            )
+        else:
+            lines.append(
+                f"{key}: undefined: {len(short)} tasks have fewer than k samples ({names}{more}); pass@k needs k "
+                "samples of every task (--allow-short-k averages over the others, labelled)"
+            )
     return "\n".join(lines)
 
 

@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from biocoder_metric.execution.harness import INSERT_MARKER
+from biocoder_metric.execution.harness import INSERT_MARKER, drop_override
 from biocoder_metric.synth.python_harness import EXCEPTION_PREFIX, SEED_PLACEHOLDER
 from biocoder_metric.validity.mutation import java_mask
 
@@ -98,6 +98,18 @@ HELPERS = r"""
             for (Object e : (Iterable<?>) o) items.add(_bcShow(e));
             return "[" + String.join(", ", items) + "]";
         }
+        try {  // an object without its own toString: its fields (a project's own record types)
+            if (o.getClass().getMethod("toString").getDeclaringClass() == Object.class
+                    && !o.getClass().getName().startsWith("java")) {
+                List<String> items = new ArrayList<>();
+                for (java.lang.reflect.Field f : o.getClass().getDeclaredFields()) {
+                    if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) || f.isSynthetic()) continue;
+                    f.setAccessible(true);
+                    items.add(f.getName() + ": " + _bcShow(f.get(o)));
+                }
+                return o.getClass().getSimpleName() + "{" + String.join(", ", items) + "}";
+            }
+        } catch (Exception _e) { }
         return o.toString().replaceAll("@[0-9a-f]{4,}", "@");
     }
     static void _bcPrint(String label, Object o) {
@@ -134,6 +146,18 @@ class JavaSubject:
     imports: list[str] = field(default_factory=list)
     settable_fields: list[JavaParam] = field(default_factory=list)
     unresolved: list[str] = field(default_factory=list)
+    repo_types: dict[str, RepoType] = field(default_factory=dict)  # the project's own types, inlined
+
+
+@dataclass
+class RepoType:
+    """A class (or enum, or record) of the repository that the harness inlines to build arguments."""
+
+    name: str
+    source: str  # the top-level declaration, made package-private
+    ctor: list[JavaParam] = field(default_factory=list)
+    enum: bool = False
+    imports: list[str] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------------------- parsing
@@ -193,33 +217,45 @@ def parse_signature(golden: str, name: str) -> tuple[str, list[JavaParam], bool,
     return rtype, params, "static" in words, tvars
 
 
-def class_members(source: str) -> tuple[str, list[tuple[str, str, str]]]:
-    """(class name, [(member name, kind 'field'|'method'|'type', source)]) of the file's first top-level class."""
+def class_members(source: str, method: str | None = None) -> tuple[str, list[tuple[str, str, str]]]:
+    """(class name, [(member name, kind 'field'|'method'|'type', source)]) of a top-level class of the file.
+
+    The class that declares a method named ``method`` when one does (a file may start with an
+    interface or a helper class before the class of the method), else the first.
+    """
     mask = java_mask(source)
-    m = re.search(r"\b(?:class|enum|interface)\s+(\w+)[^{]*\{", mask)
-    if not m:
-        return "", []
-    cls = m.group(1)
-    i = m.end()
-    depth = 1
-    start = i
-    members: list[tuple[str, str, str]] = []
-    while i < len(mask) and depth > 0:
-        ch = mask[i]
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 1:
+    classes: list[tuple[str, list[tuple[str, str, str]]]] = []
+    pos = 0
+    while True:
+        m = re.compile(r"\b(?:class|enum|interface)\s+(\w+)[^{;]*\{").search(mask, pos)
+        if not m:
+            break
+        cls, members, end = m.group(1), [], m.end()
+        i = start = m.end()
+        depth = 1
+        while i < len(mask) and depth > 0:
+            ch = mask[i]
+            if ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 1:
+                    _add_member(source[start : i + 1], mask[start : i + 1], members)
+                    start = i + 1
+            elif ch == ";" and depth == 1:
                 _add_member(source[start : i + 1], mask[start : i + 1], members)
                 start = i + 1
-            elif depth == 0:
-                break
-        elif ch == ";" and depth == 1:
-            _add_member(source[start : i + 1], mask[start : i + 1], members)
-            start = i + 1
-        i += 1
-    return cls, members
+            i += 1
+        end = i
+        classes.append((cls, members))
+        pos = end
+    if not classes:
+        return "", []
+    if method:
+        for cls, members in classes:
+            if any(n == method and kind == "method" and "{" in text for n, kind, text in members):
+                return cls, members
+    return classes[0]
 
 
 def _add_member(text: str, mask: str, out: list[tuple[str, str, str]]) -> None:
@@ -249,7 +285,7 @@ def _identifiers(code: str) -> set[str]:
 
 def slice_class(source: str, golden: str, name: str) -> tuple[str, list[str], list[str]]:
     """(class name, member sources needed by the golden (transitively), the file's usable imports)."""
-    cls, members = class_members(source)
+    cls, members = class_members(source, name or None)
     by_name: dict[str, list[tuple[str, str]]] = {}
     for n, kind, text in members:
         by_name.setdefault(n, []).append((kind, text))
@@ -378,24 +414,148 @@ def analyse_java(row: dict, repo_dir: str | Path | None = None, siblings: list[t
             fm = re.match(r"\s*(?:(?:public|protected|private|transient|volatile)\s+)*([\w.<>\[\], ?]+?)\s+(\w+)\s*;", member)
             if fm and fm.group(2) in gids:
                 subject.settable_fields.append(JavaParam(type=fm.group(1).replace(" ", ""), name=fm.group(2)))
+    if repo_dir:
+        subject.repo_types = repo_types_for([p.type for p in subject.params + subject.settable_fields],
+                                            Path(repo_dir), subject.type_vars)
+        for spec in subject.repo_types.values():
+            subject.imports += spec.imports
     return subject
+
+
+_REPO_TYPE_NAMES: dict[Path, set[str]] = {}
+
+
+def _type_names(repo: Path) -> set[str]:
+    """Simple names of the repository's classes (file stems), cached per repository."""
+    if repo not in _REPO_TYPE_NAMES:
+        _REPO_TYPE_NAMES[repo] = {p.stem for p in repo.rglob("*.java")}
+    return _REPO_TYPE_NAMES[repo]
+
+
+def _element_types(typ: str) -> list[str]:
+    """``List<Region>[]`` -> [``List<Region>[]``, ``List<Region>``, ``Region``]: every type a generator may need."""
+    out, todo = [], [typ.strip()]
+    while todo:
+        t = todo.pop()
+        out.append(t)
+        if t.endswith("[]"):
+            todo.append(t[:-2])
+        m = re.match(r"[\w.]+<(.+)>$", t)
+        if m:
+            todo.extend(split_params(m.group(1)))
+    return out
+
+
+def repo_types_for(types: list[str], repo: Path, tvars: list[str], depth: int = 2) -> dict[str, RepoType]:
+    """The repository's own types (among ``types`` and their element types) the harness can build.
+
+    A type is usable when its file declares it as a concrete class, record or enum, and the
+    declaration names no other repository type except ones usable in turn (``depth`` levels):
+    the harness is one file in the default package, so whatever the inlined class needs must
+    come along. A class is built through the constructor with the fewest parameters whose
+    every parameter has a generator; an enum through its constants.
+    """
+    names = _type_names(repo)
+    found: dict[str, RepoType] = {}
+    wanted = [e for t in types for e in _element_types(t)]
+    seen: set[str] = set()
+    while wanted:
+        t = wanted.pop(0)
+        if t in seen or t not in names or t in tvars:
+            continue
+        seen.add(t)
+        if generator(t, "x", tvars, 0, found) is not None:
+            continue
+        spec = _repo_type(repo, t)
+        if spec is None:
+            continue
+        others = (_identifiers(spec.source) & names) - {t}
+        if others and depth <= 0:
+            continue
+        if others:
+            more = repo_types_for(sorted(others), repo, tvars, depth - 1)
+            if set(more) != others:
+                continue
+            found.update(more)
+        if spec.enum or all(generator(p.type, p.name, tvars, 0, found) is not None for p in spec.ctor):
+            found[t] = spec
+    return found
+
+
+def _repo_type(repo: Path, name: str) -> RepoType | None:
+    """The declaration of ``name`` from ``name.java`` in the repository, made inlinable, or None."""
+    for path in sorted(repo.rglob(f"{name}.java")):
+        source = path.read_text(encoding="utf-8", errors="replace")
+        mask = java_mask(source)
+        m = re.search(r"^[ \t]*((?:(?:public|final|static|abstract|sealed|strictfp)\s+)*)"
+                      r"(class|enum|record|interface)\s+" + re.escape(name) + r"\b([^{]*)\{", mask, re.M)
+        if not m or m.group(2) == "interface" or "abstract" in m.group(1):
+            continue
+        depth, i = 1, m.end()
+        while i < len(mask) and depth:
+            depth += {"{": 1, "}": -1}.get(mask[i], 0)
+            i += 1
+        decl = source[m.start():i]
+        decl = re.sub(r"^([ \t]*)public\s+", r"\1", decl, count=1)
+        imports = [ln.strip() for ln in source.splitlines()
+                   if ln.strip().startswith("import ") and not ln.strip().startswith("import static")
+                   and ln.split()[1].startswith(IMAGE_PACKAGES)]
+        if m.group(2) == "enum":
+            return RepoType(name=name, source=decl, enum=True, imports=imports)
+        ctors: list[list[JavaParam]] = []
+        if m.group(2) == "record":
+            head = m.group(3)
+            ctors.append(_params_of(head[head.find("(") + 1:head.rfind(")")]))
+        body_mask = mask[m.end():i - 1]
+        for cm in re.finditer(r"(?:^|[;{}])\s*((?:public|protected)\s+)?" + re.escape(name) + r"\s*\(([^)]*)\)\s*"
+                              r"(?:throws[\w\s,.]+)?\{", body_mask):
+            if "private" in body_mask[max(0, cm.start() - 10):cm.start(2)]:
+                continue
+            start = m.end() + cm.start(2)
+            ctors.append(_params_of(source[start:start + len(cm.group(2))]))
+        if not ctors and not re.search(r"\bprivate\s+" + re.escape(name) + r"\s*\(", body_mask):
+            ctors.append([])  # the default constructor
+        if not ctors:
+            continue
+        return RepoType(name=name, source=decl, ctor=min(ctors, key=len), imports=imports)
+    return None
+
+
+def _params_of(plist: str) -> list[JavaParam]:
+    out = []
+    for p in split_params(plist):
+        p = re.sub(r"@\w+\s*", "", p).replace("final ", "").strip()
+        if not p:
+            continue
+        p = p.replace("...", "[] ")
+        typ, pname = p.rsplit(None, 1)
+        out.append(JavaParam(type=typ.replace(" ", ""), name=pname))
+    return out
 
 
 # ---------------------------------------------------------------------------- generators
 
 
-def generator(typ: str, name: str, tvars: list[str], variant: int = 0) -> str | None:
-    """A Java expression of type ``typ`` drawn from ``_r`` (``None`` when the type is not supported)."""
+def generator(typ: str, name: str, tvars: list[str], variant: int = 0,
+              repo_types: dict[str, RepoType] | None = None) -> str | None:
+    """A Java expression of type ``typ`` drawn from ``_r`` (``None`` when the type is not supported).
+
+    ``repo_types``: the repository's own classes the harness inlines; one of them is built
+    through its constructor from generated arguments (an enum: one of its constants).
+    """
     t = typ.strip()
+    rt = repo_types or {}
     n = name.lower()
     if t in tvars or t in ("E", "T", "K", "V", "?", "Object"):
         return "Integer.valueOf(_r.nextInt(20))" if variant % 2 == 0 else "_bcStr(_r, \"abcdef\", 2, 6)"
     if t in _BOXED:
-        inner = generator(_BOXED[t], name, tvars, variant)
+        inner = generator(_BOXED[t], name, tvars, variant, rt)
         return f"{t}.valueOf({inner})" if inner else None
     if t == "int" or t == "short" or t == "byte":
         hi = 5 if re.search(r"color|colour", n) else 12 if re.search(r"(^|_)k($|_)|kmer", n) else 20
         expr = f"_r.nextInt({hi + 1})" if variant != 2 else f"(_r.nextInt({2 * hi + 1}) - {hi})"
+        if re.search(r"^(end|stop)$|(?<=[a-z])end$|_end$", n) and variant != 2:
+            expr = f"({hi} + _r.nextInt({hi + 1}))"  # an interval's end is drawn above its start's range
         return expr if t == "int" else f"({t}) {expr}"
     if t == "long":
         if re.search(r"kmer|value|bps|bytes|size", n):
@@ -416,6 +576,8 @@ def generator(typ: str, name: str, tvars: list[str], variant: int = 0) -> str | 
     if t in ("String", "CharSequence"):
         if re.search(r"pattern|format", n):
             return "new String[]{\"0.00\", \"0.000\", \"#.##\", \"0.0###\"}[_r.nextInt(4)]"
+        if re.search(r"^(chr|chrom|chromosome|contig|seqname|refname|reference)(name|id)?$", n):
+            return "new String[]{\"chr1\", \"chr2\", \"chrX\"}[_r.nextInt(3)]"  # few names: they must match
         if re.search(r"delim|sep", n):
             return "new String[]{\",\", \"\\t\", \" \", \";\"}[_r.nextInt(4)]"
         if re.search(r"int|num|count|size|len|denominator|numerator", n):
@@ -431,7 +593,7 @@ def generator(typ: str, name: str, tvars: list[str], variant: int = 0) -> str | 
             return "_bcStr(_r, \"ACGTN\", 5, 30).getBytes()"
         if base == "char":
             return "_bcStr(_r, \"ACGT\", 5, 30).toCharArray()"
-        elem = generator(base, name, tvars, variant)
+        elem = generator(base, name, tvars, variant, rt)
         if elem is None:
             return None
         boxed = {v: k for k, v in _BOXED.items()}.get(base, base)
@@ -444,7 +606,7 @@ def generator(typ: str, name: str, tvars: list[str], variant: int = 0) -> str | 
         return f"_bcList(_r, 1, 8, () -> ({base}) {elem}).toArray(new {base}[0])"
     gm = re.match(r"(List|ArrayList|Collection|Iterable|Set|HashSet|TreeSet|LinkedList)<(.+)>$", t)
     if gm:
-        elem = generator(gm.group(2), name, tvars, variant)
+        elem = generator(gm.group(2), name, tvars, variant, rt)
         if elem is None:
             return None
         lst = f"_bcList(_r, 0 + 1, 8, () -> {elem})"
@@ -460,7 +622,7 @@ def generator(typ: str, name: str, tvars: list[str], variant: int = 0) -> str | 
         kv = split_params(mm.group(2))
         if len(kv) != 2:
             return None
-        kg, vg = generator(kv[0], name + "_key", tvars, 1), generator(kv[1], name, tvars, variant)
+        kg, vg = generator(kv[0], name + "_key", tvars, 1, rt), generator(kv[1], name, tvars, variant, rt)
         if kg is None or vg is None:
             return None
         kind = "TreeMap" if mm.group(1) == "TreeMap" else "HashMap"
@@ -471,6 +633,15 @@ def generator(typ: str, name: str, tvars: list[str], variant: int = 0) -> str | 
         return "new jregex.Pattern(new String[]{\"\\\\d+\", \"[ACGT]+\", \"(\\\\d+)M\", \"\\\\w\"}[_r.nextInt(4)])"
     if t == "Pattern" or t == "java.util.regex.Pattern":
         return "java.util.regex.Pattern.compile(new String[]{\"\\\\d+\", \"[ACGT]+\", \"(\\\\d+)M\"}[_r.nextInt(3)])"
+    if t in rt:
+        spec = rt[t]
+        if spec.enum:
+            return f"{t}.values()[_r.nextInt({t}.values().length)]"
+        rest = {k: v for k, v in rt.items() if k != t}  # no recursion through the same type
+        args = [generator(p.type, p.name, tvars, variant, rest) for p in spec.ctor]
+        if any(a is None for a in args):
+            return None
+        return f"new {t}({', '.join(args)})"
     return None
 
 
@@ -490,13 +661,27 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
     """The harness program, or ``None`` when a parameter type has no generator."""
     lines = list(dict.fromkeys(subject.imports))
     lines.append("")
+    for spec in subject.repo_types.values():  # the project's own types the arguments are built from
+        if spec.name != subject.class_name:
+            lines += [drop_override(spec.source), ""]
     lines.append(f"class {subject.class_name} {{")
-    for m in subject.members:
-        lines += ["    " + ln if ln.strip() else "" for ln in m.strip("\n").splitlines()]
+    for m in subject.members:  # Orig implements none of the original's interfaces: no @Override
+        lines += ["    " + ln if ln.strip() else "" for ln in drop_override(m).strip("\n").splitlines()]
     lines.append("}")
     lines.append("")
-    lines.append(f"public class Main extends {subject.class_name} {{")
-    lines.append(f"    {INSERT_MARKER}")
+    # A method named ``main`` would clash with the harness's entry point: the entry point then
+    # lives in a public class of its own (the file is named after it), and ``Main`` holds only
+    # the method under test. Otherwise both share ``Main``, which can call a private golden.
+    separate = subject.name == "main"
+    if separate:
+        lines.append(f"class Main extends {subject.class_name} {{")
+        lines.append(f"    {INSERT_MARKER}")
+        lines.append("}")
+        lines.append("")
+        lines.append("public class BCHarnessDriver {")
+    else:
+        lines.append(f"public class Main extends {subject.class_name} {{")
+        lines.append(f"    {INSERT_MARKER}")
     lines.append(HELPERS.rstrip())
     lines.append(FN_HELPER.rstrip())
     lines.append("")
@@ -506,13 +691,13 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
     if not subject.is_static:
         body.append("Main _o = new Main();")
         for f in subject.settable_fields:
-            g = generator(f.type, f.name, subject.type_vars, variant)
+            g = generator(f.type, f.name, subject.type_vars, variant, subject.repo_types)
             if g is None:
                 return None
             body.append(f"_o.{f.name} = {g};")
     names = []
     for i, p in enumerate(subject.params):
-        g = generator(p.type, p.name, subject.type_vars, variant)
+        g = generator(p.type, p.name, subject.type_vars, variant, subject.repo_types)
         if g is None:
             return None
         t = p.type if p.type not in subject.type_vars else "Object"

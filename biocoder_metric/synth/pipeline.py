@@ -10,7 +10,8 @@ an interrupted run resumes where it stopped; schema ``biocoder-synth/1``): ``tas
 ``config``, ``language``, ``golden_sha256``, ``status`` (``validated`` | ``failed``),
 ``reason``, ``context`` (validated only), ``plan``, ``slice`` (``repository`` |
 ``golden``), ``validation`` (see :class:`~biocoder_metric.synth.validate.Validation`),
-``attempts`` (each plan tried and why it was rejected), ``seconds``.
+``attempts`` (each plan tried and why it was rejected), ``cause`` (failed only: a short key
+from :data:`CAUSES`, the furthest gate any plan reached), ``seconds``.
 """
 
 from __future__ import annotations
@@ -66,6 +67,48 @@ class SynthOptions:
     image: str | None = field(default=None, metadata={"help": "Docker image (docker sandbox only)"})
 
 
+#: Failure causes in the order synthesis meets them: a record's cause is the furthest any of its
+#: plans got (a plan that reached the mutant gate says more than one whose golden crashed).
+#: (cause, prefix of the reason text that signals it).
+CAUSES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("synthesis_error", ("synthesis error",)),
+    ("cannot_analyse", ("cannot analyse",)),
+    ("unresolved_names", ("unresolved",)),
+    ("missing_class_methods", ("calls methods of its class",)),
+    ("no_input_generator", ("no generator for type",)),
+    ("no_candidate", ("no candidate harness",)),
+    ("harness_leaks_golden", ("the harness would contain the golden",)),
+    ("golden_fails", ("golden case",)),
+    ("nondeterministic", ("nondeterministic",)),
+    ("golden_raises_too_often", ("golden raises on",)),
+    ("constant_output", ("output does not vary",)),
+    ("null_candidate_passes", ("null candidate passes",)),
+    ("return_unobserved", ("the return value is never observed",)),
+    ("result_does_not_vary", ("what varies between cases",)),
+    ("no_judgeable_mutant", ("no mutant of this function",)),
+    ("too_few_mutants", ("only ",)),
+    ("weak_mutant_score", ("kills ",)),
+)
+
+
+def cause_of(reason: str | None) -> str:
+    """The short cause key of one failure reason (``other`` when no known prefix matches)."""
+    text = (reason or "").strip()
+    for cause, prefixes in CAUSES:
+        if text.startswith(prefixes):
+            return cause
+    return "other"
+
+
+def record_cause(record: dict[str, Any]) -> str | None:
+    """The cause of a failed record: the furthest gate any attempt reached, else the record's reason."""
+    if record.get("status") == "validated":
+        return None
+    order = {c: i for i, (c, _) in enumerate(CAUSES)}
+    causes = [cause_of(a.get("reason")) for a in record.get("attempts") or []] or [cause_of(record.get("reason"))]
+    return max(causes, key=lambda c: order.get(c, -1))
+
+
 def golden_sha256(row: dict[str, Any]) -> str:
     return hashlib.sha256((row.get("golden_code") or "").encode("utf-8")).hexdigest()
 
@@ -101,8 +144,10 @@ def candidates(
         for variant in range(min(3, opts.max_plans)):
             ctx = java_harness.render_java(subject, variant)
             if ctx is None:
-                bad = [p.type for p in subject.params if java_harness.generator(p.type, p.name, subject.type_vars) is None]
-                bad += [f.type for f in subject.settable_fields if java_harness.generator(f.type, f.name, subject.type_vars) is None]
+                bad = [p.type for p in subject.params
+                       if java_harness.generator(p.type, p.name, subject.type_vars, 0, subject.repo_types) is None]
+                bad += [f.type for f in subject.settable_fields
+                        if java_harness.generator(f.type, f.name, subject.type_vars, 0, subject.repo_types) is None]
                 return [], f"no generator for type(s): {', '.join(dict.fromkeys(bad))}", origin
             if all(ctx != c for _, _, c in out):
                 out.append((f"variant {variant}", {p.name: p.type for p in subject.params}, ctx))
@@ -110,8 +155,13 @@ def candidates(
     # python
     golden, name = row["golden_code"], row["function_name"]
     sl = None
+    module = None
+    if not repo and not row.get("repository") and opts.repos:
+        hit = python_slice.find_in_repositories(name, list(opts.repos.values()))
+        if hit is not None:
+            repo, module = str(hit[0]), hit[1]
     if repo:
-        module = python_slice.locate_module(repo, row)
+        module = module or python_slice.locate_module(repo, row)
         if module is not None:
             try:
                 sl = python_slice.slice_repository(golden, name, repo, module)
@@ -129,8 +179,29 @@ def candidates(
         return [], f"cannot analyse the function: {exc}", sl.origin
     if subject.missing_methods:
         return [], "calls methods of its class that are not available: " + ", ".join(subject.missing_methods), sl.origin
+    if repo and module is not None and sl.origin == "repository":
+        _construct_repository_classes(subject, sl, repo, module)
     out = [(p.label, p.describe(), python_harness.render(subject, sl, p)) for p in python_harness.plans(subject, opts.max_plans)]
     return out, None, sl.origin
+
+
+def _construct_repository_classes(subject: Any, sl: Any, repo: str, module: Any) -> None:
+    """Parameters typed as one of the repository's classes get that class, built by its constructor, first."""
+    from biocoder_metric.synth.python_inputs import class_hints, constructor_kind
+
+    hints = class_hints(subject.func, skip_first=subject.method in ("instance", "property", "class"))
+    wanted = sorted({c for p, c in hints.items() if any(q.name == p for q in subject.params)})
+    if not wanted:
+        return
+    try:
+        sources = python_slice.slice_classes(repo, module, wanted, sl)
+    except (SyntaxError, OSError, ValueError, RecursionError):
+        return
+    for p in subject.params:
+        cls = hints.get(p.name)
+        kind = constructor_kind(sources[cls], cls, repo) if cls in sources else None
+        if kind and kind not in p.kinds:
+            p.kinds.insert(0, kind)
 
 
 def _unique_helpers(siblings: list[tuple[str, str]] | None) -> dict[str, str]:
@@ -153,8 +224,10 @@ def sibling_index(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str], list[
             continue
         if r.get("file_path"):
             out.setdefault((r.get("repository") or "", r["file_path"]), []).append((r["function_name"], r["golden_code"]))
-        elif r.get("language") == "python" and r.get("repository"):
-            out.setdefault((r["repository"], ""), []).append((r["function_name"], r["golden_code"]))
+        elif r.get("language") == "python":
+            # no file path: grouped by repository; rows that name none (upstream's hidden sets) form one
+            # group, where a helper is still taken only when its name is unique
+            out.setdefault((r.get("repository") or "", ""), []).append((r["function_name"], r["golden_code"]))
     return out
 
 
@@ -203,11 +276,12 @@ def synthesize_task(
         elif reason is None:
             reason = v.reason
     if best is not None:
-        record.update(status="validated", reason=None, **best[1])
+        record.update(status="validated", reason=None, cause=None, **best[1])
     else:
         record["reason"] = reason or "no candidate harness"
         if record["attempts"]:
             record["reason"] = "; ".join(dict.fromkeys(f"{a['plan']}: {a['reason']}" for a in record["attempts"]))[:1000]
+        record["cause"] = record_cause(record)
     record["seconds"] = round(time.monotonic() - started, 3)
     return record
 

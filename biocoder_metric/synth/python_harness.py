@@ -23,6 +23,13 @@ import copy
 from dataclasses import dataclass, field
 
 from biocoder_metric.execution.harness import INSERT_MARKER
+from biocoder_metric.synth.python_evidence import (
+    EXAMPLE_RATE,
+    callsite_examples,
+    doc_examples,
+    invalid_expr,
+    scale_constants,
+)
 from biocoder_metric.synth.python_inputs import (
     ParamSpec,
     infer_params,
@@ -36,6 +43,10 @@ from biocoder_metric.synth.python_slice import Slice, find_function
 
 #: Printed when the call raises; validation counts these lines as golden errors.
 EXCEPTION_PREFIX = "exception: "
+#: Printed when the probe call (an invalid argument on purpose) raises: expected, not counted.
+PROBE_EXCEPTION_PREFIX = "probe exception: "
+#: Share of cases that add a probe call.
+PROBE_RATE = 0.4
 SEED_PLACEHOLDER = "<|int;range=0,999999999|>"
 
 #: The helpers every synthesised harness carries. Stdlib only (numpy imported lazily), Python 3.9.
@@ -175,6 +186,17 @@ def _bc_show(v, depth=0):
     return _bc_re.sub(r" at 0x[0-9a-fA-F]+", "", repr(v))
 
 
+def _bc_near(_r, consts, draw):
+    """A boundary value of a constant the code compares with, a value at its scale, or ``draw()``."""
+    u = _r.random()
+    if u < 0.35:
+        return _r.choice(consts) + _r.choice([-1, 0, 1])
+    if u < 0.6:
+        top = max(abs(c) for c in consts)
+        return _r.randint(0, 2 * top)
+    return draw()
+
+
 def _bc_print(label, v):
     text = _bc_show(v)
     if len(text) > _BC_LIMIT:
@@ -197,10 +219,18 @@ class Plan:
     args: list[tuple[ParamSpec, str | None]]  # (param, kind) ; kind None = left to its default
     attrs: list[tuple[str, str]] = field(default_factory=list)  # (self attribute, kind)
     label: str = ""
+    #: vary defaulted parameters (passed by keyword in about half the cases) and add probe calls
+    explore: bool = True
+    #: share of cases that replay an example call (docstring, call sites) instead of generated values
+    example_rate: float = EXAMPLE_RATE
 
     def describe(self) -> dict[str, str]:
         out = {p.name: (k or "default") for p, k in self.args}
         out.update({f"self.{a}": k for a, k in self.attrs})
+        if not self.explore:
+            out["_explore"] = "off"
+        if self.example_rate != EXAMPLE_RATE:
+            out["_examples"] = str(self.example_rate)
         return out
 
 
@@ -215,6 +245,8 @@ class Subject:
     params: list[ParamSpec] = field(default_factory=list)
     attrs: list[tuple[str, list[str]]] = field(default_factory=list)  # self attribute -> ranked kinds
     missing_methods: list[str] = field(default_factory=list)
+    examples: list[dict[str, str]] = field(default_factory=list)  # docstring example calls
+    scales: dict[str, list[int]] = field(default_factory=dict)  # parameter -> scale constants
 
 
 def analyse(golden: str, function_name: str, repo_dir=None, class_name: str | None = None, class_members=()) -> Subject:
@@ -237,6 +269,10 @@ def analyse(golden: str, function_name: str, repo_dir=None, class_name: str | No
         method = "instance"
     subject = Subject(function_name=function_name, func=func, method=method, class_name=class_name or "_BCSubject")
     subject.params = infer_params(func, repo_dir, skip_first=method in ("instance", "property", "class"))
+    names = [p.name for p in subject.params if not p.kw_only]
+    subject.examples = doc_examples(func, names)
+    subject.examples += [e for e in callsite_examples(repo_dir, function_name, names) if e not in subject.examples]
+    subject.scales = {p.name: c for p in subject.params if (c := scale_constants(func, p.name))}
     if method in ("instance", "property", "class"):
         self_name = first or "self"
         data, methods = self_attributes(func, self_name)
@@ -313,10 +349,22 @@ def plans(subject: Subject, limit: int = 4) -> list[Plan]:
 
     attrs0 = [(a, ks[0]) for a, ks in subject.attrs]
     add([(p, p.kinds[0]) for p in subject.params], attrs0, "best guess")
-    add([(p, None if p.has_default else p.kinds[0]) for p in subject.params], attrs0, "defaults kept")
+    # the fallback a golden that hangs or fails on probes and varied defaults still gets
+    p = Plan(args=[(p, None if p.has_default else p.kinds[0]) for p in subject.params], attrs=attrs0,
+             label="defaults kept", explore=False)
+    if repr(p.describe()) not in seen:
+        seen.add(repr(p.describe()))
+        out.append(p)
+    if len(subject.examples) >= 2:
+        # real inputs (the repository's tests, docstrings) for code random values cannot feed: a
+        # parser of VCF lines, a tree reader; the gates still decide whether that tests enough
+        p = Plan(args=[(p, p.kinds[0]) for p in subject.params], attrs=attrs0, label="examples", example_rate=0.9)
+        if repr(p.describe()) not in seen:
+            seen.add(repr(p.describe()))
+            out.insert(1, p)
     for rank in (1, 2):
         add(
-            [(p, None if p.has_default else _alt(p.kinds, rank)) for p in subject.params],
+            [(p, _alt(p.kinds, rank)) for p in subject.params],
             [(a, _alt(ks, rank)) for a, ks in subject.attrs],
             f"alternative {rank}",
         )
@@ -333,6 +381,9 @@ def _mangle(attr: str, class_name: str) -> str:
 def render(subject: Subject, sl: Slice, plan: Plan) -> str:
     """The complete harness program for one plan."""
     lines: list[str] = ["# harness synthesized by biocoder-eval (biocoder_metric.synth), see docs/synthesis.md"]
+    # Annotations stay unevaluated: the reference image runs Python 3.9, where repository code
+    # written for 3.10+ (``x: int | None``) would fail at definition time over a type hint.
+    lines.append("from __future__ import annotations")
     lines += sl.imports
     lines.append(PRELUDE.strip("\n"))
     lines.append("")
@@ -355,29 +406,65 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
     if any(imp.split()[1].split(".")[0] == "numpy" for imp in sl.imports if imp.startswith(("import ", "from "))):
         body.append("import numpy as _bc_numpy")
         body.append("_bc_numpy.random.seed(_r.randint(0, 2 ** 31 - 1))")
-    fixed: list[str] = []
     shown: list[tuple[str, str]] = []
+    positional: list[str] = []
+    keywords: list[tuple[str, str, str]] = []  # (parameter, variable, condition for passing it)
+    probes: list[tuple[int, str]] = []  # (argument position in ``order``, invalid expression)
+    order: list[tuple[str, str, bool]] = []  # (parameter, variable, by keyword)
+    examples = subject.examples if plan.explore else []
+    if examples:
+        body.append(f"_bc_ex = _r.choice({examples!r}) if _r.random() < {plan.example_rate} else None")
+    else:
+        body.append("_bc_ex = None")
     omitted = False  # positional arguments after an omitted default must become keywords
     for i, (p, kind) in enumerate(plan.args):
+        var = f"_bc_a{i}"
         if kind is None:
             omitted = True
             continue
-        var = f"_bc_a{i}"
-        body.append(f"{var} = {kind_expr(kind)}")
-        fixed.append(f"{p.name}={var}" if p.kw_only or omitted else var)
-        if kind.startswith(("list", "dict", "set", "ndarray", "frame", "series", "obj")):
+        expr = kind_expr(kind)
+        consts = subject.scales.get(p.name) if plan.explore else None
+        if consts and kind.startswith("int"):
+            expr = f"_bc_near(_r, {consts!r}, lambda: {expr})"
+        # an example's literal is evaluated fresh per case: mutating it cannot leak into the next case
+        value = f"(eval(_bc_ex[{p.name!r}]) if _bc_ex is not None and {p.name!r} in _bc_ex else {expr})"
+        by_keyword = p.kw_only or omitted or (p.has_default and plan.explore)
+        if p.has_default and plan.explore:
+            # a defaulted parameter: given by keyword in about half the cases, left out otherwise,
+            # so a changed default shows (an example call decides for itself)
+            body.append(f"_bc_give{i} = ({p.name!r} in _bc_ex) if _bc_ex is not None else _r.random() < 0.5")
+            body.append(f"{var} = {value} if _bc_give{i} else None")
+        else:
+            body.append(f"{var} = {value}")
+        order.append((p.name, var, by_keyword))
+        if by_keyword:
+            keywords.append((p.name, var, f"_bc_give{i}" if p.has_default and plan.explore else "True"))
+        else:
+            positional.append(var)
+        if kind.startswith(("list", "dict", "set", "ndarray", "frame", "series", "obj", "ctor")):
             shown.append((p.name, var))
-    arglist = ", ".join(fixed)
+        bad = invalid_expr(kind) if plan.explore else None
+        if bad:
+            probes.append((len(order) - 1, bad))
+    body.append("_bc_kw = {}")
+    for pname, var, cond in keywords:
+        if cond == "True":
+            body.append(f"_bc_kw[{pname!r}] = {var}")
+        else:
+            body.append(f"if {cond}:")
+            body.append(f"    _bc_kw[{pname!r}] = {var}")
+    arglist = ", ".join(positional + ["**_bc_kw"])
     name = _mangle(subject.function_name, subject.class_name) if subject.method else subject.function_name
     if subject.method in ("instance", "property"):
         body.append(f"_bc_obj = {subject.class_name}.__new__({subject.class_name})")
         for attr, kind in plan.attrs:
             body.append(f"_bc_obj.{_mangle(attr, subject.class_name)} = {kind_expr(kind)}")
-        call = f"_bc_obj.{name}" if subject.method == "property" else f"_bc_obj.{name}({arglist})"
+        target = f"_bc_obj.{name}"
     elif subject.method in ("static", "class"):
-        call = f"{subject.class_name}.{name}({arglist})"
+        target = f"{subject.class_name}.{name}"
     else:
-        call = f"{name}({arglist})"
+        target = name
+    call = target if subject.method == "property" else f"{target}({arglist})"
     body.append("try:")
     body.append(f"    _bc_print('result: ', {call})")
     body.append("except Exception as _bc_e:")
@@ -386,6 +473,23 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         body.append(f"_bc_print('after {pname}: ', {var})")
     if subject.method in ("instance", "property"):
         body.append("_bc_print('after self: ', {k: v for k, v in vars(_bc_obj).items()})")
+    if probes and subject.method != "property":
+        # one argument replaced by an invalid value: the error paths (the exception type is compared)
+        body.append(f"if _r.random() < {PROBE_RATE}:")
+        body.append(f"    _bc_which = _r.randrange({len(probes)})")
+        for j, (pos, bad) in enumerate(probes):
+            pname, var, kw = order[pos]
+            body.append(f"    {'if' if j == 0 else 'elif'} _bc_which == {j}:")
+            if kw:
+                body.append(f"        _bc_pargs, _bc_pkw = [{', '.join(positional)}], dict(_bc_kw, **{{{pname!r}: {bad}}})")
+            else:
+                k = positional.index(var)
+                repl = positional[:k] + [bad] + positional[k + 1:]
+                body.append(f"        _bc_pargs, _bc_pkw = [{', '.join(repl)}], dict(_bc_kw)")
+        body.append("    try:")
+        body.append(f"        _bc_print('probe: ', {target}(*_bc_pargs, **_bc_pkw))")
+        body.append("    except Exception as _bc_e:")
+        body.append(f"        print({PROBE_EXCEPTION_PREFIX!r} + type(_bc_e).__name__)")
     body.append("_bc_print_files()")
     lines += ["    " + b for b in body]
     lines.append("")

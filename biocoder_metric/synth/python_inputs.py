@@ -29,6 +29,7 @@ KINDS: dict[str, str] = {
     "int_small": "_r.randint(0, 10)",
     "int_pos": "_r.randint(1, 20)",
     "int_signed": "_r.randint(-50, 50)",
+    "int_end": "_r.randint(10, 20)",
     "float_unit": "round(_r.random(), 6)",
     "float_pos": "round(_r.uniform(0.1, 100.0), 6)",
     "float": "round(_r.uniform(-100.0, 100.0), 6)",
@@ -37,7 +38,8 @@ KINDS: dict[str, str] = {
     "str_dna": "_bc_seq(_r, 'ACGT', 5, 30)",
     "str_rna": "_bc_seq(_r, 'ACGU', 5, 30)",
     "str_protein": "_bc_seq(_r, 'ACDEFGHIKLMNPQRSTVWY', 5, 30)",
-    "str_chrom": "_r.choice(['chr1', 'chr2', 'chr10', 'chrX', 'chrY', '1', 'X'])",
+    # few names, some repeated: two chromosome arguments must often match; '1'/'X' for code that strips 'chr'
+    "str_chrom": "_r.choice(['chr1', 'chr1', 'chr2', 'chr2', 'chrX', '1', 'X'])",
     "str_line": "_bc_line(_r)",
     "path_text": "_bc_file(_r, 'text')",
     "path_fasta": "_bc_file(_r, 'fasta')",
@@ -204,6 +206,8 @@ def refine(family: str, name: str) -> list[str]:
             return ["str_line", "str_word"]
         return ["str_word", "str_dna"]
     if family == "int":
+        if re.search(r"^(end|stop)$|_(end|stop)$", n):
+            return ["int_end", "int_small", "int_pos"]  # an interval's end: above its start's range
         if re.search(r"(^|_)(k|n|num|size|length|len|width|height|window|order|step|iter|n_iter|ploidy|radius|bins|nbins|level)($|_)", n):
             return ["int_pos", "int_small"]
         return ["int_small", "int_pos", "int_signed"]
@@ -855,8 +859,55 @@ def self_attributes(func: ast.FunctionDef | ast.AsyncFunctionDef, self_name: str
     return list(dict.fromkeys(data)), list(dict.fromkeys(methods))
 
 
+#: A type name that may be one of the repository's own classes (``Record``, ``vcfpy.Record``).
+_CLASS_TYPE = re.compile(r"^(?:[a-z_]\w*\.)*([A-Z]\w*)$")
+_NOT_CLASSES = frozenset({"Any", "Optional", "Union", "List", "Dict", "Set", "Tuple", "Iterable", "Sequence",
+                          "Callable", "Iterator", "Mapping", "None", "True", "False", "DataFrame", "Series",
+                          "Path", "ArrayLike", "NDArray", "Number", "Generator", "Type", "TextIO", "IO"})
+
+
+def class_hints(func: ast.FunctionDef | ast.AsyncFunctionDef, skip_first: bool = False) -> dict[str, str]:
+    """Parameter -> the class its annotation or docstring names (``rec: vcfpy.Record`` -> ``Record``)."""
+    doc = docstring_types(ast.get_docstring(func))
+    args = list(func.args.posonlyargs) + list(func.args.args)
+    if skip_first and args:
+        args = args[1:]
+    out: dict[str, str] = {}
+    for a in args + list(func.args.kwonlyargs):
+        texts = [ast.unparse(a.annotation).strip("'\"")] if a.annotation is not None else []
+        texts += [doc[a.arg].split(",")[0].strip().strip("`~")] if a.arg in doc else []
+        for text in texts:
+            m = _CLASS_TYPE.match(text.strip())
+            if m and m.group(1) not in _NOT_CLASSES:
+                out[a.arg] = m.group(1)
+                break
+    return out
+
+
+def constructor_kind(class_source: str, class_name: str, repo_dir: str | Path | None = None) -> str | None:
+    """``ctor:`` kind building ``class_name`` from generated values for its ``__init__``'s required parameters."""
+    try:
+        tree = ast.parse(class_source)
+    except SyntaxError:
+        return None
+    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name), None)
+    if cls is None:
+        return None
+    init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+    if init is None:
+        return f"ctor:{class_name}:{{}}"
+    fields = {p.name: p.kinds[0] for p in infer_params(init, repo_dir, skip_first=True) if not p.has_default}
+    if any(k.startswith(("stub:", "a_type")) for k in fields.values()):
+        return None
+    return f"ctor:{class_name}:{fields!r}"
+
+
 def kind_expr(kind: str) -> str:
     """The generator expression of a kind (``choice:[...]`` picks among compared-to strings)."""
+    if kind.startswith("ctor:"):  # one of the repository's classes, through its constructor
+        _, name, fields = kind.split(":", 2)
+        args = ast.literal_eval(fields)
+        return f"{name}(" + ", ".join(f"{k}={kind_expr(v)}" for k, v in args.items()) + ")"
     if kind.startswith("choice:"):
         return f"_r.choice({kind[len('choice:'):]} + [_bc_seq(_r, 'abcdefgh', 3, 6)])"
     if kind.startswith("default:"):

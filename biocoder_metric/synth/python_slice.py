@@ -92,6 +92,37 @@ KNOWN_IMPORTS: dict[str, str] = {
     "reverse_complement": "from Bio.Seq import reverse_complement",
 }
 _BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__"}
+
+#: Standard-library modules whose public names a flattened golden may use bare (``attrgetter``,
+#: ``Decimal``, ``OrderedDict``): :func:`stdlib_import` imports a name that exactly one of them defines.
+_STDLIB_SOURCES = (
+    "operator", "decimal", "fractions", "collections", "itertools", "functools", "math", "statistics", "string",
+    "random", "bisect", "heapq", "copy", "json", "csv", "io", "textwrap", "typing", "datetime", "time", "glob",
+    "shutil", "tempfile", "gzip", "struct", "hashlib", "warnings", "enum", "dataclasses", "pathlib", "contextlib",
+    "numbers", "subprocess", "os", "os.path", "re",
+)
+_STDLIB_INDEX: dict[str, str] | None = None
+
+
+def stdlib_import(name: str) -> str | None:
+    """``from MODULE import name`` when exactly one module of :data:`_STDLIB_SOURCES` defines ``name``."""
+    global _STDLIB_INDEX
+    if _STDLIB_INDEX is None:
+        import importlib
+
+        owners: dict[str, list[str]] = {}
+        for mod in _STDLIB_SOURCES:
+            try:
+                m = importlib.import_module(mod)
+            except ImportError:
+                continue
+            public = getattr(m, "__all__", None) or [n for n in dir(m) if not n.startswith("_")]
+            for n in public:
+                if len(n) >= 3 and not isinstance(getattr(m, n, None), type(sys)):  # no submodules
+                    owners.setdefault(n, []).append(mod)
+        _STDLIB_INDEX = {n: mods[0] for n, mods in owners.items() if len(mods) == 1}
+    mod = _STDLIB_INDEX.get(name)
+    return f"from {mod} import {name}" if mod else None
 #: ALL_CAPS names: module constants, given a symbolic value when their module is not available.
 SYMBOLIC_RE = re.compile(r"^_?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^_?[A-Z]{3,}[0-9]*$")
 #: A project's own exception class (``GenipeError``): only raised, so a plain subclass of Exception does.
@@ -197,6 +228,8 @@ def slice_golden(golden: str, function_name: str, helpers: dict[str, str] | None
             line = KNOWN_IMPORTS.get(name)
             if line is None and (name in STDLIB or name in IMAGE_MODULES):
                 line = f"import {name}"
+            if line is None and name not in helpers:
+                line = stdlib_import(name)
             if line:
                 s.imports.append(line)
             elif SYMBOLIC_RE.match(name):
@@ -256,6 +289,7 @@ class _RepoSlicer:
         self.definitions: list[str] = []
         self.unresolved: list[str] = []
         self._done: set[tuple[Path, str]] = set()
+        self.modules: dict[str, tuple[Path, int]] = {}  # name -> module file inlined as a namespace
 
     def tree(self, path: Path) -> ast.Module:
         if path not in self._trees:
@@ -293,11 +327,13 @@ class _RepoSlicer:
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 for a in node.names:
                     out.setdefault(a.asname or a.name.split(".")[0], node)
-            elif isinstance(node, ast.Try):  # try: import x / except ImportError
+            elif isinstance(node, ast.Try):  # try: import x / except ImportError: x = None
+                optional = _catches_import_error(node)
                 for sub in node.body:
                     if isinstance(sub, (ast.Import, ast.ImportFrom)):
                         for a in sub.names:
-                            out.setdefault(a.asname or a.name.split(".")[0], sub)
+                            # an optional import is the whole try statement: the fallback is part of it
+                            out.setdefault(a.asname or a.name.split(".")[0], node if optional else sub)
         return out
 
     def defining_module(self, name: str, current: Path | None = None) -> Path | None:
@@ -325,6 +361,40 @@ class _RepoSlicer:
             found = [f for f in found if f in imported]
         return found[0] if len(found) == 1 else None
 
+    def inline_module(self, module: Path, bound: str, depth: int) -> None:
+        """Make ``bound`` a namespace of the module's names that the sliced code uses (``m.f(...)``).
+
+        The attributes are only known once everything else is sliced, so the module is noted
+        here and :meth:`finish_modules` resolves its attributes and writes the namespace.
+        """
+        self.modules.setdefault(bound, (module, depth))
+
+    def finish_modules(self, code: list[str]) -> None:
+        """Resolve the attributes used on each inlined module and bind the module name to them."""
+        done: set[str] = set()
+        for _ in range(4):  # attributes may use further modules
+            pending = [b for b in self.modules if b not in done]
+            if not pending:
+                break
+            for bound in pending:
+                done.add(bound)
+                module, depth = self.modules[bound]
+                text = "\n".join(code + self.definitions)
+                attrs = sorted(set(re.findall(r"(?<![\w.])" + re.escape(bound) + r"\.([A-Za-z_]\w*)", text)))
+                index = self.index(module)
+                names = []
+                for attr in attrs:
+                    if attr not in index:
+                        self.unresolved.append(f"{bound}.{attr} (not defined in {module.name})")
+                        continue
+                    self.resolve(module, attr, depth + 1)  # its helpers come along under their own names
+                    names.append(attr)
+                if names:
+                    self.definitions.append(
+                        f"{bound} = __import__('types').SimpleNamespace("
+                        + ", ".join(f"{n}={n}" for n in names) + ")"
+                    )
+
     def resolve(self, path: Path, name: str, depth: int = 0) -> None:
         """Make ``name`` (as seen from module ``path``) available: import it or slice its definition."""
         key = (path, name)
@@ -336,13 +406,31 @@ class _RepoSlicer:
             if name in KNOWN_IMPORTS:
                 self.imports.append(KNOWN_IMPORTS[name])
                 return
+            if name in STDLIB or name in IMAGE_MODULES:
+                self.imports.append(f"import {name}")
+                return
             other = self.defining_module(name, path)
             if other is not None and other != path:
                 # BioCoder's goldens are flattened (``descriptives.interquartile_range`` became
                 # ``interquartile_range``): the one module of the repository that defines it.
                 self.resolve(other, name, depth + 1)
+            elif self.module_path(name) is not None or self.module_path(name, path, 1) is not None:
+                # a module of the repository used by name (``descriptives.biweight_midvariance``)
+                self.inline_module(self.module_path(name) or self.module_path(name, path, 1), name, depth)
+            elif stdlib_import(name):
+                self.imports.append(stdlib_import(name))
             else:
                 self.unresolved.append(name)
+            return
+        if isinstance(node, ast.Try):
+            # ``try: import fsspec / except ImportError: fsspec = None``: optional, whatever the image
+            # holds; the statement goes in as written and the harness takes whichever branch applies
+            for dep in free_names(node):
+                if dep != name and dep not in _bound_by(node):
+                    self.resolve(path, dep, depth + 1)
+            text = ast.get_source_segment(self._texts[path], node) or ast.unparse(node)
+            if text not in self.definitions:
+                self.definitions.append(text)
             return
         if isinstance(node, ast.Import):
             for a in node.names:
@@ -351,6 +439,8 @@ class _RepoSlicer:
                     continue
                 if image_can_import(a.name):
                     self.imports.append(f"import {a.name}" + (f" as {a.asname}" if a.asname else ""))
+                elif a.asname and self.module_path(a.name) is not None:
+                    self.inline_module(self.module_path(a.name), name, depth)  # import pkg.mod as m
                 else:
                     self.unresolved.append(f"{name} (module {a.name} is not in the reference image)")
             return
@@ -374,7 +464,13 @@ class _RepoSlicer:
                     if a.asname and a.asname != a.name:
                         self.definitions.append(f"{a.asname} = {a.name}")
                 else:
-                    self.unresolved.append(f"{name} (submodule {mod}.{a.name} cannot be inlined)")
+                    sub = self.module_path(f"{mod}.{a.name}" if mod else a.name, path, node.level)
+                    if sub is None and node.level == 0:
+                        sub = self.module_path(f"{mod}.{a.name}")
+                    if sub is not None:
+                        self.inline_module(sub, name, depth)  # from . import descriptives
+                    else:
+                        self.unresolved.append(f"{name} (submodule {mod}.{a.name} cannot be inlined)")
             return
         # A definition: resolve what it uses first, then emit it (dependencies come first).
         for dep in free_names(node):
@@ -387,14 +483,40 @@ class _RepoSlicer:
             self.definitions.append(text)
 
 
+def _catches_import_error(node: ast.Try) -> bool:
+    """A ``try`` whose handlers catch a failed import (ImportError, ModuleNotFoundError, Exception, bare)."""
+    for h in node.handlers:
+        if h.type is None:
+            return True
+        names = {n.id if isinstance(n, ast.Name) else getattr(n, "attr", "") for n in ast.walk(h.type)}
+        if names & {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}:
+            return True
+    return False
+
+
+def _bound_by(node: ast.AST) -> set[str]:
+    """Names a statement binds (imports and assignment targets)."""
+    out: set[str] = set()
+    for n in ast.walk(node):
+        if isinstance(n, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name.split(".")[0]) for a in n.names)
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            out.add(n.id)
+    return out
+
+
 def slice_repository(
     golden: str, function_name: str, repo_dir: str | Path, module_file: str | Path
 ) -> Slice:
-    """Slice the golden's dependencies from ``module_file`` (a path inside ``repo_dir``)."""
-    repo = Path(repo_dir)
+    """Slice the golden's dependencies from ``module_file`` (a path inside ``repo_dir``).
+
+    Both paths may be relative to the working directory or ``module_file`` to ``repo_dir``:
+    they are made absolute first, so a relative ``--repo`` slices like an absolute one.
+    """
+    repo = Path(repo_dir).resolve()
     path = Path(module_file)
     if not path.is_absolute():
-        path = repo / path
+        path = path.resolve() if path.is_file() else repo / path
     slicer = _RepoSlicer(repo)
     tree = slicer.tree(path)
     golden_tree = ast.parse(golden)
@@ -415,6 +537,7 @@ def slice_repository(
         if src_class is not None and name == src_class.name:
             continue
         slicer.resolve(path, name)
+    slicer.finish_modules([golden, *members])
     s.imports = list(dict.fromkeys(slicer.imports + submodule_imports(target)))
     s.definitions = slicer.definitions
     s.class_members = members
@@ -472,11 +595,78 @@ def _dedent_block(text: str) -> str:
     return "\n".join([lines[0].strip(), *rest_lines])
 
 
+def slice_classes(repo_dir: str | Path, module_file: str | Path, names: list[str], have: Slice) -> dict[str, str]:
+    """The repository classes among ``names`` (as seen from ``module_file``), sliced into ``have``.
+
+    For building arguments of the project's own types (``record: vcfpy.Record``): each class
+    that resolves without unresolved names has its definitions (and what they need) appended
+    to ``have``; returns {class name: its source}. A class that does not resolve is left out.
+    """
+    repo = Path(repo_dir).resolve()
+    path = Path(module_file)
+    if not path.is_absolute():
+        path = path.resolve() if path.is_file() else repo / path
+    out: dict[str, str] = {}
+    for name in names:
+        slicer = _RepoSlicer(repo)
+        slicer.resolve(path, name)
+        slicer.finish_modules(slicer.definitions[:])
+        if slicer.unresolved:
+            continue
+        source = next((d for d in slicer.definitions if re.match(r"(?:@.*\n)*class\s+" + re.escape(name) + r"\b", d)),
+                      None)
+        if source is None:
+            continue
+        for imp in slicer.imports:
+            if imp not in have.imports:
+                have.imports.append(imp)
+        for d in slicer.definitions:
+            if d not in have.definitions:
+                have.definitions.append(d)
+        out[name] = source
+    return out
+
+
+_DEF_INDEX: dict[Path, dict[str, list[Path]]] = {}
+
+
+def _definitions_index(repo: Path) -> dict[str, list[Path]]:
+    """Function (and method) name -> modules of ``repo`` defining it, cached per repository."""
+    if repo not in _DEF_INDEX:
+        index: dict[str, list[Path]] = {}
+        for p in sorted(repo.rglob("*.py")):
+            if any(part.startswith(".") or part in ("test", "tests", "doc", "docs") for part in p.relative_to(repo).parts):
+                continue
+            try:
+                tree = ast.parse(p.read_text(encoding="utf-8", errors="replace"))
+            except (SyntaxError, ValueError):
+                continue
+            for node in tree.body:
+                items = node.body if isinstance(node, ast.ClassDef) else [node]
+                for item in items:
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        index.setdefault(item.name, []).append(p)
+        _DEF_INDEX[repo] = index
+    return _DEF_INDEX[repo]
+
+
+def find_in_repositories(function_name: str, repos: list[str | Path]) -> tuple[Path, Path] | None:
+    """(repository, module) of the one module among ``repos`` that defines ``function_name``.
+
+    For rows that do not say where they come from (upstream's hidden sets carry no repository
+    or file path): a name defined in exactly one module of the given checkouts is taken to be
+    that module's function. Validation then checks the golden against that context.
+    """
+    found = [(Path(r).resolve(), m) for r in repos for m in dict.fromkeys(_definitions_index(Path(r).resolve())
+                                                                          .get(function_name, []))]
+    return found[0] if len(found) == 1 else None
+
+
 def locate_module(repo_dir: str | Path, row: dict) -> Path | None:
     """The module file of a task in ``repo_dir``: from ``file_path``, else ``package_name`` in metadata."""
     import json
 
-    repo = Path(repo_dir)
+    repo = Path(repo_dir).resolve()
     if row.get("file_path"):
         p = repo / row["file_path"]
         if p.is_file():

@@ -10,19 +10,29 @@ are imported inside the hooks.
   ``prompt`` column built by ``biocoder_dataset.prompts.build_prompt``.
 * ``build_predictions`` (the ``custom`` filter): raw generations -> candidate functions, the
   same post-processing as ``biocoder generate`` (``processors.base.assemble_candidate``).
-* ``pass_at_k`` (the metric): runs the candidates in OUR sandboxed engine
-  (the sandbox setting, default the safest available; ``none`` also needs the unsafe
-  opt-in) and returns the unbiased pass@k of each doc. All docs a filter
-  call produced are executed together on the first metric call, so the engine's worker
-  pool runs them in parallel; later calls read the verdicts.
+* ``pass_at_k`` (the metric): runs the candidates through
+  :func:`biocoder_metric.evaluation.evaluate_run`, the one call behind every entry point
+  (OUR sandboxed engine; the sandbox setting, default the safest available; ``none`` also
+  needs the unsafe opt-in; the one accounting rule) and returns the unbiased pass@k of each
+  doc. All docs a filter call produced are executed together on the first metric call, so
+  the engine's worker pool runs them in parallel; later calls read the verdicts.
 * ``mean_scored`` (the aggregation): tasks whose golden fails or that have no harness score
   ``None`` (they are not the model's fault) and are left out of the mean, and listed in the log.
 
 Environment: the ``lm-eval`` rows of the settings table (docs/ARCHITECTURE.md "Settings",
 :mod:`biocoder_dataset.settings`): source and Parquet folders, sandbox, unsafe opt-in,
-workers, fuzz cases, timeout, seed, a results folder (each batch's per-sample results, for
-audit) and allow-partial (score the other tasks when goldens fail in this environment;
-default: raise with the engine's message, as ``biocoder evaluate`` exits 3).
+workers, fuzz cases, timeout, seed, a results folder (each batch's run folder, as
+``biocoder evaluate`` writes it: ``results.jsonl``, ``summary.json``, ``timing.json``, for audit)
+and allow-partial (score the other tasks when goldens fail in this environment; default: raise
+with the engine's message, as ``biocoder evaluate`` exits 3).
+
+State between the hooks: lm-eval calls the filter once per task with every doc, and then the
+metric once per doc with only that doc's target and candidates (no handle to the filter call,
+no run id). So the filter's batches must wait in this module for their metric calls: a global
+is forced by the hook signatures. It is kept per run and cleared: each batch is dropped as soon
+as every one of its docs has been scored (or when executing it failed), so nothing outlives the
+lm-eval run that made it, and a later run in the same process never reads an earlier run's
+verdicts. ``pending_batches()`` says how many are waiting.
 """
 
 from __future__ import annotations
@@ -37,10 +47,75 @@ from biocoder_dataset import settings
 
 log = logging.getLogger("biocoder.lm_eval")
 
-#: Which filter batch each (task_id, candidates) pair belongs to, and the batches themselves.
-_LOCK = threading.Lock()
-_BATCHES: list[dict[str, Any]] = []
-_INDEX: dict[tuple[str, tuple[str, ...]], int] = {}
+
+class _Batch:
+    """The docs of one filter call: their rows and candidates, then (after the first metric call) the verdicts."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        self.rows: dict[str, dict[str, Any]] = {}
+        self.candidates: dict[str, list[str]] = {}
+        self.verdicts: dict[str, dict[str, Any]] | None = None
+        self.run: Any = None  # the RunResult
+        self.unscored: set[str] = set()  # docs whose metric call has not come yet
+
+
+class _Pending:
+    """Filter batches waiting for their metric calls (see the module docstring for why it is global).
+
+    ``(task_id, candidates)`` -> the batches holding that doc, oldest first: two tasks of one
+    lm-eval run (e.g. a group's variants) may produce the same doc, and lm-eval scores the
+    tasks in the order it filtered them.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.batches: dict[int, _Batch] = {}
+        self.index: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+        self.made = 0
+
+    def add(self, batch_docs: list[tuple[dict[str, Any], list[str]]]) -> _Batch:
+        with self.lock:
+            batch = _Batch(self.made)
+            self.made += 1
+            for row, cands in batch_docs:
+                batch.rows[row["task_id"]] = row
+                batch.candidates[row["task_id"]] = list(cands)
+                batch.unscored.add(row["task_id"])
+                self.index.setdefault((row["task_id"], tuple(cands)), []).append(batch.number)
+            self.batches[batch.number] = batch
+            return batch
+
+    def find(self, task_id: str, candidates: list[str]) -> _Batch:
+        numbers = self.index.get((task_id, tuple(candidates)))
+        if not numbers:
+            raise KeyError(
+                f"biocoder pass_at_k: no candidates recorded for task {task_id!r}; the task's filter must be "
+                "utils.build_predictions (it records the problem rows the metric executes against)"
+            )
+        return self.batches[numbers[0]]
+
+    def drop(self, batch: _Batch, task_ids: list[str] | None = None) -> None:
+        """Forget ``task_ids`` of ``batch`` (default: all); the batch goes when none is left."""
+        for t in list(batch.unscored) if task_ids is None else task_ids:
+            batch.unscored.discard(t)
+            key = (t, tuple(batch.candidates[t]))
+            numbers = self.index.get(key, [])
+            if batch.number in numbers:
+                numbers.remove(batch.number)
+            if not numbers:
+                self.index.pop(key, None)
+        if not batch.unscored:
+            self.batches.pop(batch.number, None)
+
+
+_PENDING = _Pending()
+
+
+def pending_batches() -> int:
+    """Filter batches of this process still waiting for metric calls (0 after a complete lm-eval run)."""
+    with _PENDING.lock:
+        return len(_PENDING.batches)
 
 
 # ----------------------------------------------------------------------------------- dataset
@@ -119,14 +194,9 @@ def build_predictions(resps: list[list[str]], docs: list[dict[str, Any]]) -> lis
         chat = doc.get("prompt_style") == "instruct"
         stops = () if chat else STOP_SEQUENCES.get(doc["language"], ())
         out.append([assemble_candidate(doc["prompt"], r, doc, chat=chat, stops=stops) for r in resp])
-    with _LOCK:
-        batch = {"rows": {}, "candidates": {}, "counts": None}
-        for doc, cands in zip(docs, out, strict=True):
-            row = {k: v for k, v in doc.items() if k not in ("prompt", "prompt_style")}
-            batch["rows"][doc["task_id"]] = row
-            batch["candidates"][doc["task_id"]] = list(cands)
-            _INDEX[(doc["task_id"], tuple(cands))] = len(_BATCHES)
-        _BATCHES.append(batch)
+    _PENDING.add(
+        [({k: v for k, v in doc.items() if k not in ("prompt", "prompt_style")}, cands) for doc, cands in zip(docs, out, strict=True)]
+    )
     return out
 
 
@@ -146,73 +216,82 @@ def eval_options():
     return EvalOptions(allow_unsafe=settings.allow_unsafe_from_env(), **{k: v for k, v in given.items() if v is not None})
 
 
-def _run_batch(batch_no: int) -> None:
-    """Execute every candidate of one filter call; store (n, c, task status) per task."""
-    from biocoder_metric.execution import run_evaluation
-    from biocoder_metric.scoring.accounting import account
+def _run_batch(batch: _Batch, ks: list[int]) -> None:
+    """Execute every candidate of one filter call through ``evaluate_run``; store (n, c, task status) per task."""
+    from biocoder_metric.evaluation import RunOptions, evaluate_run
     from biocoder_metric.types import TaskStatus
 
-    batch = _BATCHES[batch_no]
     samples = [
         {"task_id": t, "completion": c, "where": f"lm-eval doc {t} sample {i}"}
-        for t, cands in batch["candidates"].items()
+        for t, cands in batch.candidates.items()
         for i, c in enumerate(cands)
     ]
     out_dir = settings.env_str(settings.ENV_RESULTS_DIR)
     if out_dir:
-        out_dir = str(Path(out_dir) / f"batch{batch_no}-pid{os.getpid()}")
-    # Same rules as `biocoder evaluate`: a golden failing in this environment raises the engine's
-    # GoldenFailuresError (what failed, how to fix it) instead of scoring a shrunken task set,
-    # unless the allow-partial setting is on.
-    run = run_evaluation(
-        list(batch["rows"].values()), samples, eval_options(), out_dir=out_dir, progress=False, overwrite=True,
-        allow_partial=settings.env_flag(settings.ENV_ALLOW_PARTIAL),
-    )
-    # The one accounting rule (biocoder_metric.scoring.accounting): the same n, c and partial
-    # label as `biocoder evaluate`; a run that left samples out raises unless allow-partial is on.
+        out_dir = str(Path(out_dir) / f"batch{batch.number}-pid{os.getpid()}")
     allow_partial = settings.env_flag(settings.ENV_ALLOW_PARTIAL)
-    books = account(run.results, run.task_set, run.missing)
-    books.require_final(allow_partial, "biocoder lm-eval")
-    if books.partial:
-        log.warning("biocoder: PARTIAL score: %s", books.partial_reason())
-    counts: dict[str, dict[str, Any]] = {}
-    for t in batch["rows"]:
+    # Same call and rules as `biocoder evaluate`: a golden failing in this environment raises the
+    # engine's GoldenFailuresError (what failed, how to fix it) instead of scoring a shrunken task
+    # set, unless the allow-partial setting is on; with a results folder, every file of the run
+    # folder is written there (results.jsonl, summary.json, timing.json).
+    run = evaluate_run(
+        list(batch.rows.values()), samples,
+        RunOptions(engine=eval_options(), ks=tuple(ks), overwrite=True, allow_partial=allow_partial),
+        out_dir=out_dir,
+    )
+    # The one accounting rule: the same n, c and partial label as `biocoder evaluate`; a run that
+    # left samples out raises unless allow-partial is on.
+    run.require_final("biocoder lm-eval")
+    if run.partial:
+        log.warning("biocoder: PARTIAL score: %s", run.accounting.partial_reason())
+    verdicts: dict[str, dict[str, Any]] = {}
+    for t in batch.rows:
         status, reason = run.task_status.get(t, (TaskStatus.OK, None))
-        if status == TaskStatus.OK and t not in books.counts:  # every sample left out (allow-partial)
+        if status == TaskStatus.OK and t not in run.counts:  # every sample left out (allow-partial)
             status, reason = "unscored", "every sample hit infrastructure errors"
-        n, c = books.counts.get(t, (0, 0))
-        counts[t] = {
+        n, c = run.counts.get(t, (0, 0))
+        verdicts[t] = {
             "n": n,
             "c": c,
             "task_status": status,
             "reason": reason,
             "statuses": [r.status for r in run.results if r.task_id == t],
+            "partial": run.partial,
         }
-    excluded = {t: e for t, e in counts.items() if e["task_status"] != TaskStatus.OK}
+    excluded = {t: e for t, e in verdicts.items() if e["task_status"] != TaskStatus.OK}
     if excluded:
         log.warning(
             "biocoder: %d task(s) not scored (not the model's fault): %s",
             len(excluded), "; ".join(f"{t}: {e['task_status']} ({e['reason']})" for t, e in sorted(excluded.items())[:10]),
         )
     log.info("biocoder: executed %d samples with sandbox %s", run.executed, run.sandbox)
-    batch["counts"] = counts
-    batch["sandbox"] = run.sandbox
-    batch["partial"] = books.partial
+    batch.verdicts = verdicts
+    batch.run = run
 
 
-def verdicts(task_id: str, candidates: list[str]) -> dict[str, Any]:
-    """(n, c, statuses, task status) for one doc's candidates, executing its batch if needed."""
-    key = (task_id, tuple(candidates))
-    with _LOCK:
-        batch_no = _INDEX.get(key)
-        if batch_no is None:
-            raise KeyError(
-                f"biocoder pass_at_k: no candidates recorded for task {task_id!r}; the task's filter must be "
-                "utils.build_predictions (it records the problem rows the metric executes against)"
-            )
-        if _BATCHES[batch_no]["counts"] is None:
-            _run_batch(batch_no)
-        return _BATCHES[batch_no]["counts"][task_id]
+def verdicts(task_id: str, candidates: list[str], k: list[int] | int = (1,)) -> dict[str, Any]:
+    """(n, c, statuses, task status, partial) for one doc's candidates, executing its batch if needed.
+
+    Reading verdicts does not score the doc: :func:`pass_at_k` does, and drops the batch after its
+    last doc. A batch whose execution fails is dropped with the error (lm-eval stops there).
+    """
+    with _PENDING.lock:
+        batch = _PENDING.find(task_id, candidates)
+        if batch.verdicts is None:
+            try:
+                _run_batch(batch, [k] if isinstance(k, int) else list(k))
+            except BaseException:
+                _PENDING.drop(batch)
+                raise
+        return batch.verdicts[task_id]
+
+
+def _score_doc(task_id: str, candidates: list[str], k: list[int]) -> dict[str, Any]:
+    """The doc's verdicts, and the doc marked scored (its batch goes after its last doc)."""
+    v = verdicts(task_id, candidates, k)
+    with _PENDING.lock:
+        _PENDING.drop(_PENDING.find(task_id, candidates), [task_id])
+    return v
 
 
 def pass_at_k(references: list[str], predictions: list[list[str]], k: list[int] | int = (1,)) -> dict[str, float | None]:
@@ -226,7 +305,7 @@ def pass_at_k(references: list[str], predictions: list[list[str]], k: list[int] 
 
     ks = [k] if isinstance(k, int) else list(k)
     task_id, candidates = references[0], list(predictions[0])
-    v = verdicts(task_id, candidates)
+    v = _score_doc(task_id, candidates, ks)
     if v["task_status"] != TaskStatus.OK:
         return {f"pass@{kk}": None for kk in ks}
     too_big = [kk for kk in ks if kk > v["n"]]

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import socket
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -43,6 +45,9 @@ class RayEnvironmentError(SandboxError):
 
 
 def _import_ray():
+    # On a single host or loopback cluster Ray rewrites 127.0.0.1 to the routable address and the
+    # driver hangs retrying it unless this is 0 (docs/scale.md); a user's own setting wins.
+    os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
     try:
         import ray
     except ImportError as exc:
@@ -271,8 +276,11 @@ class RayPool:
             if slot in self._slots:
                 self._slots.remove(slot)
                 self.stats.actors_lost += 1
-                log.warning("ray executor (%s): lost node %s (%s: %s); its jobs go to the other nodes",
-                            self.role, slot.where, type(exc).__name__, str(exc).splitlines()[0][:200])
+                line = (f"ray executor ({self.role}): lost node {slot.where} ({type(exc).__name__}: "
+                        f"{str(exc).splitlines()[0][:200] if str(exc) else ''}); its jobs go to the other nodes "
+                        f"({len(self._slots)} left)")
+                log.warning(line)
+                print(line, file=sys.stderr, flush=True)  # shown whatever logging is configured
                 self._kill(slot)
 
     def run(self, job: Job) -> list[CaseOutcome]:

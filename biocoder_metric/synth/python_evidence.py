@@ -1,0 +1,201 @@
+"""Inputs a human tester would take from the function itself: its examples, its scale, its error paths.
+
+:mod:`biocoder_metric.synth.python_inputs` decides *which family* of value feeds a parameter.
+This module adds the values a careful person would try on top of random ones:
+
+* **Docstring examples.** ``>>> f(10, 'ACGT', k=3)`` lines (doctest, numpydoc ``Examples``)
+  whose arguments are literals become whole calls that some cases replay exactly: the author's
+  own inputs are the ones the function is known to accept, in the shape it expects
+  (a documented ``[(10, 79)]`` stays a list of pairs).
+* **Scale.** Integer constants the body compares a parameter with, or combines it with
+  (``pos >> 14``, ``if n > 2 ** 17``, ``x % 3``), give boundary values (c - 1, c, c + 1) and a
+  range at the scale the code branches on; random values in -50..50 never reach a branch at 2^17.
+* **Error paths.** An invalid value per kind (an empty or non-ACGT sequence, a negative count,
+  an empty list, a missing file). One extra *probe* call per case, with one argument replaced,
+  reaches the code's validation branches; its exception type is printed, as upstream's
+  hand-written harnesses do, so a candidate must fail where the golden fails.
+"""
+
+from __future__ import annotations
+
+import ast
+
+#: Share of cases that replay a docstring example instead of generated arguments.
+EXAMPLE_RATE = 0.3
+#: Largest magnitude taken as a scale constant (bigger ones are sizes no test should allocate).
+MAX_SCALE = 10**8
+
+
+def doc_examples(func: ast.FunctionDef | ast.AsyncFunctionDef, param_names: list[str],
+                 skip_first: bool = False) -> list[dict[str, str]]:
+    """Each docstring example call of ``func`` as {parameter: literal source}; non-literal calls are skipped."""
+    doc = ast.get_docstring(func) or ""
+    calls: list[str] = []
+    current: list[str] | None = None
+    for raw in doc.splitlines():
+        line = raw.strip()
+        if line.startswith(">>> "):
+            if current:
+                calls.append("\n".join(current))
+            current = [line[4:]]
+        elif line.startswith("... ") and current is not None:
+            current.append(line[4:])
+        else:
+            if current:
+                calls.append("\n".join(current))
+            current = None
+    if current:
+        calls.append("\n".join(current))
+    out: list[dict[str, str]] = []
+    for text in calls:
+        try:
+            node = ast.parse(text, mode="eval").body
+        except SyntaxError:
+            continue
+        call = _find_call(node, func.name)
+        if call is None:
+            continue
+        example = _bind(call, param_names, skip_first)
+        if example is not None and example not in out:
+            out.append(example)
+    return out[:8]
+
+
+_CALL_INDEX: dict[str, dict[str, list[ast.Call]]] = {}
+
+
+def _calls_in(repo: str) -> dict[str, list[ast.Call]]:
+    """Function or method name -> every call of it in the repository (tests included), cached."""
+    from pathlib import Path
+
+    if repo not in _CALL_INDEX:
+        index: dict[str, list[ast.Call]] = {}
+        for path in sorted(Path(repo).rglob("*.py")):
+            if any(part.startswith(".") for part in path.parts):
+                continue
+            try:
+                tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
+            except (SyntaxError, ValueError, OSError):
+                continue
+            for n in ast.walk(tree):
+                if isinstance(n, ast.Call):
+                    f = n.func
+                    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+                    if name:
+                        index.setdefault(name, []).append(n)
+        _CALL_INDEX[repo] = index
+    return _CALL_INDEX[repo]
+
+
+def callsite_examples(repo_dir: str | None, function_name: str, param_names: list[str]) -> list[dict[str, str]]:
+    """Literal-argument calls of ``function_name`` anywhere in the repository, its tests above all.
+
+    A repository's own tests call its parsers with real records (a VCF line, a Newick string) that
+    random generators never produce; each such call becomes an example like a docstring's.
+    """
+    if not repo_dir:
+        return []
+    out: list[dict[str, str]] = []
+    for call in _calls_in(str(repo_dir)).get(function_name, []):
+        example = _bind(call, param_names, False)
+        if example is not None and example not in out and sum(len(v) for v in example.values()) < 5000:
+            out.append(example)
+        if len(out) >= 12:
+            break
+    return out
+
+
+def _find_call(node: ast.AST, name: str) -> ast.Call | None:
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call):
+            f = n.func
+            if (isinstance(f, ast.Name) and f.id == name) or (isinstance(f, ast.Attribute) and f.attr == name):
+                return n
+    return None
+
+
+def _bind(call: ast.Call, names: list[str], skip_first: bool) -> dict[str, str] | None:
+    """{parameter: source} of a call whose every argument is a literal; ``None`` otherwise."""
+    bound: dict[str, str] = {}
+    positional = names
+    if len(call.args) > len(positional) or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    for name, arg in zip(positional, call.args, strict=False):
+        if not _is_literal(arg):
+            return None
+        bound[name] = ast.unparse(arg)
+    for kw in call.keywords:
+        if kw.arg is None or kw.arg not in names or not _is_literal(kw.value):
+            return None
+        bound[kw.arg] = ast.unparse(kw.value)
+    return bound or None
+
+
+def _is_literal(node: ast.AST) -> bool:
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def scale_constants(func: ast.AST, target: str) -> list[int]:
+    """Integer constants the body compares ``target`` with or combines it with, at most 6, sorted."""
+    found: set[int] = set()
+
+    def mentions(node: ast.AST) -> bool:
+        return any(isinstance(n, ast.Name) and n.id == target for n in ast.walk(node))
+
+    for node in ast.walk(func):
+        if isinstance(node, ast.Compare):
+            parts = [node.left, *node.comparators]
+            if any(mentions(p) for p in parts):
+                for p in parts:
+                    v = _int_value(p)
+                    if v is not None:
+                        found.add(v)
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.RShift, ast.LShift, ast.FloorDiv, ast.Mod)):
+            if mentions(node.left):
+                v = _int_value(node.right)
+                if v is not None:
+                    found.add(1 << v if isinstance(node.op, (ast.RShift, ast.LShift)) and 0 < v < 40 else v)
+    return sorted(v for v in found if 2 <= abs(v) <= MAX_SCALE)[:6]
+
+
+def _int_value(node: ast.AST) -> int | None:
+    """The value of an integer constant expression (``2 ** 17``, ``-5``, ``1 << 14``)."""
+    try:
+        v = eval(compile(ast.Expression(node), "<const>", "eval"), {"__builtins__": {}}, {})  # noqa: S307 - constants only
+    except Exception:  # noqa: BLE001 - not a constant expression
+        return None
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+#: An invalid value per generator kind (prefix), for the probe call.
+INVALID: tuple[tuple[str, str], ...] = (
+    ("str_dna", "_r.choice(['', 'NNNN', 'acgtn', 'ACGTX'])"),
+    ("str_rna", "_r.choice(['', 'NNNN', 'ACGTU'])"),
+    ("str_protein", "_r.choice(['', 'XBZJ', '*'])"),
+    ("list_dna", "_r.choice([[], ['ACGTN', ''], ['xyz']])"),
+    ("str", "''"),
+    ("regex:", "''"),
+    ("choice:", "_bc_seq(_r, 'xyz', 1, 4)"),
+    ("text:", "''"),
+    ("int", "_r.choice([-1, 0])"),
+    ("float", "_r.choice([0.0, -1.0, float('nan')])"),
+    ("list", "[]"),
+    ("tuple", "()"),
+    ("set", "set()"),
+    ("dict", "{}"),
+    ("path", "'./_bc_missing_input.txt'"),
+)
+
+
+def invalid_expr(kind: str | None) -> str | None:
+    """The probe's invalid value for a kind, or ``None`` when it has none (arrays, objects, bool)."""
+    if not kind or kind == "bool" or kind.startswith(("stub:", "default:", "a_type", "none")):
+        return None
+    for prefix, expr in INVALID:
+        if kind.startswith(prefix):
+            return expr
+    return None
