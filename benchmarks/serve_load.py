@@ -29,7 +29,6 @@ import json
 import os
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -40,6 +39,8 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
+#: The raw output ``scripts/figures.py`` renders the README block ``serve_load`` from.
+RESULTS_FILE = "serve_load.json"
 
 
 def _port() -> int:
@@ -293,17 +294,30 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if bad else 0
 
 
+#: Further raw outputs of the same benchmark on other configs, shown beside ``RESULTS_FILE``'s.
+MORE_RESULTS = ("serve_load_python_public.json",)
+
+
 def render_markdown(data: dict[str, Any]) -> str:
-    """The README table, from the raw output."""
-    rows = ["| scenario | samples/s | vs `biocoder evaluate` | p50 s | p99 s | 429s | lost / wrong |", "|---|---|---|---|---|---|---|"]
-    for name, s in data["scenarios"].items():
-        rows.append(f"| {name.replace('_', ' ')} | {s['samples_per_s']:.2f} | {s.get('vs_evaluate', '-')} | "
-                    f"{s['latency_p50_s']:.3f} | {s['latency_p99_s']:.3f} | {s['http_429']} | {s['lost']} / {s['wrong']} |")
-    b = data["baseline"]
-    rows.append("")
-    rows.append(f"Baseline `biocoder evaluate`: {b['samples_per_s']:.2f} samples/s ({data['samples']} samples, "
-                f"{data['workers']} workers, {data['sandbox']}, {data['fuzz_cases']} fuzz cases, warm golden cache).")
-    return "\n".join(rows)
+    """The README table, from the raw output (and the other configs' runs, when committed)."""
+    runs = [data]
+    for name in MORE_RESULTS:
+        path = REPO / "docs" / "bench-results" / name
+        if path.is_file():
+            runs.append(json.loads(path.read_text(encoding="utf-8")))
+    rows = ["| config | scenario | samples/s | vs `biocoder evaluate` | p50 s | p99 s | 429s | lost / wrong |",
+            "|---|---|---|---|---|---|---|---|"]
+    notes = []
+    for run in runs:
+        for name, s in run["scenarios"].items():
+            rows.append(f"| `{run['config']}` | {name.replace('_', ' ')} | {s['samples_per_s']:.2f} | "
+                        f"{s.get('vs_evaluate', '-')} | {s['latency_p50_s']:.3f} | {s['latency_p99_s']:.3f} | "
+                        f"{s['http_429']} | {s['lost']} / {s['wrong']} |")
+        b = run["baseline"]
+        notes.append(f"`{run['config']}`: baseline `biocoder evaluate` {b['samples_per_s']:.2f} samples/s "
+                     f"({run['samples']} samples, {run['workers']} workers, {run['sandbox']}, {run['fuzz_cases']} "
+                     "fuzz cases, warm golden cache, in the same run).")
+    return "\n".join(rows + [""] + notes)
 
 
 if __name__ == "__main__":

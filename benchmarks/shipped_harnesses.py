@@ -20,7 +20,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS_FILE = "shipped_harnesses.json"
-CONFIGS = ("python_public", "python_similar", "java_public", "java_similar")
+CONFIGS = ("python_public", "python_similar", "java_public", "java_similar", "python_hidden", "java_hidden")
 
 
 def render_markdown(data: dict) -> str:

@@ -802,3 +802,31 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+#: The raw output ``scripts/figures.py`` renders the README block ``synth_generalise`` from.
+RESULTS_FILE = "synth_generalise.json"
+
+
+def render_markdown(data: dict[str, Any]) -> str:
+    """Held-out and dev parts side by side: yield, both mutant families, nulls, hand mutants."""
+
+    def cell(c: dict[str, Any] | None, key: str, fmt: str = "{}") -> str:
+        v = (c or {}).get(key)
+        return "-" if v is None else fmt.format(v)
+
+    rows = ["| set | part | validated / attempted | median project / held-out mutant score | null candidates "
+            "rejected | hand mutants killed |", "|---|---|---|---|---|---|"]
+    for group in ("fresh-python", "upstream-python", "fresh-java", "upstream-java"):
+        for part in ("heldout", "dev"):
+            c = (data["summary"].get(group) or {}).get(part)
+            if not c:
+                continue
+            hand = (f"{c['hand_mutants_killed']} / {c['hand_mutants_judged']}"
+                    + (f" ({100 * c['hand_kill_rate']:.0f}%)" if c.get("hand_kill_rate") is not None else ""))
+            rows.append(
+                f"| {group} | {part} | {c['validated']} / {c['attempted']} ({100 * (c.get('yield') or 0):.0f}%) | "
+                f"{cell(c, 'median_project_mutation_score', '{:.2f}')} / {cell(c, 'median_heldout_family_score', '{:.2f}')} | "
+                f"{c['null_candidates_rejected']} / {c['null_candidates_total']} | {hand} |"
+            )
+    return "\n".join(rows)

@@ -68,9 +68,11 @@ Args:
         (`details.missing`). Default `False`.
     allow_partial (`bool`): when goldens fail in this environment, score the other tasks
         (`details.partial`) instead of raising. Default `False`.
+    allow_short_k (`bool`): when a task has fewer than k candidates, average pass@k over the
+        tasks that have k instead of returning `None` (labelled in `details`). Default `False`.
 Returns:
     A dict with `"pass@<k>"` for each k (a float in [0, 1], higher is better; `None` when
-    no task has k candidates) and `"details"`: per task `n`, `c` and the status of each
+    some task of the set has fewer than k candidates: pass@k is over one task set) and `"details"`: per task `n`, `c` and the status of each
     candidate, `excluded_tasks` (task id, status `golden_fails`/`no_harness`, reason),
     `insufficient_samples` (per k, the tasks with fewer than k candidates, with their n),
     and `status_counts`.
@@ -170,6 +172,7 @@ class BiocoderPassk(evaluate.Metric):
         task_ids: list[str] | None = None,
         allow_missing: bool = False,
         allow_partial: bool = False,
+        allow_short_k: bool = False,
     ) -> dict[str, Any]:
         from biocoder_metric.evaluation import RunOptions, evaluate_run
         from biocoder_metric.execution import EvalOptions
@@ -193,6 +196,7 @@ class BiocoderPassk(evaluate.Metric):
             task_ids=task_ids,
             allow_missing=allow_missing,
             allow_partial=allow_partial,
+            allow_short_k=allow_short_k,
         )
         if any(not r.lstrip().startswith("{") for r in references):
             # Fixed denominators: the task set is the whole config (or the task_ids named), never

@@ -29,7 +29,7 @@ def upstream_dir() -> Path:
 #: ``bash scripts/test.sh --all`` (what ``.ci/run`` runs) adds. Tiers were set from measured
 #: per-file times (``pytest --durations=0``), not guessed.
 FAST = {
-    "test_architecture.py", "test_audit.py", "test_build_extract.py", "test_build_generalise.py", "test_build_prompts.py",
+    "test_architecture.py", "test_audit.py", "test_build_extract.py", "test_build_prompts.py",
     "test_build_select.py", "test_build_tasks.py", "test_ci.py", "test_clean_state.py",
     "test_dataset_configs.py", "test_dataset_export.py", "test_dataset_normalize.py", "test_dataset_sources.py",
     "test_demo_tasks.py", "test_denominators.py", "test_execute.py", "test_figures.py", "test_hand_mutants.py",
@@ -40,7 +40,7 @@ FAST = {
     "test_synth_rules.py", "test_synth_shipped.py", "test_text_metrics.py", "test_tiers.py",
 }
 FULL = {
-    "test_accounting_agreement.py", "test_bench.py", "test_entry_points_agree.py", "test_cli_eval.py", "test_metric.py", "test_determinism.py", "test_generate.py",
+    "test_accounting_agreement.py", "test_bench.py", "test_build_generalise.py", "test_entry_points_agree.py", "test_cli_eval.py", "test_metric.py", "test_determinism.py", "test_generate.py",
     "test_generation_scale.py", "test_golden_isolation.py", "test_hub.py", "test_hub_sources.py",
     "test_image.py", "test_java_env.py", "test_lm_eval_tasks.py", "test_ray.py", "test_reliability_bad_input.py",
     "test_reliability_faults.py", "test_reliability_hostile.py", "test_report.py", "test_report_generation.py",

@@ -162,12 +162,19 @@ def test_exact_estimator_values_on_a_synthetic_set(demo_rows, tmp_path, monkeypa
         predictions.append(cands[1:] + cands[:1])  # passes not all first
         references.append(task_id)
     metric = evaluate.load(str(MODULE_DIR))
+    strict = metric.compute(predictions=predictions, references=references, k=(1, 2, 3, 5), fuzz_cases=2,
+                            task_ids=list(plan), **SANDBOX)
+    # a task with fewer than k samples makes pass@k undefined, as in the CLI (never a smaller average)
+    assert strict["pass@1"] == pytest.approx(_expected(plan, 1), abs=1e-12)
+    assert strict["pass@2"] == pytest.approx(_expected(plan, 2), abs=1e-12)
+    assert strict["pass@3"] is None and strict["pass@5"] is None
     out = metric.compute(
         predictions=predictions,
         references=references,
         k=(1, 2, 3, 5),
         fuzz_cases=2,
         task_ids=list(plan),
+        allow_short_k=True,
         **SANDBOX,
     )
     for k in (1, 2, 3, 5):

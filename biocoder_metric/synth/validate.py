@@ -138,7 +138,7 @@ def golden_outputs_checked(
     v.calls = len(calls)
     v.golden_error_cases = sum(ln.startswith(EXCEPTION_PREFIX) for ln in calls)
     n_calls = max(len(calls), 1)
-    v.distinct_outputs = len(set(first))
+    v.distinct_outputs = len(set(_without_probes(o) for o in first))
     if v.golden_error_cases > MAX_ERROR_RATE * n_calls:
         examples = sorted({ln for ln in calls if ln.startswith(EXCEPTION_PREFIX)})
         v.reason = f"golden raises on {v.golden_error_cases}/{n_calls} calls ({', '.join(examples)[:200]})"
@@ -233,6 +233,15 @@ def validate(
     return v
 
 
+def _without_probes(stdout: str) -> str:
+    """A case's output without its probe lines (``probe: ...``, ``probe exception: ...``).
+
+    Whether a case adds a probe call is itself random, so probe lines would make the output
+    "vary" for a function that ignores its input: variation is measured on the main call only.
+    """
+    return "".join(ln for ln in stdout.splitlines(keepends=True) if not ln.startswith("probe"))
+
+
 def _mutant_gate(v: Validation) -> str | None:
     """Gate 6 (see the module docstring), or None when it holds."""
     if not v.mutants_judged:
@@ -289,7 +298,7 @@ def _null_gate(pool: SandboxPool, row: dict[str, Any], outputs: list[str], v: Va
         null_out = [o.stdout for o in pool.run(_job(row, progs, kw["timeout_s"], kw["memory_mb"]))]
         signals = set()
         for gold, null in zip(outputs, null_out, strict=False):
-            extra = Counter(gold.splitlines()) - Counter(null.splitlines())
+            extra = Counter(_without_probes(gold).splitlines()) - Counter(_without_probes(null).splitlines())
             if extra:
                 signals.add(frozenset(extra.items()))
         v.result_signals = len(signals)
