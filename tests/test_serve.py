@@ -104,6 +104,8 @@ def test_judge_gives_the_engines_verdicts_in_request_order(demo):
             assert r["status"] == expected[(r["task_id"], i)], r
             assert r["passed"] == (r["status"] == "passed")
         assert sum(r["passed"] for r in results) == 3
+        failures = [r["first_failure"] for r in results if not r["passed"]]
+        assert failures and all("expected_tail" not in f for f in failures)  # no golden output leaves
         health = httpx.get(srv.url + "/v1/health").json()
         assert health["status"] == "ok" and health["tasks"] == 3
         tasks = httpx.get(srv.url + "/v1/tasks").json()["tasks"]
