@@ -61,23 +61,36 @@ def bootstrap_mean_ci(
     arr = np.asarray(list(values), dtype=float)
     if arr.size == 0:
         return None
+    _check(n_boot, level)
+    return _interval(float(arr.mean()), _bootstrap_means(arr, n_boot, seed), int(arr.size), n_boot, seed, level)
+
+
+def _check(n_boot: int, level: float) -> None:
     if n_boot < 1:
         raise ValueError(f"n_boot must be >= 1, got {n_boot}")
     if not 0 < level < 1:
         raise ValueError(f"level must be in (0, 1), got {level}")
-    means = _bootstrap_means(arr, n_boot, seed)
+
+
+def _interval(mean: float, means: np.ndarray, tasks: int, n_boot: int, seed: int, level: float) -> dict[str, Any]:
+    """The percentile interval of resampled ``means`` around ``mean``; a zero-width one is flagged."""
     alpha = (1 - level) / 2
     low, high = np.quantile(means, [alpha, 1 - alpha])
-    return {
-        "mean": float(arr.mean()),
+    out: dict[str, Any] = {
+        "mean": mean,
         "low": float(low),
         "high": float(high),
         "std_err": float(means.std(ddof=1)) if n_boot > 1 else 0.0,
         "level": level,
         "n_boot": n_boot,
         "seed": seed,
-        "tasks": int(arr.size),
+        "tasks": tasks,
+        "degenerate": bool(high - low < 1e-12),
     }
+    if out["degenerate"]:
+        out["warning"] = ("zero-width interval: every resample gives the same score (all tasks pass or all fail "
+                          "every sample); it does not mean the score is certain")
+    return out
 
 
 def _pass_at_k_vec(n: np.ndarray, c: np.ndarray, k: int) -> np.ndarray:
@@ -119,31 +132,11 @@ def two_level_pass_at_k_ci(
     kept = {t: nc for t, nc in sorted(counts.items()) if nc[0] >= k or nc[0] == 0}
     if not kept or (require_all and len(kept) < len(counts)):
         return None
-    if n_boot < 1:
-        raise ValueError(f"n_boot must be >= 1, got {n_boot}")
-    if not 0 < level < 1:
-        raise ValueError(f"level must be in (0, 1), got {level}")
+    _check(n_boot, level)
     ns = np.array([n for n, _ in kept.values()], dtype=np.int64)
     cs = np.array([c for _, c in kept.values()], dtype=np.int64)
-    values = _pass_at_k_vec(ns, cs, k)
-    means = _two_level_means(ns, cs, k, n_boot, seed)
-    alpha = (1 - level) / 2
-    low, high = np.quantile(means, [alpha, 1 - alpha])
-    out = {
-        "mean": float(values.mean()),
-        "low": float(low),
-        "high": float(high),
-        "std_err": float(means.std(ddof=1)) if n_boot > 1 else 0.0,
-        "level": level,
-        "n_boot": n_boot,
-        "seed": seed,
-        "tasks": int(ns.size),
-        "degenerate": bool(high - low < 1e-12),
-    }
-    if out["degenerate"]:
-        out["warning"] = ("zero-width interval: every resample gives the same score (all tasks pass or all fail "
-                          "every sample); it does not mean the score is certain")
-    return out
+    mean = float(_pass_at_k_vec(ns, cs, k).mean())
+    return _interval(mean, _two_level_means(ns, cs, k, n_boot, seed), int(ns.size), n_boot, seed, level)
 
 
 def per_task_pass_at_k(counts: Mapping[str, tuple[int, int]], k: int) -> dict[str, float]:

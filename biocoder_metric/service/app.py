@@ -101,7 +101,7 @@ def create_app(verifier: Verifier, *, token: str | None = None, queue_limit: int
         from anyio import to_thread
 
         try:
-            verifier.check(samples)
+            checked = verifier.check(samples)
         except BadSampleError as exc:
             return None, error(400, str(exc))
         if not admission.take(len(samples)):
@@ -109,7 +109,7 @@ def create_app(verifier: Verifier, *, token: str | None = None, queue_limit: int
             return None, error(429, f"the queue is full ({admission.pending} samples admitted, limit "
                                     f"{admission.limit}); retry later", **{"Retry-After": str(wait)})
         try:
-            verdicts = await to_thread.run_sync(verifier.judge, samples, abandon_on_cancel=True)
+            verdicts = await to_thread.run_sync(verifier.judge_checked, checked, abandon_on_cancel=True)
         finally:
             admission.give(len(samples))
         return [v.to_json() for v in verdicts], None

@@ -147,7 +147,10 @@ class Verifier:
 
     def judge(self, samples: Sequence[Any]) -> list[Verdict]:
         """Verdicts for ``samples`` (dicts with ``task_id``, ``completion``, optional ``sample_id``), in order."""
-        checked = self.check(samples)
+        return self.judge_checked(self.check(samples))
+
+    def judge_checked(self, checked: Sequence[dict[str, Any]]) -> list[Verdict]:
+        """Verdicts for samples :meth:`check` already returned (the server checks before admitting them)."""
         return list(self._pool.map(self.judge_one, checked))
 
     def tasks(self) -> list[dict[str, Any]]:
