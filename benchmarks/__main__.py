@@ -33,6 +33,7 @@ DELEGATED = {
     "strength_cost": "the evaluation-time harness strength check: cost and findings per config (docs/validity.md)",
     "revalidate_shipped": "re-validate the shipped synthesised harnesses under the current gates (docs/synthesis.md)",
     "synth_generalise": "synthesis on fresh projects and upstream tasks, dev | held-out parts (issue #20; docs/synthesis.md)",
+    "case_profile": "one case end to end, stage by stage, inside a real sandbox (docs/performance.md)",
     "serve_load": "biocoder serve under load and faults, against biocoder evaluate (docs/service.md)",
 }
 
@@ -112,6 +113,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="fuzz seed")
     p.add_argument("--no-naive", action="store_true", help="time the engine only (no comparison)")
     p.add_argument(
+        "--no-engine-off",
+        action="store_true",
+        help="skip the engine with this round's optimisations off (a forked process per case)",
+    )
+    p.add_argument(
+        "--baseline-exec-per-case",
+        action="store_true",
+        help="docker: the older baseline, one docker exec per program run (default: one per sample, "
+        "running a driver, as a careful user writes it)",
+    )
+    p.add_argument(
         "--overhead", action="store_true", help="also measure per-case overhead above the program's compute"
     )
     p.add_argument(
@@ -181,16 +193,38 @@ def _select_rows(args: argparse.Namespace, log) -> list[dict[str, Any]]:
         batch = rows[pos : pos + max(want_n - len(chosen), 2) + 2]
         pos += len(batch)
         by_id = {r["task_id"]: r for r in batch}
+        passing = []
         for entry in check_goldens(batch, opts, progress=False):
-            if entry["status"] == "passed" and len(chosen) < want_n:
-                chosen.append(by_id[entry["task_id"]])
-            elif entry["status"] != "passed":
+            if entry["status"] == "passed":
+                passing.append(by_id[entry["task_id"]])
+            else:
                 log(
                     f"  skipping {entry['task_id']}: golden {entry['status']}: {str(entry.get('reason'))[:120]}"
                 )
+        # ... and that the engine scores (not excluded as a weak harness at evaluation time):
+        # the baseline cannot tell, so comparing verdicts on excluded tasks would compare nothing.
+        for row, (status, reason) in _engine_statuses(passing, opts):
+            if status == "ok" and len(chosen) < want_n:
+                chosen.append(row)
+            elif status != "ok":
+                log(f"  skipping {row['task_id']}: {status}: {str(reason)[:120]}")
     if not chosen:
         raise UsageError("no task's golden passes in this sandbox; see `biocoder check`")
     return sorted(chosen, key=lambda r: r["task_id"])
+
+
+def _engine_statuses(rows: list[dict[str, Any]], opts: Any) -> list[tuple[dict[str, Any], tuple[str, str | None]]]:
+    """Each row with the engine's task status (golden phase and harness strength, cached)."""
+    from biocoder_metric.execution.engine import Session
+
+    if not rows:
+        return []
+    session = Session(opts)
+    try:
+        statuses = session.task_statuses(rows, False)
+    finally:
+        session.close()
+    return [(row, statuses[row["task_id"]]) for row in rows]
 
 
 def cmd_speed(args: argparse.Namespace, argv: list[str] | None = None) -> int:
@@ -245,7 +279,17 @@ def cmd_speed(args: argparse.Namespace, argv: list[str] | None = None) -> int:
     }
     disagreements = 0
     for sandbox in args.sandboxes:
-        sb_report = speed.bench_sandbox(sandbox, rows, samples, options, args.repeats, not args.no_naive, log)
+        sb_report = speed.bench_sandbox(
+            sandbox,
+            rows,
+            samples,
+            options,
+            args.repeats,
+            not args.no_naive,
+            log,
+            engine_off=not args.no_engine_off,
+            exec_per_case=args.baseline_exec_per_case,
+        )
         entry: dict[str, Any] = {"comparison": sb_report.summary(), "disagreements": sb_report.disagreements}
         disagreements += len(sb_report.disagreements)
         if args.overhead and any(r["language"] == "python" and r["kind"] == "harness" for r in rows):
@@ -276,13 +320,16 @@ def _print_sandbox(sandbox: str, entry: dict[str, Any]) -> None:
         f"\n== sandbox {sandbox}: {c['samples']} samples, {c['cases']} candidate cases, "
         f"medians of {c['repeats']} interleaved repeats"
     )
-    print(f"{'runner':8} {'wall s':>9} {'samples/s':>10} {'cases/s':>9} {'ms/case':>9}")
-    for key in ("naive", "engine"):
+    print(f"{'runner':10} {'wall s':>9} {'samples/s':>10} {'cases/s':>9} {'ms/case':>9}")
+    for key in ("naive", "engine", "engine_off"):
         if key in c:
             m = c[key]
             print(
-                f"{key:8} {m['wall_s_median']:9.2f} {m['samples_per_s']:10.2f} {m['cases_per_s']:9.2f} {m['ms_per_case']:9.1f}"
+                f"{key:10} {m['wall_s_median']:9.2f} {m['samples_per_s']:10.2f} {m['cases_per_s']:9.2f} {m['ms_per_case']:9.1f}"
             )
+    for key in ("speedup_engine_off_over_naive", "speedup_engine_over_engine_off"):
+        if key in c:
+            print(f"{key}: {c[key]}x")
     if "speedup_engine_over_naive" in c:
         print(
             f"speed-up engine/naive (b/a throughput): {c['speedup_engine_over_naive']}x  per pair: {c['speedup_pairs']}"
@@ -292,7 +339,8 @@ def _print_sandbox(sandbox: str, entry: dict[str, Any]) -> None:
     print(f"verdict disagreements: {len(dis)}")
     for d in dis[:20]:
         print(
-            f"  {d['task_id']} #{d['sample_index']} ({d['sample']}): engine={d['engine']} naive={d['naive']}"
+            f"  {d['task_id']} #{d['sample_index']} ({d['sample']}) {d.get('runner', 'engine')}: "
+            f"engine={d['engine']} naive={d['naive']}"
         )
     for o in entry.get("overhead", []):
         print(

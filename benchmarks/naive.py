@@ -426,14 +426,129 @@ class NaiveDocker(NaiveBackend):
             pass
 
 
+#: The small driver a careful user runs once per sample with one ``docker exec``: for every fuzz
+#: case a fresh ``python3`` for the golden and one for the candidate, each with the engine's
+#: limits (address space, file size, no core dumps), its own working dir and a timeout, outputs
+#: to files that the host then judges (the judging rules are the engine's, so verdicts compare).
+#: Standard library only: it runs on the image's Python.
+DRIVER = r"""
+import os, resource, signal, subprocess, sys
+root, n, timeout_s, memory_mb, fsize = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+
+def limits():
+    os.setsid()
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
+
+def run(d):
+    with open(os.path.join(d, "stdin"), "rb") as fin, open(os.path.join(d, "stdout"), "wb") as fout, \
+            open(os.path.join(d, "stderr"), "wb") as ferr:
+        proc = subprocess.Popen(["python3", "main.py"], cwd=d, stdin=fin, stdout=fout, stderr=ferr,
+                                preexec_fn=limits)
+        try:
+            rc = proc.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            rc = "timeout"
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        proc.wait()
+    with open(os.path.join(d, "rc"), "w") as fh:
+        fh.write(str(rc))
+
+for i in range(n):
+    for who in ("golden", "candidate"):
+        run(os.path.join(root, f"{who}-{i}"))
+"""
+
 #: What the baseline is, per sandbox: recorded in every benchmark report, so that a figure
 #: always says what it was measured against.
 BASELINES = {
+    "docker-driver": "upstream-style, as a careful user writes it: one long-lived container per worker (the "
+    "engine's image and locked-down flags), one docker exec per sample running a small driver that starts a "
+    "fresh python3 per fuzz case for the golden and for the candidate (the golden re-run for every sample)",
     "docker": "upstream-style: long-lived containers of the same image (one per worker), a fresh "
     "python3 (javac + java) per case via docker exec, the golden re-run for every sample",
     "bwrap": "a fresh bubblewrap sandbox and python3 (javac + java) per case, the golden re-run for every sample",
     "none": "a fresh python3 (javac + java) host process per case, the golden re-run for every sample",
 }
+
+
+class NaiveDockerDriver(NaiveDocker):
+    """The careful upstream-style runner: one ``docker exec`` per *sample*, running :data:`DRIVER`
+    (a fresh interpreter per case for the golden and for the candidate) in a long-lived container
+    per worker. Python only; Java samples go through :class:`NaiveDocker`'s per-case path."""
+
+    name = "docker-driver"
+
+    def __init__(self, **kw: Any):
+        super().__init__(**kw)
+        with open(os.path.join(self._root, "driver.py"), "w", encoding="utf-8") as fh:
+            fh.write(DRIVER)
+
+    def run_sample_cases(
+        self, goldens: list[str], candidates: list[str], stdin: str = ""
+    ) -> tuple[list[CaseOutcome], list[CaseOutcome]]:
+        """Golden and candidate outcomes of every case, from one ``docker exec`` of the driver."""
+        with self._lock:
+            self._counter += 1
+            n = self._counter
+        root = os.path.join(self._root, f"sample-{n}")
+        os.makedirs(root)
+        os.chmod(root, 0o777)
+        for who, programs in (("golden", goldens), ("candidate", candidates)):
+            for i, program in enumerate(programs):
+                d = os.path.join(root, f"{who}-{i}")
+                os.makedirs(d)
+                os.chmod(d, 0o777)
+                for fname, text in (("main.py", program), ("stdin", stdin)):
+                    with open(os.path.join(d, fname), "w", encoding="utf-8") as fh:
+                        fh.write(text)
+        fsize = max(MIN_FSIZE, self.output_limit + 1)
+        try:
+            container = self._borrow()
+        except Exception as exc:
+            err = CaseOutcome(status=RunStatus.SANDBOX_ERROR, stderr=f"cannot start a container: {exc}")
+            return [err] * len(goldens), [err] * len(candidates)
+        try:
+            mount = f"{self.CASES_MOUNT}/{os.path.basename(root)}"
+            container.exec_run(
+                ["python3", f"{self.CASES_MOUNT}/driver.py", mount, str(len(goldens)), f"{self.timeout_s:g}",
+                 str(self.memory_mb), str(fsize)],
+                workdir=mount,
+                user=self._dk.SANDBOX_USER,
+                environment=clean_env({"HOME": "/tmp"}, path=self._dk.CONTAINER_PATH),
+            )
+        finally:
+            self._free.put(container)
+        try:
+            return (
+                [self._read_outcome(os.path.join(root, f"golden-{i}")) for i in range(len(goldens))],
+                [self._read_outcome(os.path.join(root, f"candidate-{i}")) for i in range(len(candidates))],
+            )
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+
+    def _read_outcome(self, d: str) -> CaseOutcome:
+        try:
+            with open(os.path.join(d, "rc"), encoding="utf-8") as fh:
+                rc_text = fh.read().strip()
+        except OSError:
+            return CaseOutcome(status=RunStatus.SANDBOX_ERROR, stderr="the driver did not run this case")
+        out = _read(os.path.join(d, "stdout"), self.output_limit + 1)
+        err = _tail(os.path.join(d, "stderr"))
+        if rc_text == "timeout":
+            return CaseOutcome(status=RunStatus.TIMEOUT, stdout=out[: self.output_limit].decode("utf-8", "replace"), stderr=err)
+        rc = int(rc_text)
+        status = RunStatus.OUTPUT_LIMIT if len(out) > self.output_limit else RunStatus.OK
+        return CaseOutcome(
+            status=status,
+            returncode=rc,
+            stdout=out[: self.output_limit].decode("utf-8", "replace"),
+            stderr=err,
+        )
 
 
 def make_naive_backend(
@@ -444,8 +559,12 @@ def make_naive_backend(
     timeout_s: float = 10.0,
     memory_mb: int = 2048,
     workers: int = 1,
+    driver: bool = False,
 ) -> NaiveBackend:
-    """The naive runner for sandbox kind ``name`` (``none`` needs the same opt-in as the engine's)."""
+    """The naive runner for sandbox kind ``name`` (``none`` needs the same opt-in as the engine's).
+
+    ``driver`` (docker): one ``docker exec`` per sample running :data:`DRIVER`, the careful
+    upstream-style runner; otherwise one ``docker exec`` per program run."""
     kw: dict[str, Any] = {"timeout_s": timeout_s, "memory_mb": memory_mb}
     if name == "none":
         from biocoder_metric.sandbox.none import unsafe_allowed
@@ -458,6 +577,8 @@ def make_naive_backend(
     if name == "bwrap":
         return NaiveBwrap(image=image, **kw)
     if name == "docker":
+        if driver:
+            return NaiveDockerDriver(image=image, workers=workers, **kw)
         return NaiveDocker(image=image, workers=workers, **kw)
     raise ValueError(f"unknown sandbox {name!r} for the naive runner (docker, bwrap, none)")
 
@@ -487,6 +608,19 @@ def naive_sample(
     cands = harness.build_harness_programs(
         row, code, fuzz_cases=options.fuzz_cases, seed=options.seed, prompt=sample.get("prompt")
     )
+    if language == "python" and isinstance(backend, NaiveDockerDriver):
+        gold_out, outcomes = backend.run_sample_cases(goldens, cands)
+        for g in gold_out:
+            if case_error(g, language) is not None:
+                return {
+                    **base,
+                    "status": TaskStatus.GOLDEN_FAILS,
+                    "cases_passed": 0,
+                    "runs": 2 * len(goldens),
+                    "reason": f"golden: {g.status} rc={g.returncode}: {g.stderr[-300:]}",
+                }
+        st, passed, _ = judge(outcomes, [g.stdout for g in gold_out], language)
+        return {**base, "status": st, "cases_passed": passed, "cases": len(outcomes), "runs": 2 * len(goldens)}
     expected: list[str] = []
     outcomes: list[CaseOutcome] = []
     runs = 0
@@ -513,6 +647,7 @@ def evaluate_naive(
     samples: Iterable[dict[str, Any]],
     options: EvalOptions,
     progress: bool = False,
+    driver: bool = False,
 ) -> list[dict[str, Any]]:
     """Naive verdicts, one dict per sample (task_id, sample_index, status, cases_passed, cases, runs).
 
@@ -535,6 +670,7 @@ def evaluate_naive(
         timeout_s=options.timeout_s,
         memory_mb=options.memory_mb,
         workers=options.workers,
+        driver=driver,
     )
     out: list[dict[str, Any]] = []
     try:
@@ -551,4 +687,4 @@ def evaluate_naive(
     return sorted(out, key=lambda r: (r["task_id"], r["sample_index"]))
 
 
-__all__ = ["BASELINES", "NaiveBackend", "case_script", "evaluate_naive", "make_naive_backend", "naive_sample"]
+__all__ = ["BASELINES", "DRIVER", "NaiveBackend", "NaiveDockerDriver", "case_script", "evaluate_naive", "make_naive_backend", "naive_sample"]

@@ -101,14 +101,18 @@ class SandboxReport:
     sandbox: str
     naive: list[Measurement] = field(default_factory=list)
     engine: list[Measurement] = field(default_factory=list)
+    #: The engine with this round's optimisations off (``case_batching=False``: a forked process
+    #: per case, top-level imports preloaded only): the previous design, side by side.
+    engine_off: list[Measurement] = field(default_factory=list)
     disagreements: list[dict[str, Any]] = field(default_factory=list)
     verdicts: dict[str, int] = field(default_factory=dict)
+    baseline: str = ""
 
     def summary(self) -> dict[str, Any]:
         def med(ms: list[Measurement]) -> float | None:
             return statistics.median(m.wall_s for m in ms) if ms else None
 
-        n, e = med(self.naive), med(self.engine)
+        n, e, off = med(self.naive), med(self.engine), med(self.engine_off)
         ref = (self.engine or self.naive)[0]
         out: dict[str, Any] = {
             "sandbox": self.sandbox,
@@ -117,9 +121,9 @@ class SandboxReport:
             "repeats": max(len(self.naive), len(self.engine)),
             "verdicts": self.verdicts,
             "disagreements": len(self.disagreements),
-            "baseline": BASELINES.get(self.sandbox, "?"),
+            "baseline": self.baseline or BASELINES.get(self.sandbox, "?"),
         }
-        for key, wall in (("naive", n), ("engine", e)):
+        for key, wall in (("naive", n), ("engine", e), ("engine_off", off)):
             if wall:
                 out[key] = {
                     "wall_s_median": round(wall, 3),
@@ -134,6 +138,10 @@ class SandboxReport:
             # Same pairing as the run order: the ratio of each interleaved pair, then the median.
             pairs = [a.wall_s / b.wall_s for a, b in zip(self.naive, self.engine, strict=False)]
             out["speedup_pairs"] = [round(p, 2) for p in pairs]
+        if n and off:
+            out["speedup_engine_off_over_naive"] = round(n / off, 2)
+        if e and off:
+            out["speedup_engine_over_engine_off"] = round(off / e, 2)
         return out
 
 
@@ -174,8 +182,13 @@ def bench_sandbox(
     repeats: int,
     run_naive: bool = True,
     log: Callable[[str], None] = print,
+    engine_off: bool = True,
+    exec_per_case: bool = False,
 ) -> SandboxReport:
-    """(a) and (b) ``repeats`` times each, interleaved; verdicts compared on every repeat."""
+    """The baseline, the engine and (``engine_off``) the engine with this round's optimisations
+    off, ``repeats`` times each, interleaved; every engine's verdicts compared with the baseline's
+    on every repeat. Under docker the baseline is the careful upstream-style driver (one
+    ``docker exec`` per sample), or with ``exec_per_case`` one ``docker exec`` per program run."""
     report = SandboxReport(sandbox=sandbox)
     labels: dict[tuple[str, int], str] = {}
     counters: dict[str, int] = {}
@@ -183,26 +196,38 @@ def bench_sandbox(
         i = counters.get(s["task_id"], 0)
         counters[s["task_id"]] = i + 1
         labels[(s["task_id"], i)] = s.get("label", "?")
+    driver = sandbox == "docker" and not exec_per_case
+    report.baseline = BASELINES["docker-driver"] if driver else BASELINES.get(sandbox, "?")
+    runners = ["naive", "engine"] + (["engine_off"] if engine_off else [])
     for rep in range(repeats):
-        order = ["naive", "engine"] if rep % 2 == 0 else ["engine", "naive"]
+        # rotate the order every repeat, so slow drift of a shared machine hits every runner alike
+        order = runners[rep % len(runners) :] + runners[: rep % len(runners)]
         verdicts: dict[str, dict[tuple[str, int], tuple[str, int]]] = {}
         for runner in order:
             if runner == "naive" and not run_naive:
                 continue
-            if runner == "engine":
+            if runner in ("engine", "engine_off"):
                 with tempfile.TemporaryDirectory(prefix="biocoder-bench-golden-") as cache:
-                    opts = EvalOptions(**{**asdict(options), "sandbox": sandbox, "golden_cache_dir": cache})
+                    opts = EvalOptions(
+                        **{
+                            **asdict(options),
+                            "sandbox": sandbox,
+                            "golden_cache_dir": cache,
+                            "case_batching": runner == "engine",
+                        }
+                    )
                     t0 = time.perf_counter()
                     run = run_evaluation(rows, samples, opts, progress=False)
                     wall = time.perf_counter() - t0
-                verdicts["engine"] = _engine_verdicts(run)
+                verdicts[runner] = _engine_verdicts(run)
                 cases = sum(r.cases_total for r in run.results)
-                report.engine.append(Measurement("engine", sandbox, wall, len(run.results), cases))
-                report.verdicts = dict(sorted(_count(r.status for r in run.results).items()))
+                getattr(report, runner).append(Measurement(runner, sandbox, wall, len(run.results), cases))
+                if runner == "engine":
+                    report.verdicts = dict(sorted(_count(r.status for r in run.results).items()))
             else:
                 opts = EvalOptions(**{**asdict(options), "sandbox": sandbox})
                 t0 = time.perf_counter()
-                res = evaluate_naive(rows, samples, opts, progress=False)
+                res = evaluate_naive(rows, samples, opts, progress=False, driver=driver)
                 wall = time.perf_counter() - t0
                 verdicts["naive"] = _naive_verdicts(res)
                 cases = sum(r["cases"] for r in res)
@@ -211,9 +236,11 @@ def bench_sandbox(
                 )
             log(f"  [{sandbox}] repeat {rep + 1}/{repeats} {runner}: {wall:.2f} s")
         if "naive" in verdicts:
-            for d in compare_verdicts(verdicts["engine"], verdicts["naive"], labels):
-                d["repeat"] = rep
-                report.disagreements.append(d)
+            for runner in ("engine", "engine_off"):
+                if runner in verdicts:
+                    for d in compare_verdicts(verdicts[runner], verdicts["naive"], labels):
+                        d.update(repeat=rep, runner=runner)
+                        report.disagreements.append(d)
     return report
 
 
@@ -329,13 +356,15 @@ def sandbox_cpu_s(sb: Any) -> float | None:
 
 @dataclass
 class OverheadReport:
-    path: str  # "engine warm" | "engine cold" | "naive"
+    path: str  # "engine warm" | "engine per-case" | "engine cold" | "naive"
     sandbox: str
     cases: int
     wall_ms_per_case: float
     compute_ms_per_case: float
     overhead_ms_per_case: float
     overhead_ms_median: float | None = None
+    #: The distribution of the per-case overhead: p10, p25, p50, p75, p90 (ms).
+    overhead_ms_quantiles: dict[str, float] | None = None
     #: CPU time of everything in the sandbox per case minus the program's own CPU time
     #: (engine paths only; None where the sandbox's CPU cannot be read).
     cpu_ms_per_case: float | None = None
@@ -343,11 +372,17 @@ class OverheadReport:
     overhead_cpu_ms_per_case: float | None = None
 
 
+def _quantiles(xs: Sequence[float]) -> dict[str, float]:
+    """p10, p25, p50, p75 and p90 of ``xs`` in milliseconds (nearest rank)."""
+    ys = sorted(xs)
+    return {f"p{q}": round(1000 * ys[min(len(ys) - 1, (q * len(ys)) // 100)], 2) for q in (10, 25, 50, 75, 90)}
+
+
 def measure_overhead(
     sandbox: str,
     rows: list[dict[str, Any]],
     options: EvalOptions,
-    paths: Sequence[str] = ("engine warm", "engine cold", "naive"),
+    paths: Sequence[str] = ("engine warm", "engine per-case", "engine cold", "naive"),
     log: Callable[[str], None] = print,
 ) -> list[OverheadReport]:
     """Per-case overhead = host-observed wall time per case minus the program's own compute.
@@ -397,8 +432,14 @@ def measure_overhead(
             finally:
                 backend.close()
         else:
-            warm = path == "engine warm"
-            sb = make_sandbox(sandbox, allow_unsafe=options.allow_unsafe, image=options.image, warm=warm)
+            warm = path in ("engine warm", "engine per-case")
+            sb = make_sandbox(
+                sandbox,
+                allow_unsafe=options.allow_unsafe,
+                image=options.image,
+                warm=warm,
+                batch=path == "engine warm",
+            )
             try:
                 for progs in jobs:  # warm-up: worker start, imports preloaded (paid once per worker)
                     sb.run(
@@ -446,6 +487,7 @@ def measure_overhead(
             compute_ms_per_case=round(1000 * comp / n, 2),
             overhead_ms_per_case=round(1000 * (wall - comp) / n, 2),
             overhead_ms_median=round(1000 * statistics.median(per_case), 2),
+            overhead_ms_quantiles=_quantiles(per_case),
         )
         if path != "naive" and cpu_total:
             rep.cpu_ms_per_case = round(1000 * cpu_total / n, 2)

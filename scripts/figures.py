@@ -60,44 +60,58 @@ def _workload(report: dict[str, Any], comparison: dict[str, Any]) -> str:
 
 
 def speed() -> str:
-    """The engine against the baseline each report names (ratio of medians)."""
+    """The engine (and, where measured, the engine with this round's optimisations off) against
+    the baseline each report names, as the ratio of median wall times from one interleaved run."""
     rows = [
-        "| workload | baseline (median) | engine (median) | speed-up | verdicts differing | raw output |",
-        "|---|---:|---:|---:|---:|---|",
+        "| workload | baseline (median) | engine, optimisations off (median) | engine (median) | speed-up | "
+        "verdicts differing | raw output |",
+        "|---|---:|---:|---:|---:|---:|---|",
     ]
     baselines: dict[str, str] = {}
     for name, report in _bench_reports():
-        for sandbox, block in sorted(report["sandboxes"].items()):
+        for _sandbox, block in sorted(report["sandboxes"].items()):
             c = block.get("comparison") or {}
             if not c.get("baseline") or "naive" not in c or "engine" not in c:
                 continue  # no recorded baseline: not a figure we print
-            baselines[sandbox] = c["baseline"]
+            label = f"baseline {len(baselines) + 1}" if c["baseline"] not in baselines.values() else next(
+                k for k, v in baselines.items() if v == c["baseline"]
+            )
+            baselines[label] = c["baseline"]
             n, e = c["naive"]["wall_s_median"], c["engine"]["wall_s_median"]
+            off = c.get("engine_off", {}).get("wall_s_median")
+            off_text = "" if off is None else f"{off:.2f} s ({n / off:.1f}x)"
             rows.append(
-                f"| {_workload(report, c)} | {n:.1f} s | {e:.2f} s | **{n / e:.1f}x** | "
+                f"| {_workload(report, c)} | {n:.1f} s ({label}) | {off_text} | {e:.2f} s | **{n / e:.1f}x** | "
                 f"{c['disagreements']} of {c['samples']} samples | `docs/bench-results/{name}` |"
             )
-    notes = [f"- baseline, {sb}: {text}." for sb, text in sorted(baselines.items())]
+    notes = [f"- {label}: {text}." for label, text in baselines.items()]
     return "\n".join(rows + [""] + notes)
 
 
 #: How the bench's overhead paths are named in the tables.
-PATH_LABELS = {"naive": "baseline (upstream-style)", "engine warm": "engine (zygote)", "engine cold": "engine, fresh python3 per case"}
+PATH_LABELS = {
+    "naive": "baseline (upstream-style, a fresh python3 per case)",
+    "engine warm": "engine (one clean process per sample)",
+    "engine per-case": "engine, optimisations off (a forked process per case)",
+    "engine cold": "engine, fresh python3 per case",
+}
 
 
 def overhead() -> str:
     """Per-case overhead above the program's own compute (`python -m benchmarks speed --overhead`)."""
     rows = [
-        "| workload | path | cases | wall overhead per case (median) | CPU overhead per case | raw output |",
+        "| workload | path | cases | wall overhead per case: median (p10 / p90) | CPU overhead per case | raw output |",
         "|---|---|---:|---:|---:|---|",
     ]
     for name, report in _bench_reports():
         for sandbox, block in sorted(report["sandboxes"].items()):
             for o in block.get("overhead") or []:
                 cpu = o.get("overhead_cpu_ms_per_case")
+                q = o.get("overhead_ms_quantiles") or {}
+                spread = f" ({q['p10']:.1f} / {q['p90']:.1f})" if q else ""
                 rows.append(
                     f"| `{report['config']}`, {sandbox} | {PATH_LABELS.get(o['path'], o['path'])} | {o['cases']} | "
-                    f"{o['overhead_ms_median']:.1f} ms | {'' if cpu is None else f'{cpu:.1f} ms'} | "
+                    f"{o['overhead_ms_median']:.1f} ms{spread} | {'' if cpu is None else f'{cpu:.1f} ms'} | "
                     f"`docs/bench-results/{name}` |"
                 )
     return "\n".join(rows)

@@ -30,7 +30,7 @@ def upstream_dir() -> Path:
 #: per-file times (``pytest --durations=0``), not guessed.
 FAST = {
     "test_architecture.py", "test_audit.py", "test_build_extract.py", "test_build_prompts.py",
-    "test_build_select.py", "test_build_tasks.py", "test_ci.py", "test_clean_state.py",
+    "test_build_select.py", "test_build_tasks.py", "test_case_batching.py", "test_ci.py", "test_clean_state.py",
     "test_dataset_configs.py", "test_dataset_export.py", "test_dataset_normalize.py", "test_dataset_sources.py",
     "test_demo_tasks.py", "test_denominators.py", "test_execute.py", "test_figures.py", "test_hand_mutants.py",
     "test_harness.py",

@@ -28,6 +28,7 @@ ENGINE_FIELDS = (
     "seed",
     "golden_cache_dir",
     "use_golden_cache",
+    "case_batching",
 )
 SCALE_FIELDS = ("executor", "ray_address", "workers_per_node")
 VALIDITY_FIELDS = ("rosalind_check", "plus", "include_weak")

@@ -111,6 +111,7 @@ class GoldenStore:
                     self.environment_id,
                     self.options.timeout_s,
                     self.options.memory_mb,
+                    self.options.case_batching,
                 ]
             )
         )

@@ -84,6 +84,13 @@ class EvalOptions:
             "choices": ("rosalind", "exact"),
         },
     )
+    case_batching: bool = field(
+        default=True,
+        metadata={
+            "help": "run all fuzz cases of one Python sample in one clean case process, a fresh one after any "
+            "case that crashes or times out (docs/security.md); --no-case-batching: one process per case",
+        },
+    )
     plus: bool = field(
         default=False,
         metadata={
@@ -125,6 +132,7 @@ class EvalOptions:
                 "rosalind_check",
                 "plus",
                 "include_weak",
+                "case_batching",
             )
         }
 

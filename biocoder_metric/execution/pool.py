@@ -64,7 +64,12 @@ class SandboxPool:
         self._free.put(first)
 
     def _new(self):
-        sb = self._make(self.name, allow_unsafe=self.options.allow_unsafe, image=self.options.image)
+        sb = self._make(
+            self.name,
+            allow_unsafe=self.options.allow_unsafe,
+            image=self.options.image,
+            batch=self.options.case_batching,
+        )
         with self._lock:
             self._count += 1
         return sb

@@ -36,7 +36,7 @@ def _slug(text: str) -> str:
 
 #: Run settings that can change a verdict: comparing runs that differ in one compares apples to pears.
 COMPARABLE_SETTINGS = ("config", "sandbox", "environment_id", "fuzz_cases", "timeout_s", "memory_mb", "seed",
-                       "rosalind_check", "plus", "include_weak")
+                       "rosalind_check", "plus", "include_weak", "case_batching")
 
 
 def run_mismatches(a: Run, b: Run) -> list[str]:

@@ -119,6 +119,7 @@ def make_sandbox(
     """Build a sandbox. ``name=None`` or ``"auto"`` picks :func:`default_sandbox_name`.
 
     Keyword options: ``warm=False`` (fresh interpreter/JVM per case, for comparison),
+    ``batch=False`` (a warm Python job: one forked case process per case instead of one per job),
     ``rootfs=`` (bwrap), ``memory_mb=``/``cpus=`` (docker container limits).
     """
     if name in (None, "", "auto"):

@@ -295,8 +295,10 @@ class _Connection:
 class WorkerSandbox(Sandbox):
     """A sandbox that runs jobs by talking to a long-lived worker; restarts it after faults."""
 
-    def __init__(self, *, warm: bool = True):
+    def __init__(self, *, warm: bool = True, batch: bool = True):
         self.warm = warm
+        #: All fuzz cases of a warm Python job in one clean case process (``runtime/python_batch.py``).
+        self.batch = batch
         self._conn: _Connection | None = None
         self._next_id = 0
         self._env_id: str | None = None
@@ -380,6 +382,7 @@ class WorkerSandbox(Sandbox):
         return {
             **super().stats(),
             "warm": self.warm,
+            "batch": self.batch,
             "closed": self._closed,
             "worker_running": conn is not None,
             "worker_pid": conn.channel.pid if conn is not None else None,
@@ -442,6 +445,31 @@ class WorkerSandbox(Sandbox):
             for r in results
         ]
 
+    def profile(self, job: Job) -> list[dict[str, Any]]:
+        """Run ``job`` with the worker's per-stage clock on: one dict of stage -> ``time.monotonic()``
+        per case (the worker's and the host's clocks are the same kernel clock), plus the host's
+        ``host_sent`` and ``host_received``. A developer tool (``benchmarks/case_profile.py``);
+        verdicts never depend on it."""
+        conn = self._ensure()
+        self._next_id += 1
+        req_id = self._next_id
+        request = protocol.job_request(req_id, {**asdict(job), "programs": list(job.programs)}, self.warm, self.batch)
+        request["options"]["profile"] = True
+        sent = time.monotonic()
+        conn.send(request)
+        out: list[dict[str, Any]] = []
+        deadline = sent + STARTUP_SLACK_S + job.timeout_s * max(1, len(job.programs))
+        while True:
+            msg = conn.recv(deadline)
+            if msg.get("id") != req_id:
+                continue
+            if msg.get("done") or "error" in msg:
+                return out
+            marks = dict(msg.get("profile") or {})
+            marks.update(host_sent=sent, host_received=time.monotonic(), status=msg["outcome"]["status"])
+            out.append(marks)
+            sent = marks["host_received"]
+
     def _run_once(self, job: Job) -> tuple[dict[int, CaseOutcome], CaseOutcome | None]:
         conn = self._ensure()
         self._next_id += 1
@@ -454,7 +482,7 @@ class WorkerSandbox(Sandbox):
         deadline = started + first_slack + job.timeout_s
         try:
             conn.send(
-                protocol.job_request(req_id, {**asdict(job), "programs": list(job.programs)}, self.warm)
+                protocol.job_request(req_id, {**asdict(job), "programs": list(job.programs)}, self.warm, self.batch)
             )
             while True:
                 msg = conn.recv(deadline)

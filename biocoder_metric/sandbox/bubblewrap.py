@@ -197,6 +197,7 @@ class BwrapSandbox(WorkerSandbox):
         tmpfs_mb: int = 1024,
         pids_limit: int = 256,
         memory_mb: int = 4096,
+        batch: bool = True,
         **_ignored: object,
     ):
         if not bwrap_works():
@@ -205,7 +206,7 @@ class BwrapSandbox(WorkerSandbox):
                 "unprivileged user namespaces are enabled (sysctl kernel.unprivileged_userns_clone=1), "
                 "or use --sandbox docker"
             )
-        super().__init__(warm=warm)
+        super().__init__(warm=warm, batch=batch)
         self.rootfs = Path(rootfs) if rootfs is not None else None
         if self.rootfs is not None and not (self.rootfs / "usr").is_dir():
             raise SandboxError(f"{self.rootfs} does not look like a root filesystem (no usr/ inside)")

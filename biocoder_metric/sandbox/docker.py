@@ -244,9 +244,10 @@ class DockerSandbox(WorkerSandbox):
         cpus: float = 1.0,
         pids_limit: int = 256,
         tmpfs_mb: int = 1024,
+        batch: bool = True,
         **_ignored: object,
     ):
-        super().__init__(warm=warm)
+        super().__init__(warm=warm, batch=batch)
         self.image = image or _default_image()
         self.client = _client()
         try:

@@ -41,7 +41,13 @@ class NoneSandbox(WorkerSandbox):
     name = "none"
 
     def __init__(
-        self, *, allow_unsafe: bool = False, warm: bool = True, python: str | None = None, **_ignored: object
+        self,
+        *,
+        allow_unsafe: bool = False,
+        warm: bool = True,
+        python: str | None = None,
+        batch: bool = True,
+        **_ignored: object,
     ):
         if not unsafe_allowed(allow_unsafe):
             raise SandboxError(
@@ -50,7 +56,7 @@ class NoneSandbox(WorkerSandbox):
                 f"allow_unsafe=True (API) or set {UNSAFE_ENV}=1 (or {settings.ENV_HF_ALLOW_CODE_EVAL}=1) - "
                 "or use a real sandbox: install bubblewrap ('bwrap') or Docker (see scripts/setup_docker.sh)."
             )
-        super().__init__(warm=warm)
+        super().__init__(warm=warm, batch=batch)
         self.python = python or sys.executable
         self._runtime = prepared_runtime_dir()
         self._home = tempfile.mkdtemp(prefix="biocoder-none-")

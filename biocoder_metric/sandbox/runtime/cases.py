@@ -29,7 +29,12 @@ class Case:
         with open(self.stdin, "w", encoding="utf-8") as fh:
             fh.write(job.get("stdin") or "")
         self.limit = int(job.get("output_limit_bytes") or DEFAULT_OUTPUT_LIMIT_BYTES)
-        self.fsize = file_size_limit(self.limit)
+        self.fsize = self.fsize_for(job)
+
+    @staticmethod
+    def fsize_for(job):
+        """RLIMIT_FSIZE of the job's case processes."""
+        return file_size_limit(int(job.get("output_limit_bytes") or DEFAULT_OUTPUT_LIMIT_BYTES))
 
     def outcome(self, status, returncode, duration, stderr_extra=""):
         out = read_head(self.stdout, self.limit + 1)
@@ -57,3 +62,19 @@ def looks_like_memory_error(case):
     if lines and lines[-1].startswith("MemoryError"):
         return True
     return 'Exception in thread "main" java.lang.OutOfMemoryError' in tail
+
+
+def read_marks(path):
+    """A case's profiling marks (``name time`` lines, ``benchmarks/case_profile.py``) as a dict."""
+    out = {}
+    try:
+        with open(path) as fh:
+            for line in fh:
+                name, _, value = line.partition(" ")
+                try:
+                    out[name] = float(value)
+                except ValueError:
+                    pass
+    except OSError:
+        pass
+    return out

@@ -20,7 +20,7 @@ import sys
 import time
 import traceback
 
-from .cases import looks_like_memory_error
+from .cases import looks_like_memory_error, read_marks
 from .java_cases import run_java
 from .processes import (
     PR_SET_CHILD_SUBREAPER,
@@ -72,6 +72,13 @@ class Worker:
         self.state = CleanState(contained)
         #: The job dir of the job running now (kept by the per-case reset), or None.
         self.current_jobdir = None
+        #: Case processes of finished jobs, killed but not yet reported gone (``python_batch.py``).
+        self.pending = []
+        #: Profiling (a request's ``options.profile``): each outcome carries per-stage times.
+        self.profile = False
+        #: A request's ``options.batch``: a warm Python job's cases share one case process
+        #: (``python_batch.py``); off, each case gets its own.
+        self.batch = True
 
     def run(self, job, warm, emit):
         """Run one job; ``emit(index, outcome)`` is called as each case ends."""
@@ -79,6 +86,7 @@ class Worker:
         if not isinstance(job.get("programs"), list):
             raise ValueError("job.programs must be a list of program texts")
         os.makedirs(self.workroot, mode=0o700, exist_ok=True)
+        self.collect()
         try:
             if language == "python":
                 run_python(self, job, warm, emit)
@@ -92,15 +100,29 @@ class Worker:
             kill_leftovers(self.contained, self.keep())
             self.reset_state()
 
+    def collect(self):
+        """Before a job: every case process of earlier jobs gone (waited for), then their
+        leftovers killed and the writable state reset once more, so the job starts clean."""
+        if not self.pending:
+            return
+        pending, self.pending = self.pending, []
+        for child in pending:
+            child.end(10.0)  # the zygote reports its end; if it cannot, the worker waits itself
+        kill_leftovers(self.contained, self.keep())
+        self.reset_state()
+
     def close(self):
         if self.javac is not None:
             self.javac.close()
         self.zygotes.close()
 
     def keep(self, extra=()):
-        """Processes ``kill_leftovers`` must spare: ``extra`` plus the live Java compiler and zygotes."""
+        """Processes ``kill_leftovers`` must spare: ``extra`` plus the live Java compiler, the
+        zygotes and their own children (a spare case process, a running or dying one; a child a
+        case slipped in with ``clone(CLONE_PARENT)`` is killed by the zygote's sweep)."""
         pids = [self.javac.pid() if self.javac is not None else None]
         pids.extend(self.zygotes.pids())
+        pids.extend(self.zygotes.children())
         return tuple(extra) + tuple(p for p in pids if p)
 
     # -- shared per-case machinery
@@ -112,6 +134,10 @@ class Worker:
         os.makedirs(path, mode=0o700)
         self.current_jobdir = path
         return path
+
+    @staticmethod
+    def read_marks(path):
+        return read_marks(path)
 
     def tmp_snapshot(self):
         """Kept for the call sites' shape: the reset after a case needs no snapshot (``state.py``)."""
@@ -166,16 +192,25 @@ class Worker:
             status = kill_case(pid)
         return self.settle(pid, case, start, status, timed_out, snap, oom_before, keep)
 
-    def settle(self, pid, case, start, status, timed_out, snap, oom_before, keep=()):
+    def settle(self, pid, case, start, status, timed_out, snap, oom_before, keep=(), marks=None):
         """After the case child ended: kill its leftovers, sweep scratch dirs, classify the outcome."""
-        duration = time.monotonic() - start
         try:
             os.killpg(pid, signal.SIGKILL)
         except OSError:
             pass
+        return self.settle_rc(case, start, exit_code(status), timed_out, oom_before, keep, marks)
+
+    def settle_rc(self, case, start, rc, timed_out, oom_before, keep=(), marks=None):
+        """After a case ended with exit code ``rc`` (its process may live on: ``keep`` spares it):
+        kill every other process of the case, reset the writable state, classify the outcome."""
+        duration = time.monotonic() - start
+        self.zygotes.sweep()  # first: what it kills leaves orphans that kill_leftovers then finds
         kill_leftovers(self.contained, self.keep(keep))
-        self.tmp_cleanup(snap)
-        rc = exit_code(status)
+        if marks is not None:
+            marks["leftovers_killed"] = time.monotonic()
+        self.reset_state()
+        if marks is not None:
+            marks["state_reset"] = time.monotonic()
         oom_after = oom_kills()
         if timed_out:
             return case.outcome(RunStatus.TIMEOUT, None, duration)
@@ -289,9 +324,14 @@ def main(argv=None):
             job = req["job"]
             options = req.get("options") or {}
             warm = bool(options.get("warm", True))
+            worker.profile = bool(options.get("profile"))
+            worker.batch = bool(options.get("batch", True))
 
-            def emit(index, outcome, req_id=req_id):
-                send(outcome_message(req_id, index, outcome))
+            def emit(index, outcome, marks=None, req_id=req_id):
+                msg = outcome_message(req_id, index, outcome)
+                if marks:
+                    msg["profile"] = marks
+                send(msg)
 
             worker.run(job, warm, emit)
             send(done_message(req_id))

@@ -201,6 +201,14 @@ def _children_of(pid):
     return out
 
 
+def children_of(pid):
+    """Direct children of ``pid`` (empty if unknown)."""
+    kids = _children_of(pid)
+    if kids is None:
+        kids = _children_map().get(pid, [])
+    return kids
+
+
 def _descendants(root, keep):
     """All descendants of ``root``; the processes in ``keep`` are spared but their children are not."""
     if _children_of(root) is not None:

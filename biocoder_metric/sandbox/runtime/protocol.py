@@ -11,7 +11,8 @@ Like the whole folder it is standard library only and runs on Python 3.9 (the im
 Protocol (one JSON object per line):
 
 * worker -> host, once at start: ``{"ready": true, "pid": ..., "python": ..., "contained": ...}``
-* host -> worker: ``{"id": N, "job": {Job fields}, "options": {"warm": true}}``
+* host -> worker: ``{"id": N, "job": {Job fields}, "options": {"warm": true, "batch": true}}``
+  (``profile: true`` adds per-stage times to each outcome message, for ``benchmarks/case_profile.py``)
 * worker -> host: ``{"id": N, "index": i, "outcome": {CaseOutcome fields}}`` as each case
   finishes (streamed, so that a host-side backstop knows which case hung), then
   ``{"id": N, "done": true}``; or ``{"id": N, "error": "...", "traceback": "..."}`` for a
@@ -157,9 +158,10 @@ def outcome(status, returncode=None, stdout="", stderr="", duration_s=0.0):
     }
 
 
-def job_request(req_id, job, warm):
-    """host -> worker: run ``job`` (a dict of Job fields, ``programs`` a list)."""
-    return {"id": req_id, "job": job, "options": {"warm": warm}}
+def job_request(req_id, job, warm, batch=True):
+    """host -> worker: run ``job`` (a dict of Job fields, ``programs`` a list). ``batch``: a warm
+    Python job's cases share one clean case process (``python_batch.py``)."""
+    return {"id": req_id, "job": job, "options": {"warm": warm, "batch": batch}}
 
 
 def info_request(req_id):

@@ -32,10 +32,11 @@ import time
 import traceback
 import types
 
-from .cases import Case, compile_error
+from .cases import Case, compile_error, read_marks
 from .processes import (
     PR_SET_DUMPABLE,
     child_io,
+    children_of,
     die_with_traceback,
     expendable,
     guard_signals,
@@ -58,6 +59,7 @@ from .protocol import (
     decode_line,
     encode_line,
 )
+from .python_batch import BatchChildren, run_python_batched
 
 #: The runtime folder. It is never on a case's ``sys.path`` and nothing loaded from it can be
 #: imported by a case (``worker.py`` takes it off the path, :func:`_run_main_in_child` forgets
@@ -97,6 +99,19 @@ def top_level_imports(tree):
 
     visit(tree.body)
     return names
+
+
+def program_imports(tree):
+    """Absolute module names a program imports: at module level first, then inside functions
+    and classes (imported when called; preloading them saves every case the import, and a
+    module that fails to import is left for the case to hit)."""
+    names = top_level_imports(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.append(node.module)
+    return list(dict.fromkeys(names))
 
 
 def preload(names, failed):
@@ -139,8 +154,31 @@ def _forget_runtime_modules():
             del sys.modules[name]
 
 
-def _run_main_in_child(code_obj, case):
+def _run_main_in_child(code_obj, case, spec=None):
     """Runs in the forked child: execute the program as ``__main__``, then exit like python would."""
+    os._exit(run_program(code_obj, spec))
+
+
+def _join_threads():
+    """Wait for the program's non-daemon threads, as interpreter exit does (threading's own
+    ``_shutdown`` marks the main thread stopped, so it can run only once per process)."""
+    import threading
+
+    main = threading.main_thread()
+    for thread in threading.enumerate():
+        if thread is not main and not thread.daemon:
+            try:
+                thread.join()
+            except BaseException:  # noqa: B036
+                pass
+
+
+def run_program(code_obj, spec=None, batch=False):
+    """Execute ``code_obj`` as a fresh ``__main__`` in this process; the exit code python would give.
+
+    ``batch``: more programs follow in this process (``python_batch``), so exit hooks run and
+    are cleared, threads are joined, but the interpreter's one-time shutdown is left alone.
+    """
     sys.stdin = sys.__stdin__ = io.TextIOWrapper(
         io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8", errors=STDIO_ERRORS[0]
     )
@@ -169,6 +207,8 @@ def _run_main_in_child(code_obj, case):
         except Exception:
             pass
     rc = 0
+    if spec is not None:
+        _child_mark(spec, "program_start")
     try:
         exec(code_obj, main.__dict__)
     except SystemExit as exc:
@@ -184,11 +224,14 @@ def _run_main_in_child(code_obj, case):
             pass
         rc = 1
     try:
-        import threading
+        if batch:
+            _join_threads()
+        else:
+            import threading
 
-        shutdown = getattr(threading, "_shutdown", None)
-        if shutdown is not None:
-            shutdown()  # wait for non-daemon threads, as interpreter exit does
+            shutdown = getattr(threading, "_shutdown", None)
+            if shutdown is not None:
+                shutdown()  # wait for non-daemon threads, as interpreter exit does
     except BaseException:  # noqa: B036
         pass
     try:
@@ -205,11 +248,25 @@ def _run_main_in_child(code_obj, case):
         sys.stderr.flush()
     except BaseException:  # noqa: B036
         pass
-    os._exit(rc)
+    if spec is not None and not batch:
+        _child_mark(spec, "child_exit")
+    return rc
+
+
+def _child_mark(spec, name):
+    """Profiling only (``spec["profile"]``): append ``name monotonic-time`` to the case's marks file."""
+    path = spec.get("profile")
+    if path:
+        try:
+            with open(path, "a") as fh:
+                fh.write(f"{name} {time.monotonic():.9f}\n")
+        except OSError:
+            pass
 
 
 def _zygote_child(spec, base_vm_mb):
     """In the case child: files, limits, then run ``main.py`` warm (exec'd code) or exec python."""
+    _child_mark(spec, "child_start")
     os.setsid()
     case = types.SimpleNamespace(
         stdin=spec["stdin"], stdout=spec["stdout"], stderr=spec["stderr"], work=spec["work"]
@@ -226,6 +283,7 @@ def _zygote_child(spec, base_vm_mb):
     if spec["mode"] != "warm":
         exe = spec["python"]
         os.execv(exe, [exe, "main.py"])
+    _child_mark(spec, "child_limits")
     with open("main.py", encoding="utf-8") as fh:
         src = fh.read()
     try:
@@ -235,7 +293,8 @@ def _zygote_child(spec, base_vm_mb):
         os.write(2, "".join(traceback.format_exception_only(type(exc), exc)).encode("utf-8", "replace"))
         os._exit(1)
     del src
-    _run_main_in_child(code_obj, case)
+    _child_mark(spec, "child_compiled")
+    _run_main_in_child(code_obj, case, spec)
 
 
 # --------------------------------------------------------------------------- the zygote
@@ -257,16 +316,26 @@ def _zygote_run(spec, base_vm_mb, send):
         except BaseException:  # noqa: B036
             die_with_traceback()
         os._exit(127)
+    forked = time.monotonic()
     send({"pid": pid})
     status = wait_deadline(pid, time.monotonic() + deadline_s)
     timed_out = status is None
     if timed_out:
         status = kill_case(pid)
-    return {"status": status, "timed_out": timed_out}
+    reply = {"status": status, "timed_out": timed_out}
+    if spec.get("profile"):
+        reply["marks"] = {"zygote_forked": forked, "zygote_reaped": time.monotonic()}
+    return reply
 
 
 def zygote_main(fd):
-    """The zygote's loop: JSON lines on the socket ``fd``; see :class:`Zygote`."""
+    """The zygote's loop: JSON lines on the socket ``fd``; see :class:`Zygote`.
+
+    Requests are answered in order. Case processes of whole jobs (``python_batch``) run while
+    the zygote serves further requests; their ends are reported as events
+    (``{"event": "exited", ...}``), and a spare one is kept forked, so that no job waits for a fork.
+    """
+    import select
     import socket
 
     prctl(PR_SET_DUMPABLE, 0)  # exec made us dumpable again
@@ -275,33 +344,65 @@ def zygote_main(fd):
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     os.chdir("/")
     sock = socket.socket(fileno=fd)
-    stream = sock.makefile("rw", encoding="utf-8", buffering=1)
     base_vm_mb = vm_size_mb()
     failed = set()
+    jobs = BatchChildren(base_vm_mb, run_program, _child_mark)
 
-    def send(obj):
-        stream.write(encode_line(obj))
-        stream.flush()
+    def send(obj, passed=None):
+        data = encode_line(obj).encode("utf-8")
+        if passed is None:
+            sock.sendall(data)
+        else:
+            socket.send_fds(sock, [data], [passed])
 
-    for line in stream:
-        req = decode_line(line)
-        op = req.get("op")
-        try:
-            if op == "preload":
-                preload(req.get("names") or [], failed)
-                # Move everything loaded so far out of the collector's reach: a case child's
-                # garbage collection would otherwise walk (and so copy-on-write) every preloaded
-                # object, which costs tens of milliseconds per case with numpy, scipy & co loaded.
-                gc.freeze()
-                reply = {"ok": True}
-            elif op == "run":
-                reply = _zygote_run(req["spec"], base_vm_mb, send)
-            else:
-                reply = {"error": f"unknown op {op!r}"}
-        except Exception as exc:
-            reply = {"error": f"{type(exc).__name__}: {exc}"}
-        send(reply)
-    return 0
+    buf = b""
+    while True:
+        for event in jobs.reap():
+            send(event)
+        ready, _, _ = select.select([sock] + jobs.waitables(), [], [], jobs.wait_timeout())
+        if sock not in ready:
+            continue
+        chunk = sock.recv(1 << 16)
+        if not chunk:
+            return 0
+        buf += chunk
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            req = decode_line(line.decode("utf-8"))
+            op = req.get("op")
+            try:
+                # Before anything else: no child the zygote did not fork (a case's
+                # ``clone(CLONE_PARENT)``) lives on, not even as a zombie.
+                jobs.sweep()
+                if op == "preload":
+                    before = len(sys.modules)
+                    preload(req.get("names") or [], failed)
+                    # Move everything loaded so far out of the collector's reach: a case child's
+                    # garbage collection would otherwise walk (and so copy-on-write) every preloaded
+                    # object, which costs tens of milliseconds per case with numpy, scipy & co loaded.
+                    gc.freeze()
+                    if len(sys.modules) != before:
+                        jobs.stale()  # a spare forked before these imports lacks them
+                    reply = {"ok": True}
+                elif op == "run":
+                    reply = _zygote_run(req["spec"], base_vm_mb, send)
+                elif op == "batch":
+                    pid, passed, marks = jobs.start(float(req.get("timeout_s") or DEFAULT_TIMEOUT_S))
+                    reply = {"pid": pid}
+                    if req.get("profile"):
+                        reply["marks"] = marks
+                    send(reply, passed)
+                    os.close(passed)
+                    jobs.fork_spare()  # off the critical path: the worker runs the job meanwhile
+                    continue
+                elif op == "sweep":
+                    jobs.sweep()
+                    reply = {"ok": True}
+                else:
+                    reply = {"error": f"unknown op {op!r}"}
+            except Exception as exc:
+                reply = {"error": f"{type(exc).__name__}: {exc}"}
+            send(reply)
 
 
 class Zygote:
@@ -325,7 +426,17 @@ class Zygote:
         theirs.close()
         self.sock = ours
         self.buf = b""
+        self.fds = []
         self.preloaded = []
+        #: pid -> the zygote's ``exited`` event for a case process of a whole job.
+        self.events = {}
+        #: Whether this zygote has forked case processes of whole jobs (then it keeps a spare).
+        self.batch = False
+
+    def take_fd(self):
+        """The fd the zygote handed over with its last reply (``batch``), or None."""
+        self.batch = True
+        return self.fds.pop(0) if self.fds else None
 
     @property
     def pid(self):
@@ -339,35 +450,59 @@ class Zygote:
         self.sock.sendall(encode_line(obj).encode("utf-8"))
         return self.reply(self.REPLY_TIMEOUT_S)
 
-    def reply(self, timeout_s):
+    def reply(self, timeout_s, stop_at_event=False):
         """The next reply line; OSError if the zygote died, was stopped, hung past ``timeout_s`` or failed.
+
+        Events (a case process of a whole job ended) are kept in :attr:`events` on the way;
+        ``stop_at_event`` returns at the first one instead (:meth:`wait_exit`).
 
         A case can SIGSTOP the zygote (no process can ignore that): its state is polled while we
         wait, so a stopped zygote costs a fraction of a second, not the whole reply timeout.
         """
         import select
+        import socket
 
         deadline = time.monotonic() + timeout_s
-        while b"\n" not in self.buf:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise OSError("zygote did not answer in time")
-            ready, _, _ = select.select([self.sock], [], [], min(0.25, left))
-            if not ready:
-                if process_state(self.pid) in ("T", "t", "Z", "X", None):
-                    raise OSError("zygote stopped or gone")
+        while True:
+            while b"\n" not in self.buf:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise OSError("zygote did not answer in time")
+                ready, _, _ = select.select([self.sock], [], [], min(0.25, left))
+                if not ready:
+                    if process_state(self.pid) in ("T", "t", "Z", "X", None):
+                        raise OSError("zygote stopped or gone")
+                    continue
+                chunk, fds, _flags, _addr = socket.recv_fds(self.sock, 1 << 16, 4)
+                self.fds.extend(fds)
+                if not chunk:
+                    raise OSError("zygote exited")
+                self.buf += chunk
+            line, self.buf = self.buf.split(b"\n", 1)
+            reply = decode_line(line.decode("utf-8"))
+            if reply.get("event") == "exited":
+                self.events[int(reply["pid"])] = reply
+                if stop_at_event:
+                    return reply
                 continue
-            chunk = self.sock.recv(1 << 16)
-            if not chunk:
-                raise OSError("zygote exited")
-            self.buf += chunk
-        line, self.buf = self.buf.split(b"\n", 1)
-        reply = decode_line(line.decode("utf-8"))
-        if "error" in reply:
-            raise OSError("zygote: " + reply["error"])
-        return reply
+            if "error" in reply:
+                raise OSError("zygote: " + reply["error"])
+            return reply
+
+    def wait_exit(self, pid, timeout_s):
+        """The zygote's ``exited`` event for case process ``pid`` (OSError as :meth:`reply`)."""
+        deadline = time.monotonic() + timeout_s
+        while pid not in self.events:
+            self.reply(max(0.0, deadline - time.monotonic()), stop_at_event=True)
+        return self.events.pop(pid)
 
     def kill(self):
+        for fd in self.fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.fds = []
         try:
             self.proc.kill()
         except OSError:
@@ -393,6 +528,26 @@ class Zygotes:
     def pids(self):
         """The pids of the live zygotes (``kill_leftovers`` must spare them)."""
         return [z.pid for z, _ in self.live.values() if z.alive()]
+
+    def children(self):
+        """The own children of the live zygotes that run whole jobs (their spare and running case
+        processes; such a zygote kills any other child it has when asked, ``sweep``). A zygote
+        that forks per case has no child between cases: a child it has then is a leftover."""
+        out = []
+        for zyg, _ in self.live.values():
+            if zyg.batch and zyg.alive():
+                out.extend(children_of(zyg.pid) or ())
+        return out
+
+    def sweep(self):
+        """Ask the zygotes that ran whole jobs to kill children they did not fork (see
+        ``BatchChildren.sweep``); a zygote that cannot answer is ended (and its children with it)."""
+        for zyg, _ in list(self.live.values()):
+            if zyg.batch and zyg.alive():
+                try:
+                    zyg.call({"op": "sweep"})
+                except (OSError, ValueError):
+                    zyg.kill()
 
     def get(self, names):
         """A live zygote that has preloaded ``names``: the one that shares most of them (asked to
@@ -458,8 +613,6 @@ def run_python(worker, job, warm, emit):
     programs = job["programs"]
     timeout_s = float(job.get("timeout_s") or DEFAULT_TIMEOUT_S)
     memory_mb = int(job.get("memory_mb") or DEFAULT_MEMORY_MB)
-    zygotes = worker.zygotes
-    jobdir = worker.job_dir()
     compiled = []
     for src in programs:
         try:
@@ -474,65 +627,99 @@ def run_python(worker, job, warm, emit):
         for src, (code_obj, _) in zip(programs, compiled):
             if code_obj is not None:
                 try:
-                    names.extend(top_level_imports(ast.parse(src)))
+                    tree = ast.parse(src)
+                    # the batched path also preloads imports inside functions (``program_imports``);
+                    # off, the previous design: top-level imports only
+                    names.extend(program_imports(tree) if worker.batch else top_level_imports(tree))
                 except Exception:
                     pass
         names = [n for n in dict.fromkeys(names) if n.split(".")[0] not in NO_PRELOAD]
-    compiled = [(code_obj is not None, err) for code_obj, err in compiled]  # drop the code objects
+    for index, (code_obj, err) in enumerate(compiled):
+        if code_obj is None:
+            emit(index, compile_error(err[-STDERR_TAIL:]))
+    if warm and names:
+        try:
+            worker.zygotes.get(names)
+        except (OSError, ValueError):
+            pass  # every case below then reports the sandbox error
+    limits = (names, timeout_s, memory_mb)
+    if warm and worker.batch:
+        run_python_batched(worker, job, programs, [c for c, _ in compiled], limits, emit, run_case_alone)
+        return
+    codes_ok = [code_obj is not None for code_obj, _ in compiled]
+    del compiled  # the worker keeps no code objects it does not need
+    jobdir = worker.job_dir()
     try:
-        if warm and names:
-            try:
-                zygotes.get(names)
-            except (OSError, ValueError):
-                pass  # every case below then reports the sandbox error
-        for index, (src, (ok, err)) in enumerate(zip(programs, compiled)):
-            if not ok:
-                emit(index, compile_error(err[-STDERR_TAIL:]))
-                continue
-            case = Case(jobdir, index, job)
-            main_path = os.path.join(case.work, "main.py")
-            with open(main_path, "w", encoding="utf-8") as fh:
-                fh.write(src)
-            tmpdir = None if worker.contained else os.path.join(case.work, ".tmp")
-            if tmpdir:
-                os.makedirs(tmpdir, exist_ok=True)
-            spec = {
-                "stdin": case.stdin,
-                "stdout": case.stdout,
-                "stderr": case.stderr,
-                "work": case.work,
-                "tmpdir": tmpdir,
-                "memory_mb": memory_mb,
-                "fsize": case.fsize,
-                "nproc": worker.max_procs,
-                "address_space": True,
-                "mode": "warm" if warm else "exec",
-                "python": worker.python_exe,
-                "timeout_s": timeout_s,
-            }
-            snap = worker.tmp_snapshot()
-            oom_before = oom_kills()
-            start = time.monotonic()
-            try:
-                pid = zygotes.call({"op": "run", "spec": spec}, names)["pid"]
-            except (OSError, ValueError, KeyError) as exc:
-                emit(index, case.outcome(RunStatus.SANDBOX_ERROR, None, 0.0, f"zygote: {exc}\n"))
-                kill_leftovers(worker.contained, worker.keep())
-                worker.tmp_cleanup(snap)
-                rmtree(case.dir)
-                continue
-            try:
-                end = zygotes.current.reply(timeout_s + 30.0)
-                status, timed_out = end["status"], bool(end["timed_out"])
-            except (OSError, ValueError, KeyError):
-                # The case killed or stopped the zygote: its child is ours now (subreaper).
-                zygotes.current.kill()  # Zygotes.get starts a new one for the next case
-                status = wait_deadline(pid, start + timeout_s)
-                timed_out = status is None
-                if timed_out:
-                    status = kill_case(pid)
-            emit(index, worker.settle(pid, case, start, status, timed_out, snap, oom_before))
-            rmtree(case.dir)
-            worker.sweep_workroot(jobdir)
+        for index, (src, ok) in enumerate(zip(programs, codes_ok)):
+            if ok:
+                result, marks = run_case_alone(worker, job, jobdir, index, src, limits, warm)
+                emit(index, result, marks)
     finally:
         rmtree(jobdir)
+
+
+def run_case_alone(worker, job, jobdir, index, src, limits, warm=True):
+    """One case in a process of its own (forked from the zygote, or exec'd cold): its outcome
+    and its profiling marks (None unless profiling)."""
+    names, timeout_s, memory_mb = limits
+    zygotes = worker.zygotes
+    marks = {"case_start": time.monotonic()} if worker.profile else None
+    case = Case(jobdir, index, job)
+    main_path = os.path.join(case.work, "main.py")
+    with open(main_path, "w", encoding="utf-8") as fh:
+        fh.write(src)
+    tmpdir = None if worker.contained else os.path.join(case.work, ".tmp")
+    if tmpdir:
+        os.makedirs(tmpdir, exist_ok=True)
+    spec = {
+        "stdin": case.stdin,
+        "stdout": case.stdout,
+        "stderr": case.stderr,
+        "work": case.work,
+        "tmpdir": tmpdir,
+        "memory_mb": memory_mb,
+        "fsize": case.fsize,
+        "nproc": worker.max_procs,
+        "address_space": True,
+        "mode": "warm" if warm else "exec",
+        "python": worker.python_exe,
+        "timeout_s": timeout_s,
+    }
+    if marks is not None:
+        spec["profile"] = os.path.join(case.dir, "marks")
+        marks["files_written"] = time.monotonic()
+    snap = worker.tmp_snapshot()
+    oom_before = oom_kills()
+    start = time.monotonic()
+    try:
+        pid = zygotes.call({"op": "run", "spec": spec}, names)["pid"]
+    except (OSError, ValueError, KeyError) as exc:
+        result = case.outcome(RunStatus.SANDBOX_ERROR, None, 0.0, f"zygote: {exc}\n")
+        kill_leftovers(worker.contained, worker.keep())
+        worker.tmp_cleanup(snap)
+        rmtree(case.dir)
+        return result, marks
+    if marks is not None:
+        marks["pid_received"] = time.monotonic()
+    try:
+        end = zygotes.current.reply(timeout_s + 30.0)
+        status, timed_out = end["status"], bool(end["timed_out"])
+        if marks is not None:
+            marks["end_received"] = time.monotonic()
+            marks.update(end.get("marks") or {})
+    except (OSError, ValueError, KeyError):
+        # The case killed or stopped the zygote: its child is ours now (subreaper).
+        zygotes.current.kill()  # Zygotes.get starts a new one for the next case
+        status = wait_deadline(pid, start + timeout_s)
+        timed_out = status is None
+        if timed_out:
+            status = kill_case(pid)
+    result = worker.settle(pid, case, start, status, timed_out, snap, oom_before, marks=marks)
+    if marks is not None:
+        marks["outcome_read"] = time.monotonic()
+        marks.update(read_marks(os.path.join(case.dir, "marks")))
+    rmtree(case.dir)
+    worker.sweep_workroot(jobdir)
+    if marks is not None:
+        marks["swept"] = time.monotonic()
+    return result, marks
