@@ -299,7 +299,7 @@ def cmd_speed(args: argparse.Namespace, argv: list[str] | None = None) -> int:
                 EvalOptions(**{**vars(options), "sandbox": sandbox, "fuzz_cases": args.overhead_cases}),
                 log=log,
                 # --no-naive: the engine's paths only (the baseline's per-case cost is its own run)
-                **({"paths": ("engine warm", "engine cold")} if args.no_naive else {}),
+                **({"paths": ("engine warm", "engine per-case", "engine cold")} if args.no_naive else {}),
             )
         if args.scaling:
             entry["scaling"] = speed.measure_scaling(sandbox, rows, args.samples, options, args.workers, log)

@@ -11,11 +11,15 @@ Stages (worker side unless said):
 
 * ``host->worker``: from the host sending the job (or receiving the previous case) to the case's start;
 * ``case files``: the case dir, its stdin and ``main.py`` written;
-* ``zygote fork``: the request to the zygote, and its ``fork()``;
+* ``to case process``: from the files written to the case process starting the case (the zygote's
+  fork for a per-case process or a job's first case; the control message otherwise);
+* ``zygote fork``: the request to the zygote, and its ``fork()`` (or the spare's handover);
 * ``child setup``: in the child, session, stdio, rlimits, signals;
 * ``compile``: the child compiles ``main.py``;
 * ``main setup``: a fresh ``__main__``, stdio objects, ``sys.path``;
 * ``program``: the program itself (its own imports that were not preloaded, its compute, exit hooks);
+* ``process reset`` (one process per sample): timers, signals, environment put back, SysV segments detached;
+* ``back to worker`` (one process per sample): the case's ``done`` reaching the worker;
 * ``exit+reap``: the child's exit (address-space teardown) until the zygote has reaped it;
 * ``zygote reply``: the zygote's reply reaching the worker;
 * ``leftovers``: killing what the case left (its process group, descendants);
@@ -41,6 +45,7 @@ from typing import Any
 STAGES = (
     ("host->worker", "host_sent", "case_start"),
     ("case files", "case_start", "files_written"),
+    ("to case process", "files_written", "child_start"),
     ("zygote fork", "files_written", "zygote_forked"),
     ("  fork()", "zygote_fork_start", "zygote_forked"),
     ("  handover", "zygote_forked", "zygote_started"),
@@ -48,6 +53,8 @@ STAGES = (
     ("compile", "child_limits", "child_compiled"),
     ("main setup", "child_compiled", "program_start"),
     ("program", "program_start", "child_exit"),
+    ("process reset", "child_exit", "child_restored"),
+    ("back to worker", "child_restored", "end_received"),
     ("exit+reap", "child_exit", "zygote_reaped"),
     ("zygote reply", "zygote_reaped", "end_received"),
     ("leftovers", "end_received", "leftovers_killed"),

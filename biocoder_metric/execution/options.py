@@ -87,8 +87,8 @@ class EvalOptions:
     case_batching: bool = field(
         default=True,
         metadata={
-            "help": "run all fuzz cases of one Python sample in one clean case process, a fresh one after any "
-            "case that crashes or times out (docs/security.md); --no-case-batching: one process per case",
+            "help": "a forked process per Python fuzz case, instead of one clean process per sample that runs "
+            "its cases one after another (a fresh one after a case that crashes or times out; docs/security.md)",
         },
     )
     plus: bool = field(

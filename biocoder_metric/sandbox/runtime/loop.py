@@ -122,7 +122,7 @@ class Worker:
         case slipped in with ``clone(CLONE_PARENT)`` is killed by the zygote's sweep)."""
         pids = [self.javac.pid() if self.javac is not None else None]
         pids.extend(self.zygotes.pids())
-        pids.extend(self.zygotes.children())
+        pids.extend(self.zygotes.children(set(extra) | {c.pid for c in self.pending}))
         return tuple(extra) + tuple(p for p in pids if p)
 
     # -- shared per-case machinery
@@ -204,7 +204,6 @@ class Worker:
         """After a case ended with exit code ``rc`` (its process may live on: ``keep`` spares it):
         kill every other process of the case, reset the writable state, classify the outcome."""
         duration = time.monotonic() - start
-        self.zygotes.sweep()  # first: what it kills leaves orphans that kill_leftovers then finds
         kill_leftovers(self.contained, self.keep(keep))
         if marks is not None:
             marks["leftovers_killed"] = time.monotonic()

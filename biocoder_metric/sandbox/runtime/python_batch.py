@@ -98,20 +98,39 @@ def _read_line(fd, buf):
     return line, rest
 
 
+_LIBC = []
+
+
+def _sysv_segments_exist():
+    """Whether any SysV shared-memory segment exists in this IPC namespace (cheap: a short file)."""
+    try:
+        with open("/proc/sysvipc/shm") as fh:
+            next(fh, None)  # header
+            return next(fh, None) is not None
+    except OSError:
+        return True  # cannot tell: look at our own mappings
+
+
 def _detach_sysv_shm():
     """Detach every SysV shared-memory segment this process has attached, so that the worker's
-    reset after the case (``IPC_RMID``) really removes it: a segment lives while attached."""
+    reset after the case (``IPC_RMID``) really removes it: a segment lives while attached.
+    Reading our own mappings costs milliseconds in a process holding numpy & co, so it is done
+    only when a segment exists at all."""
+    if not _sysv_segments_exist():
+        return
     try:
         import ctypes
 
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.shmdt.argtypes = [ctypes.c_void_p]
+        if not _LIBC:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.shmdt.argtypes = [ctypes.c_void_p]
+            _LIBC.append(libc)
         with open("/proc/self/maps") as fh:
             starts = [int(line.split("-", 1)[0], 16) for line in fh if "/SYSV" in line]
     except Exception:
         return
     for start in starts:
-        libc.shmdt(ctypes.c_void_p(start))
+        _LIBC[0].shmdt(ctypes.c_void_p(start))
 
 
 class _ProcessState:
@@ -184,9 +203,10 @@ def batch_child(ctl_fd, base_vm_mb, run_program, mark):
             code_obj = marshal.load(fh)
         mark(msg, "child_compiled")
         rc = run_program(code_obj, msg, batch=True)
+        mark(msg, "child_exit")
         _detach_sysv_shm()
         retire = fresh.restore()
-        mark(msg, "child_exit")
+        mark(msg, "child_restored")
         del code_obj
         word = b"retire" if retire else b"keep"
         os.write(ctl_fd, b"done %d %d %s\n" % (int(msg["index"]), int(rc), word))
@@ -255,8 +275,11 @@ class BatchChildren:
         return pid, passed, marks
 
     def fork_spare(self):
+        """Fork a spare if none is ready; its pid (to announce), or None."""
         if self.enabled and self.spare is None:
             self.spare = self._fork()
+            return self.spare[0]
+        return None
 
     def stale(self):
         """Modules were preloaded since the spare was forked: replace it (on the next job)."""
