@@ -48,8 +48,9 @@ def demo_rows() -> dict[str, dict]:
 # ---------------------------------------------------------------------------- verdict agreement
 
 
-def _agreement(sandbox: str, allow_unsafe: bool, rows, samples, tmp_path) -> dict:
-    """Both runners on the same samples; returns the engine's verdicts after asserting they agree."""
+def _agreement(sandbox: str, allow_unsafe: bool, rows, samples, tmp_path, driver: bool = False) -> dict:
+    """The baseline and the engine, with its fast path on and off, on the same samples; returns
+    the engine's verdicts after asserting all three agree."""
     opts = EvalOptions(
         sandbox=sandbox,
         allow_unsafe=allow_unsafe,
@@ -60,14 +61,20 @@ def _agreement(sandbox: str, allow_unsafe: bool, rows, samples, tmp_path) -> dic
     )
     naive = {
         (r["task_id"], r["sample_index"]): (r["status"], r["cases_passed"])
-        for r in evaluate_naive(rows, samples, opts)
+        for r in evaluate_naive(rows, samples, opts, driver=driver)
     }
-    run = run_evaluation(rows, samples, opts, progress=False)
-    engine = {(r.task_id, r.sample_index): (r.status, r.cases_passed) for r in run.results}
-    assert len(engine) == len(naive) == len(samples)
-    differing = speed.compare_verdicts(engine, naive, {})
-    assert differing == [], f"naive and engine verdicts differ on {len(differing)} samples: {differing[:10]}"
-    return engine
+    out = {}
+    for batching in (True, False):
+        o = EvalOptions(**{**opts.__dict__, "case_batching": batching})
+        run = run_evaluation(rows, samples, o, progress=False)
+        engine = {(r.task_id, r.sample_index): (r.status, r.cases_passed) for r in run.results}
+        assert len(engine) == len(naive) == len(samples)
+        differing = speed.compare_verdicts(engine, naive, {})
+        assert differing == [], (
+            f"naive and engine (case_batching={batching}) verdicts differ on {len(differing)} samples: {differing[:10]}"
+        )
+        out[batching] = engine
+    return out[True]
 
 
 def test_naive_and_engine_verdicts_agree_on_the_demo(demo_rows, tmp_path):
@@ -134,6 +141,35 @@ def test_docker_baseline_is_upstream_style_and_agrees_with_the_engine(demo_rows,
     assert {"failed", "passed"} <= {status for status, _ in engine.values()}
 
 
+@pytest.mark.docker
+@pytest.mark.slow
+def test_the_careful_driver_baseline_runs_one_exec_per_sample_and_agrees(demo_rows, tmp_path):
+    """The careful upstream-style baseline: one ``docker exec`` per sample running the driver,
+    a fresh interpreter per case for the golden and the candidate, and the engine's verdicts."""
+    from benchmarks.naive import NaiveDockerDriver
+
+    from reliability_support import docker_reason
+
+    reason = docker_reason()
+    if reason:
+        pytest.skip(reason)
+    backend = make_naive_backend("docker", workers=1, timeout_s=30, driver=True)
+    assert isinstance(backend, NaiveDockerDriver)
+    pid = "import os\nprint(os.getpid())\n"
+    try:
+        golden, cand = backend.run_sample_cases([pid, pid], [pid, "import sys\nsys.exit(3)\n"])
+    finally:
+        backend.close()
+    assert [o.status for o in golden + cand] == ["ok"] * 4
+    assert [o.returncode for o in cand] == [0, 3]
+    pids = {o.stdout for o in golden + cand[:1]}
+    assert len(pids) == 3, "a fresh interpreter for every program run"
+    rows = [demo_rows[t] for t in ("demo_py_gc_content", "demo_py_hamming")]
+    samples = speed.make_samples(rows, 3, golden_every=2)
+    engine = _agreement("docker", False, rows, samples, tmp_path, driver=True)
+    assert {"failed", "passed"} <= {status for status, _ in engine.values()}
+
+
 # ---------------------------------------------------------------------------- the command
 
 
@@ -156,7 +192,8 @@ def test_bench_quick_runs_and_verdicts_agree(tmp_path):
     assert sum(v for k, v in comp["verdicts"].items() if k != "passed") >= 1, "mutants must fail somewhere"
     assert {"naive", "engine", "speedup_engine_over_naive"} <= set(comp)
     paths = {o["path"] for o in entry["overhead"]}
-    assert paths == {"engine warm", "engine cold", "naive"}
+    assert paths == {"engine warm", "engine per-case", "engine cold", "naive"}
+    assert {"engine_off", "speedup_engine_over_engine_off"} <= set(comp)
     if name == "bwrap":  # the CPU column comes from the sandbox's public stats()
         assert all(o["cpu_ms_per_case"] for o in entry["overhead"] if o["path"] != "naive")
 
