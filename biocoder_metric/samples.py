@@ -16,11 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from biocoder_dataset.jsonl import iter_jsonl
-from biocoder_metric.execution.options import EvalInputError
+from biocoder_metric.errors import EvalInputError, SamplesError
 
-
-class SamplesError(EvalInputError):
-    """A samples file or record that cannot be used; the message names the file and line."""
+__all__ = ["SamplesError", "check_sample", "normalize_samples", "read_generated", "read_samples"]
 
 
 def check_sample(obj: Any, where: str) -> dict[str, Any]:

@@ -27,10 +27,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from biocoder_metric.digests import problems_digest, samples_digest, sha256
+from biocoder_metric.errors import GoldenFailuresError, MissingTasksError
 from biocoder_metric.execution.goldens import Golden, GoldenStore
 from biocoder_metric.execution.jobs import harness_job, programs_job, rosalind_job
 from biocoder_metric.execution.judging import judge, last_line
-from biocoder_metric.execution.options import EvalOptions, GoldenFailuresError, MissingTasksError
+from biocoder_metric.execution.options import EvalOptions
 from biocoder_metric.execution.parallel import parallel_map
 from biocoder_metric.execution.pool import dispatch_threads, make_pool
 from biocoder_metric.execution.strength import StrengthCheck
@@ -111,7 +112,7 @@ class Session:
         self, row: dict[str, Any], code: str, prompt: str | None, base_status: str
     ) -> dict[str, Any]:
         """``extra.plus`` of a harness sample: the plus status (base failure stands) and the case counts."""
-        from biocoder_metric.validity.plus import plus_programs
+        from biocoder_metric.execution.rules.plus import plus_programs
 
         kept = self.goldens.plus(row)
         total = len(
@@ -137,7 +138,7 @@ class Session:
         language = row["language"]
         code = extract_code(raw, language, row.get("function_name"))
         if row["kind"] == "rosalind":
-            from biocoder_metric.validity.rosalind_checkers import comparator
+            from biocoder_metric.execution.rules.rosalind_checkers import comparator
 
             checker, compare = comparator(row, self.options.rosalind_check)
             outcomes = self.pool.run(rosalind_job(self.options, row, code))
@@ -226,7 +227,7 @@ def run_evaluation(
     any candidate runs), unless ``allow_partial``. Samples whose sandbox kept failing are
     listed in ``EvalRun.infra_errors`` and run again on resume.
 
-    See :mod:`biocoder_metric.scoring.results` for the files and the resume rules.
+    See :mod:`biocoder_metric.execution.results` for the files and the resume rules.
     """
     by_id = select_tasks(index_problems(problems), task_ids)
     norm = normalize_samples(samples, by_id)
@@ -239,7 +240,7 @@ def run_evaluation(
     store = None
     try:
         if out_dir is not None:
-            from biocoder_metric.scoring.results import ResultsStore
+            from biocoder_metric.execution.results import ResultsStore
 
             fingerprint = {
                 "options": options.fingerprint(),

@@ -21,7 +21,7 @@ from biocoder_metric.execution.jobs import harness_job, programs_job
 from biocoder_metric.execution.judging import case_error, clean_stderr, last_line
 from biocoder_metric.execution.options import EvalOptions
 from biocoder_metric.execution.pool import make_pool
-from biocoder_metric.scoring.results import write_text_atomic
+from biocoder_metric.io import write_text_atomic
 from biocoder_metric.types import CaseOutcome, RunStatus
 
 #: Version of the golden cache entries; bump when their meaning changes.
@@ -77,7 +77,7 @@ class GoldenStore:
         """The pool golden programs run in (created on first use; never lent to a candidate)."""
         with self._pool_lock:
             if self._pool is None:
-                from biocoder_metric.sandbox import SandboxError
+                from biocoder_metric.errors import SandboxError
 
                 pool = make_pool(self.options, "golden")
                 if pool.environment_id != self.environment_id:
@@ -159,10 +159,10 @@ class GoldenStore:
     def plus(self, row: dict[str, Any]) -> list[tuple[int, str]]:
         """(plus case index, golden stdout) for the plus cases on which the golden runs cleanly, twice alike.
 
-        Plus cases the golden itself fails on are dropped (see :mod:`biocoder_metric.validity.plus`).
+        Plus cases the golden itself fails on are dropped (see :mod:`biocoder_metric.execution.rules.plus`).
         Kept in memory only: plus mode is an occasional, explicit run.
         """
-        from biocoder_metric.validity.plus import plus_programs
+        from biocoder_metric.execution.rules.plus import plus_programs
 
         key = row["task_id"]
         if key not in self._plus:

@@ -90,7 +90,7 @@ class SandboxPool:
 
     def _attempt(self, job: Job, sb: Any) -> tuple[list[CaseOutcome], bool]:
         """Run ``job`` on ``sb``: (outcomes, whether the sandbox failed). A failed sandbox is discarded."""
-        from biocoder_metric.sandbox import SandboxError
+        from biocoder_metric.errors import SandboxError
 
         try:
             outcomes = list(sb.run(job))
@@ -112,7 +112,7 @@ class SandboxPool:
 
     def _fresh(self) -> Any | None:
         """A new sandbox, or None when none can be started (the engine is away, say)."""
-        from biocoder_metric.sandbox import SandboxError
+        from biocoder_metric.errors import SandboxError
 
         try:
             return self._new()
@@ -170,7 +170,7 @@ class SandboxPool:
         Returns a short description when it ran cleanly, None when it did not (or no sandbox
         could be started). The sandbox it ran on joins the pool: it is as fresh as any other.
         """
-        from biocoder_metric.sandbox import SandboxError
+        from biocoder_metric.errors import SandboxError
 
         sb = self._fresh()
         if sb is None:

@@ -38,7 +38,7 @@ from biocoder_metric.execution import harness
 from biocoder_metric.execution.jobs import programs_job
 from biocoder_metric.execution.judging import judge
 from biocoder_metric.execution.options import EvalOptions
-from biocoder_metric.scoring.results import write_text_atomic
+from biocoder_metric.io import write_text_atomic
 from biocoder_metric.types import Status
 
 #: Version of the strength check and its cache entries; bump when the rules change.

@@ -12,9 +12,10 @@ import shutil
 from typing import TYPE_CHECKING, Any
 
 from biocoder_dataset import settings
+from biocoder_metric.errors import SandboxError
 
 if TYPE_CHECKING:
-    from biocoder_metric.sandbox.base import Sandbox, SandboxError
+    from biocoder_metric.sandbox.base import Sandbox
 
 __all__ = [
     "Sandbox",
@@ -29,9 +30,9 @@ BACKENDS = ("docker", "bwrap", "none")
 
 
 def __getattr__(name: str) -> Any:
-    """``Sandbox`` and ``SandboxError``, imported on first use: ``biocoder_metric.types`` imports
+    """``Sandbox``, imported on first use: ``biocoder_metric.types`` imports
     ``sandbox.runtime.protocol``, which runs this file, and ``base`` imports ``types`` (a cycle)."""
-    if name in ("Sandbox", "SandboxError"):
+    if name == "Sandbox":
         from biocoder_metric.sandbox import base
 
         return getattr(base, name)
@@ -67,8 +68,6 @@ def available_sandboxes(image: str | None = None) -> list[str]:
 
 def default_sandbox_name(image: str | None = None) -> str:
     """The safest backend that works here; never ``none`` (that one must be asked for)."""
-    from biocoder_metric.sandbox.base import SandboxError
-
     for name in available_sandboxes(image):
         if name != "none":
             return name

@@ -24,8 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from biocoder_dataset import settings
+from biocoder_metric.errors import SandboxError
 from biocoder_metric.sandbox.runtime import protocol
 from biocoder_metric.types import CaseOutcome, Job, RunStatus
+
+__all__ = ["BASE_ENV", "RUNTIME_SRC", "Sandbox", "SandboxError", "WorkerSandbox", "clean_env"]
 
 #: The runtime folder: the worker's modules (entry ``worker.py``) and ``Runner.java``.
 RUNTIME_SRC = Path(__file__).resolve().parent / "runtime"
@@ -49,10 +52,6 @@ STARTUP_SLACK_S = 60.0
 CASE_SLACK_S = 20.0
 JAVA_COMPILE_SLACK_PER_CASE_S = 15.0
 MAX_RESTARTS_PER_RUN = 2
-
-
-class SandboxError(RuntimeError):
-    """The sandbox could not be started (or restarted) at all; not the candidate's fault."""
 
 
 class Sandbox(ABC):

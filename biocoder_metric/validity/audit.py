@@ -46,7 +46,7 @@ from biocoder_metric.execution.strength import (  # noqa: F401 - the audit's nul
     rosalind_null_candidates,
 )
 from biocoder_metric.execution.tasks import static_task_status
-from biocoder_metric.scoring.results import write_text_atomic
+from biocoder_metric.io import write_text_atomic
 from biocoder_metric.types import Status, TaskStatus
 from biocoder_metric.validity.mutation import java_mutants, python_mutants
 

@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from biocoder_metric.sandbox import SandboxError
+from biocoder_metric.errors import SandboxError
 from biocoder_metric.types import CaseOutcome, Job
 
 log = logging.getLogger(__name__)
