@@ -17,7 +17,7 @@ from biocoder_metric.execution import (
     evaluate_samples,
     run_evaluation,
 )
-from biocoder_metric.execution.pool import SandboxPool
+from biocoder_metric.execution.executors.local import SandboxPool
 from biocoder_metric.sandbox.base import Sandbox, SandboxError
 from biocoder_metric.types import CaseOutcome, Job, RunStatus, Status, TaskStatus
 
@@ -334,7 +334,7 @@ class _FlakySandbox(Sandbox):
             if self.mode == "raise":
                 raise SandboxError("worker died")
             return [CaseOutcome(status=RunStatus.SANDBOX_ERROR)] * len(job.programs)
-        from biocoder_metric.execution.pool import CANARY_OUTPUT
+        from biocoder_metric.execution.executors.local import CANARY_OUTPUT
 
         out = CANARY_OUTPUT if "biocoder canary ok" in job.programs[0] else "ok\n"
         return [CaseOutcome(status=RunStatus.OK, returncode=0, stdout=out)] * len(job.programs)

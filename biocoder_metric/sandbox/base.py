@@ -426,7 +426,7 @@ class WorkerSandbox(Sandbox):
             if lost.status == RunStatus.SANDBOX_ERROR:
                 # The worker died: whoever caused it, the rest of this job is not run here. The
                 # pool retries the job on a fresh sandbox and, for candidates, attributes the
-                # failure with a canary (execution/pool.py); restarting here for every case
+                # failure with a canary (execution/executors/local.py); restarting here for every case
                 # would only let a candidate buy minutes of retries.
                 break
             restarts += 1

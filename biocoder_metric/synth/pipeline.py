@@ -28,8 +28,8 @@ from typing import Any
 from biocoder_dataset import settings
 from biocoder_dataset.synth_harnesses import context_leaks_golden
 from biocoder_metric.execution import EvalOptions
+from biocoder_metric.execution.executors.local import SandboxPool
 from biocoder_metric.execution.parallel import parallel_map
-from biocoder_metric.execution.pool import SandboxPool
 from biocoder_metric.sandbox.runtime import protocol
 from biocoder_metric.synth import java_harness, python_harness, python_slice
 from biocoder_metric.synth.validate import validate

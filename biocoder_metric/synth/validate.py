@@ -2,7 +2,7 @@
 
 A generated harness is only worth shipping if it actually tests something. Programs are
 built by :func:`biocoder_metric.execution.harness.build_harness_programs` (the exact insertion and
-placeholder filling evaluation uses), run by :class:`biocoder_metric.execution.pool.SandboxPool`
+placeholder filling evaluation uses), run by :class:`biocoder_metric.execution.executors.local.SandboxPool`
 and judged by :func:`biocoder_metric.execution.judging.judge`: there is no second runner, so a
 harness that validates here behaves the same under ``biocoder evaluate``.
 
@@ -38,8 +38,8 @@ from typing import Any
 
 from biocoder_dataset import settings
 from biocoder_metric.execution import harness
+from biocoder_metric.execution.executors.local import SandboxPool
 from biocoder_metric.execution.judging import case_error, judge
-from biocoder_metric.execution.pool import SandboxPool
 from biocoder_metric.sandbox.runtime import protocol
 from biocoder_metric.synth.python_harness import EXCEPTION_PREFIX
 from biocoder_metric.types import Job, Status

@@ -59,9 +59,9 @@ def _import_ray():
 
 def _local_pool(options: Any, role: str):
     """The pool a local run of ``role`` would build, on this node."""
-    from biocoder_metric.execution.pool import make_pool
+    from biocoder_metric.execution.executors.local import SandboxPool
 
-    return make_pool(dataclasses.replace(options, executor="local"), role)
+    return SandboxPool(dataclasses.replace(options, executor="local"), options.workers, role=role)
 
 
 class NodeSandboxes:
