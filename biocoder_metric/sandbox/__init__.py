@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import functools
 import shutil
-from typing import TYPE_CHECKING, Any
 
 from biocoder_dataset import settings
 from biocoder_metric.errors import SandboxError
-
-if TYPE_CHECKING:
-    from biocoder_metric.sandbox.base import Sandbox
+from biocoder_metric.sandbox.interface import Sandbox
 
 __all__ = [
     "Sandbox",
@@ -27,16 +24,6 @@ __all__ = [
 ]
 
 BACKENDS = ("docker", "bwrap", "none")
-
-
-def __getattr__(name: str) -> Any:
-    """``Sandbox``, imported on first use: ``biocoder_metric.types`` imports
-    ``sandbox.runtime.protocol``, which runs this file, and ``base`` imports ``types`` (a cycle)."""
-    if name == "Sandbox":
-        from biocoder_metric.sandbox import base
-
-        return getattr(base, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _docker_ready(image: str | None = None) -> bool:

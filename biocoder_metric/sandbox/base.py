@@ -25,6 +25,7 @@ from typing import Any
 
 from biocoder_dataset import settings
 from biocoder_metric.errors import SandboxError
+from biocoder_metric.sandbox.interface import Sandbox
 from biocoder_metric.sandbox.runtime import protocol
 from biocoder_metric.types import CaseOutcome, Job, RunStatus
 
@@ -52,44 +53,6 @@ STARTUP_SLACK_S = 60.0
 CASE_SLACK_S = 20.0
 JAVA_COMPILE_SLACK_PER_CASE_S = 15.0
 MAX_RESTARTS_PER_RUN = 2
-
-
-class Sandbox(ABC):
-    """Runs :class:`~biocoder_metric.types.Job` s. One object serves one host thread at a time."""
-
-    name: str = "?"
-
-    @abstractmethod
-    def run(self, job: Job) -> list[CaseOutcome]:
-        """One outcome per ``job.programs`` entry; never raises for what the candidate does."""
-
-    @property
-    @abstractmethod
-    def environment_id(self) -> str:
-        """Identifies the software environment (part of golden-output cache keys)."""
-
-    def close(self) -> None:  # noqa: B027 - optional for backends without resources
-        """Release processes/containers. Idempotent."""
-
-    def stats(self) -> dict[str, Any]:
-        """What this sandbox is and has done so far, for measuring tools (benchmarks, tests).
-
-        Cheap and side-effect free: never starts a worker. Always has ``backend``; each
-        backend adds its own keys (process ids, container id, counters).
-        """
-        return {"backend": self.name}
-
-    def __enter__(self) -> Sandbox:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
 
 
 # --------------------------------------------------------------------------- runtime files
