@@ -10,11 +10,12 @@ from typing import Any
 
 from biocoder_metric.execution import harness
 from biocoder_metric.execution.options import EvalOptions
+from biocoder_metric.languages import runner
 from biocoder_metric.types import Job
 
 
 def _class_name(row: dict[str, Any]) -> str:
-    return harness.java_class_name(row["context"]) if row["language"] == "java" else "Main"
+    return runner(row["language"]).class_name(row["context"])
 
 
 def programs_job(options: EvalOptions, row: dict[str, Any], programs: Sequence[str]) -> Job:

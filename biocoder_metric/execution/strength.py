@@ -39,6 +39,7 @@ from biocoder_metric.execution.jobs import programs_job
 from biocoder_metric.execution.judging import judge
 from biocoder_metric.execution.options import EvalOptions
 from biocoder_metric.io import write_text_atomic
+from biocoder_metric.languages import runner
 from biocoder_metric.types import Status
 
 #: Version of the strength check and its cache entries; bump when the rules change.
@@ -157,9 +158,7 @@ def null_candidates(row: dict[str, Any]) -> list[tuple[str, str]]:
     """The null candidates for one task row."""
     if row.get("kind") == "rosalind":
         return rosalind_null_candidates()
-    if row["language"] == "python":
-        return python_null_candidates(row["golden_code"], row.get("function_name"))
-    return java_null_candidates(row["golden_code"], row.get("function_name"))
+    return runner(row["language"]).null_candidates(row["golden_code"], row.get("function_name"))
 
 
 NULL_CONSTANT = "constant of the return type"
@@ -360,8 +359,7 @@ class StrengthCheck:
 
     def _compute(self, row: dict[str, Any], expected: list[str], pool: Any) -> dict[str, Any]:
         nulls = null_candidates(row)
-        wrapped = python_wrapped_candidates(row["golden_code"], row.get("function_name")) \
-            if row["language"] == "python" else []
+        wrapped = runner(row["language"]).wrapped_candidates(row["golden_code"], row.get("function_name"))
         first = [c for c in wrapped if c[0] in (NULL_CONSTANT, RETURN_NONE_AFTER_CALL, RETURN_PERTURBED)]
         verdicts = self._verdicts(row, expected, pool, nulls + first)
         null_labels = [label for label, _ in nulls] + [c[0] for c in first if c[0] == NULL_CONSTANT]

@@ -25,6 +25,7 @@ from typing import Any
 
 from biocoder_dataset import settings
 from biocoder_metric.errors import SandboxError
+from biocoder_metric.languages import runner
 from biocoder_metric.sandbox.interface import Sandbox
 from biocoder_metric.sandbox.runtime import protocol
 from biocoder_metric.types import CaseOutcome, Job, RunStatus
@@ -51,7 +52,6 @@ CONTAINER_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 #: Slack on top of the job's own limits before the host gives up on a silent worker.
 STARTUP_SLACK_S = 60.0
 CASE_SLACK_S = 20.0
-JAVA_COMPILE_SLACK_PER_CASE_S = 15.0
 MAX_RESTARTS_PER_RUN = 2
 
 
@@ -410,8 +410,7 @@ class WorkerSandbox(Sandbox):
         req_id = self._next_id
         got: dict[int, CaseOutcome] = {}
         first_slack = STARTUP_SLACK_S
-        if job.language == "java":
-            first_slack += JAVA_COMPILE_SLACK_PER_CASE_S * len(job.programs)
+        first_slack += runner(job.language).compile_slack_per_case_s * len(job.programs)
         started = time.monotonic()
         deadline = started + first_slack + job.timeout_s
         try:

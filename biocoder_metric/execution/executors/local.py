@@ -15,20 +15,17 @@ from typing import Any
 from biocoder_dataset import settings
 from biocoder_metric.errors import SandboxError
 from biocoder_metric.execution.options import EvalOptions
+from biocoder_metric.languages import runner
 from biocoder_metric.types import CaseOutcome, Job, RunStatus
 
 #: What the canary prints: one fixed line, so that a sandbox that runs it cleanly is known to work.
 CANARY_OUTPUT = "biocoder canary ok\n"
-_CANARY_SOURCES = {
-    "python": 'print("biocoder canary ok")\n',
-    "java": 'public class {cls} {{ public static void main(String[] a) {{ System.out.println("biocoder canary ok"); }} }}\n',
-}
 
 
 def canary_job(job: Job) -> Job:
     """A one-case job that must run cleanly anywhere ``job`` could: same language and limits."""
     cls = job.class_name or "Main"
-    source = _CANARY_SOURCES[job.language].format(cls=cls) if job.language == "java" else _CANARY_SOURCES[job.language]
+    source = runner(job.language).canary(cls)
     return Job(
         language=job.language,
         programs=(source,),
