@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from biocoder_dataset.schema import TaskRow
 from biocoder_metric.digests import problems_digest, samples_digest, sha256
 from biocoder_metric.errors import GoldenFailuresError, MissingTasksError
 from biocoder_metric.execution.goldens import Golden, GoldenStore
@@ -66,7 +67,7 @@ class Session:
         self.goldens.close()
         self.pool.close()
 
-    def task_status(self, row: dict[str, Any]) -> tuple[TaskStatus, str | None]:
+    def task_status(self, row: TaskRow) -> tuple[TaskStatus, str | None]:
         """Whether ``row`` is scored: its static status, then (harness tasks) whether its golden runs."""
         status, reason = static_task_status(row)
         if status != TaskStatus.OK or row["kind"] != "harness":
@@ -109,7 +110,7 @@ class Session:
             self.goldens.close()
 
     def _plus_verdict(
-        self, row: dict[str, Any], code: str, prompt: str | None, base_status: str
+        self, row: TaskRow, code: str, prompt: str | None, base_status: str
     ) -> dict[str, Any]:
         """``extra.plus`` of a harness sample: the plus status (base failure stands) and the case counts."""
         from biocoder_metric.execution.rules.plus import plus_programs
@@ -131,7 +132,7 @@ class Session:
             info["first_failure"] = {**first, "plus_case": kept[first["case"]][0]}
         return info
 
-    def run_sample(self, row: dict[str, Any], sample: dict[str, Any]) -> SampleResult:
+    def run_sample(self, row: TaskRow, sample: dict[str, Any]) -> SampleResult:
         """Post-process, insert, run and judge one sample of a scored task."""
         started = time.monotonic()
         raw = sample["completion"]
@@ -385,7 +386,7 @@ def check_goldens(
                 report[row["task_id"]] = entry
                 runnable.append(row)
 
-        def as_candidate(row: dict[str, Any]) -> SampleResult:
+        def as_candidate(row: TaskRow) -> SampleResult:
             sample = {"task_id": row["task_id"], "completion": row["golden_code"], "sample_index": 0}
             return session.run_sample(row, sample)
 

@@ -28,6 +28,7 @@ import string
 import textwrap
 from dataclasses import dataclass
 
+from biocoder_dataset.schema import TaskRow
 from biocoder_metric.generation.postprocess import defines_function
 from biocoder_metric.languages import runner
 
@@ -277,7 +278,7 @@ def insert_solution(context: str, solution: str, task_id: str) -> str:
 
 
 def build_harness_programs(
-    row: dict,
+    row: TaskRow,
     solution: str,
     *,
     fuzz_cases: int,
