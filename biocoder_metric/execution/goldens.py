@@ -18,6 +18,7 @@ from typing import Any
 from biocoder_dataset.schema import TaskRow
 from biocoder_metric.digests import sha256
 from biocoder_metric.execution import harness
+from biocoder_metric.execution.executors.base import Pool
 from biocoder_metric.execution.jobs import programs_job
 from biocoder_metric.execution.judging import case_error, clean_stderr, last_line
 from biocoder_metric.execution.options import EvalOptions
@@ -67,14 +68,14 @@ class GoldenStore:
     def __init__(self, options: EvalOptions, environment_id: str):
         self.options = options
         self.environment_id = environment_id
-        self._pool: Any | None = None
+        self._pool: Pool | None = None
         self._pool_lock = threading.Lock()
         self._golden: dict[str, Golden] = {}
         self._plus: dict[str, list[tuple[int, str]]] = {}
 
     # -- the golden pool
 
-    def pool(self) -> Any:
+    def pool(self) -> Pool:
         """The pool golden programs run in (created on first use; never lent to a candidate)."""
         with self._pool_lock:
             if self._pool is None:

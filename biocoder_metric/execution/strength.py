@@ -35,6 +35,7 @@ from typing import Any
 from biocoder_dataset.java_source import block_end, java_mask
 from biocoder_metric.digests import sha256
 from biocoder_metric.execution import harness
+from biocoder_metric.execution.executors.base import Pool
 from biocoder_metric.execution.jobs import programs_job
 from biocoder_metric.execution.judging import judge
 from biocoder_metric.execution.options import EvalOptions
@@ -309,7 +310,7 @@ class StrengthCheck:
         safe = re.sub(r"[^\w.-]", "_", row["task_id"])[:80]
         return self.options.cache_dir() / f"strength-{safe}-{key[:24]}.json"
 
-    def check(self, row: dict[str, Any], expected: list[str], pool: Any) -> dict[str, Any]:
+    def check(self, row: dict[str, Any], expected: list[str], pool: Pool) -> dict[str, Any]:
         """The strength record of ``row`` (see the module docstring); ``expected``: golden outputs."""
         task_id = row["task_id"]
         with self._lock:
@@ -330,7 +331,7 @@ class StrengthCheck:
             self._memo[task_id] = record
         return record
 
-    def _verdicts(self, row: dict[str, Any], expected: list[str], pool: Any,
+    def _verdicts(self, row: dict[str, Any], expected: list[str], pool: Pool,
                   candidates: list[tuple[str, str]]) -> dict[str, str]:
         """label -> sample status, first on FIRST_CASES cases each (one job), then survivors on the rest."""
         opts = self.options
@@ -357,7 +358,7 @@ class StrengthCheck:
                 verdicts[label] = status
         return verdicts
 
-    def _compute(self, row: dict[str, Any], expected: list[str], pool: Any) -> dict[str, Any]:
+    def _compute(self, row: dict[str, Any], expected: list[str], pool: Pool) -> dict[str, Any]:
         nulls = null_candidates(row)
         wrapped = runner(row["language"]).wrapped_candidates(row["golden_code"], row.get("function_name"))
         first = [c for c in wrapped if c[0] in (NULL_CONSTANT, RETURN_NONE_AFTER_CALL, RETURN_PERTURBED)]
