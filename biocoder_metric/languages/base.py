@@ -14,7 +14,7 @@ dispatches through :func:`runner` instead of comparing language names:
 * the tools above the engine, named as hooks (``"module:function"``, imported on first use, so
   that this layer imports no stage above it; the way entry points register plugins): the
   mutation operators and held-out mutants (validity), the null candidates (harness strength),
-  and the harness synthesis entry point.
+  the harness synthesis entry point, and the benchmark build's function extractor.
 
 Adding a language is one module here (a runner, registered in ``languages/__init__.py``) plus
 its case runner inside the sandbox (``sandbox/runtime/``).
@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 #: Hooks every runner names: ``name -> "module:function"`` (see the module docstring).
-HOOKS = ("mutants", "heldout_mutants", "null_candidates", "wrapped_candidates", "synthesize")
+HOOKS = ("mutants", "heldout_mutants", "null_candidates", "wrapped_candidates", "synthesize", "extract")
 
 
 class UnknownLanguageError(ValueError):

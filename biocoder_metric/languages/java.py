@@ -89,6 +89,7 @@ class JavaRunner(LanguageRunner):
         "heldout_mutants": "biocoder_metric.validity.heldout_mutants:java_heldout_mutants",
         "null_candidates": "biocoder_metric.execution.strength:java_null_candidates",
         "synthesize": "biocoder_metric.synth.pipeline:java_candidates",
+        "extract": "biocoder_metric.build.extract_java:extract",
     }
 
     def defines_function(self, code: str, function_name: str) -> bool:

@@ -125,6 +125,7 @@ class PythonRunner(LanguageRunner):
         "null_candidates": "biocoder_metric.execution.strength:python_null_candidates",
         "wrapped_candidates": "biocoder_metric.execution.strength:python_wrapped_candidates",
         "synthesize": "biocoder_metric.synth.pipeline:python_candidates",
+        "extract": "biocoder_metric.build.extract_python:extract",
     }
 
     def defines_function(self, code: str, function_name: str) -> bool:
