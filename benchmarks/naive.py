@@ -43,6 +43,7 @@ from biocoder_metric.execution import EvalOptions, harness
 from biocoder_metric.execution.judging import case_error, judge, stripped_equal
 from biocoder_metric.execution.tasks import index_problems, static_task_status
 from biocoder_metric.generation.postprocess import extract_code
+from biocoder_metric.languages import runner
 from biocoder_metric.samples import normalize_samples
 from biocoder_metric.sandbox.base import SandboxError, clean_env
 from biocoder_metric.sandbox.runtime.protocol import MIN_FSIZE, STDERR_TAIL, java_flags
@@ -601,7 +602,7 @@ def naive_sample(
         outcome = backend.run_case("python", program, stdin=row["test_input"])
         st, passed, _ = judge([outcome], [row["expected_output"]], language, stripped_equal)
         return {**base, "status": st, "cases_passed": passed, "cases": 1, "runs": 1}
-    class_name = harness.java_class_name(row["context"]) if language == "java" else "Main"
+    class_name = runner(language).class_name(row["context"])
     goldens = harness.build_harness_programs(
         row, row["golden_code"], fuzz_cases=options.fuzz_cases, seed=options.seed
     )

@@ -54,8 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     from biocoder_dataset.configs import load_problems
     from biocoder_dataset.synth_harnesses import SHIPPED_FILE, SOURCE_SYNTHESIZED
     from biocoder_metric.execution import EvalOptions
+    from biocoder_metric.execution.executors.local import SandboxPool
     from biocoder_metric.execution.parallel import parallel_map
-    from biocoder_metric.execution.pool import SandboxPool
     from biocoder_metric.synth.validate import validate
 
     parser = argparse.ArgumentParser(prog="python -m benchmarks revalidate_shipped", description=__doc__)

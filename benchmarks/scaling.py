@@ -107,8 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     from ray.cluster_utils import Cluster
 
     from biocoder_metric.execution import EvalOptions
+    from biocoder_metric.execution.executors.local import SandboxPool
     from biocoder_metric.execution.executors.ray_pool import RayPool
-    from biocoder_metric.execution.pool import SandboxPool
 
     root = Path(tempfile.mkdtemp(prefix="biocoder-scaling-"))
     samples, task_ids, n = _workload(root, args.repeat)

@@ -198,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     subprocess.run(cmd + ["--out", str(work / "cli")], cwd=REPO, check=True, capture_output=True)
     cli_wall = time.monotonic() - t0
-    from biocoder_metric.scoring.results import read_results
+    from biocoder_metric.execution.results import read_results
 
     cli = read_results(work / "cli" / "results.jsonl")
     expected = {(s["task_id"], s["completion"]): None for s in samples}

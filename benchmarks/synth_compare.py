@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from biocoder_dataset.configs import load_problems
     from biocoder_metric.execution import EvalOptions
-    from biocoder_metric.execution.pool import SandboxPool
+    from biocoder_metric.execution.executors.local import SandboxPool
     from biocoder_metric.synth.pipeline import SynthOptions, synthesize
     from biocoder_metric.synth.validate import task_mutants, validate
 

@@ -59,6 +59,7 @@ from biocoder_dataset.schema import (
     KIND_GOLDEN_ONLY,
     KIND_HARNESS,
     KIND_ROSALIND,
+    TaskRow,
     empty_row,
     validate_row,
 )
@@ -484,7 +485,7 @@ def build_config(config: str, source_dir: str | os.PathLike | None = None, *, ve
 
 
 def load_problems(config: str, source_dir: str | os.PathLike | None = None, *, verify: bool | None = None,
-                  demo_dir: str | os.PathLike | None = None) -> list[dict[str, Any]]:
+                  demo_dir: str | os.PathLike | None = None) -> list[TaskRow]:
     """The rows of ``config``, each with exactly the schema's columns.
 
     ``source_dir=None`` uses the source-dir setting if set, else downloads the pinned

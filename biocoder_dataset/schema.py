@@ -11,7 +11,7 @@ keys in order and :func:`features` gives the explicit ``datasets.Features``
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional, TypedDict
 
 #: Every config the project serves, in the order the card lists them.
 CONFIGS: tuple[str, ...] = (
@@ -61,10 +61,19 @@ COLUMNS: dict[str, tuple[str, str]] = {
                          "constant_output, null_candidates_passed, mutation_score, audit_version; null if not audited."),
 }
 
+#: The Python type of each column dtype (a value may also be null).
+PYTHON_TYPES: dict[str, type] = {"string": str, "bool": bool, "int32": int}
 
-def empty_row() -> dict[str, Any]:
+#: The type of one row, generated from :data:`COLUMNS` (same keys, same order; every value may
+#: be null), so the two cannot drift: ``row: TaskRow`` in the stages that read rows.
+TaskRow = TypedDict(  # noqa: UP013 - the functional form is what lets the keys come from COLUMNS
+    "TaskRow", {name: Optional[PYTHON_TYPES[dtype]] for name, (dtype, _) in COLUMNS.items()}  # noqa: UP045
+)
+
+
+def empty_row() -> TaskRow:
     """A row with every column present and null, so builders only set what they know."""
-    row: dict[str, Any] = {name: None for name in COLUMNS}
+    row: TaskRow = {name: None for name in COLUMNS}  # type: ignore[assignment]
     row["executable"] = False
     return row
 

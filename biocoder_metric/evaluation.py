@@ -41,15 +41,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from biocoder_metric.execution.options import EvalOptions, GoldenFailuresError, MissingTasksError
+from biocoder_metric.errors import GoldenFailuresError, MissingTasksError, ResultsWriteError
+from biocoder_metric.execution.options import EvalOptions
+from biocoder_metric.execution.results import FINAL_NAME, SUMMARY_NAME
 from biocoder_metric.execution.shard import SHARD_FILE, Shard
+from biocoder_metric.io import write_json_atomic
 from biocoder_metric.scoring.accounting import (
     EXIT_GOLDEN_FAILS,
     EXIT_MISSING_TASKS,
     Accounting,
     account,
 )
-from biocoder_metric.scoring.results import FINAL_NAME, SUMMARY_NAME, ResultsWriteError, write_json_atomic
 from biocoder_metric.types import SampleResult
 
 TIMING_NAME = "timing.json"

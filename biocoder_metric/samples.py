@@ -7,6 +7,10 @@ error everywhere, naming the file and line (or the sample's position).
 A sample is ``{"task_id": str, "completion" | "solution": str, "prompt"?: str}``; the
 engine numbers samples per task in order of appearance (``sample_index``). See
 docs/formats.md.
+
+A checked sample is a :class:`Sample`, made once, by :func:`check_sample` (which the readers
+call): :func:`normalize_samples` trusts a ``Sample`` and checks only records that are not one
+yet (the ones the metric, lm-eval and the server pass in as plain dicts).
 """
 
 from __future__ import annotations
@@ -16,14 +20,41 @@ from pathlib import Path
 from typing import Any
 
 from biocoder_dataset.jsonl import iter_jsonl
-from biocoder_metric.execution.options import EvalInputError
+from biocoder_metric.errors import EvalInputError, SamplesError
+
+__all__ = ["Sample", "SamplesError", "check_sample", "normalize_samples", "read_generated", "read_samples"]
 
 
-class SamplesError(EvalInputError):
-    """A samples file or record that cannot be used; the message names the file and line."""
+class Sample(dict):
+    """A checked sample: ``task_id``, ``completion``, ``prompt`` (or None), ``where`` (file:line or
+    position), and ``sample_index`` once numbered. Made only by :func:`check_sample`.
+
+    A ``dict`` (the engine, the shard split and the digests read it by key, and the server adds its
+    ``sample_id``), with typed attribute access for new code.
+    """
+
+    @property
+    def task_id(self) -> str:
+        return self["task_id"]
+
+    @property
+    def completion(self) -> str:
+        return self["completion"]
+
+    @property
+    def prompt(self) -> str | None:
+        return self["prompt"]
+
+    @property
+    def where(self) -> str:
+        return self["where"]
+
+    @property
+    def sample_index(self) -> int | None:
+        return self.get("sample_index")
 
 
-def check_sample(obj: Any, where: str) -> dict[str, Any]:
+def check_sample(obj: Any, where: str) -> Sample:
     """The sample's fields (``task_id``, ``completion``, ``prompt``, ``where``), or an error naming ``where``."""
     if not isinstance(obj, dict):
         raise SamplesError(
@@ -50,10 +81,10 @@ def check_sample(obj: Any, where: str) -> dict[str, Any]:
                 f"{where}: field {name!r} holds an unpaired surrogate escape (e.g. \\ud800), "
                 "which is not text and cannot be run or written"
             ) from None
-    return {"task_id": task_id, "completion": text, "prompt": prompt, "where": where}
+    return Sample(task_id=task_id, completion=text, prompt=prompt, where=where)
 
 
-def read_samples(path: str | Path) -> list[dict[str, Any]]:
+def read_samples(path: str | Path) -> list[Sample]:
     """Checked samples of a JSONL file (``--samples``); an empty or missing file is an error."""
     path = Path(path)
     if not path.is_file():
@@ -82,16 +113,22 @@ def read_generated(path: str | Path) -> list[dict[str, Any]]:
     return out
 
 
-def normalize_samples(samples: Iterable[Any], by_id: dict[str, Any]) -> list[dict[str, Any]]:
+def normalize_samples(samples: Iterable[Any], by_id: dict[str, Any]) -> list[Sample]:
     """Check samples against the loaded tasks and number them per task (``sample_index``).
 
-    A ``where`` key (e.g. ``"samples.jsonl:12"``) names the sample in errors when present.
+    A :class:`Sample` (from a reader) is not checked again; any other record is, with its
+    ``where`` key (e.g. ``"samples.jsonl:12"``) naming it in errors when present. The caller's
+    records are never changed: each sample returned is a new one.
     """
-    out: list[dict[str, Any]] = []
+    out: list[Sample] = []
     counters: dict[str, int] = {}
     for i, s in enumerate(samples):
-        where = s.get("where") if isinstance(s, dict) and s.get("where") else f"sample #{i}"
-        sample = check_sample(s, where)
+        if isinstance(s, Sample):
+            sample = Sample(s)
+            where = sample.where
+        else:
+            where = s.get("where") if isinstance(s, dict) and s.get("where") else f"sample #{i}"
+            sample = check_sample(s, where)
         task_id = sample["task_id"]
         if task_id not in by_id:
             raise EvalInputError(f"{where}: unknown task_id {task_id!r} (not in the loaded problems)")

@@ -1,14 +1,16 @@
 """Shared value types of the execution engine: statuses, jobs, outcomes, results.
 
-Every stage after generation speaks in these types. The status vocabularies (``Status``,
-``TaskStatus``, ``RunStatus``) and the job defaults are defined once, in the worker protocol
-(``sandbox/runtime/protocol.py``), because the in-sandbox worker speaks them too; they are
-re-exported here. Nothing here imports ``datasets``, ``evaluate`` or
-``lm_eval``: the engine must stay usable without them.
+Every stage after generation speaks in these types. ``Status`` (a sample's verdict) and
+``TaskStatus`` (why a task is or is not scored) are the host's vocabulary and are defined here.
+``RunStatus`` (how one case ended) and the job defaults are the words the in-sandbox worker
+speaks too, so they are defined once, in the worker protocol (``sandbox/runtime/protocol.py``),
+and re-exported here. Nothing here imports ``datasets``, ``evaluate`` or ``lm_eval``: the engine
+must stay usable without them.
 """
 
 from __future__ import annotations
 
+import enum
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -18,8 +20,6 @@ from biocoder_metric.sandbox.runtime.protocol import (
     DEFAULT_OUTPUT_LIMIT_BYTES,
     DEFAULT_TIMEOUT_S,
     RunStatus,
-    Status,
-    TaskStatus,
 )
 
 #: Version of the per-sample results JSONL and summary JSON schemas (see docs/formats.md).
@@ -36,6 +36,48 @@ __all__ = [
     "Status",
     "TaskStatus",
 ]
+
+
+class _StrEnum(str, enum.Enum):
+    """A str whose members print as their plain value (``passed``, not ``Status.PASSED``).
+
+    Members are str: they compare and hash equal to their value, and ``json.dumps`` writes the
+    value, so every file keeps the same strings. (``enum.StrEnum`` needs Python 3.11.)
+    """
+
+    def __str__(self):
+        return self.value
+
+    def __format__(self, spec):
+        return self.value.__format__(spec)
+
+
+class Status(_StrEnum):
+    """The verdict of one sample (see docs/formats.md)."""
+
+    PASSED = "passed"  # identical output to the golden program on every fuzz case (Rosalind: expected output)
+    FAILED = "failed"  # ran, but printed something else
+    TIMEOUT = "timeout"  # a case ran past its time limit
+    COMPILE_ERROR = "compile_error"  # Java did not compile / Python did not parse
+    RUNTIME_ERROR = "runtime_error"  # non-zero exit, uncaught exception, output limit exceeded
+    MEMORY_EXCEEDED = "memory_exceeded"  # MemoryError, rlimit or cgroup OOM kill
+    #: the sandbox died or misbehaved while this sample ran, and a canary job then ran cleanly in a
+    #: fresh sandbox of the same environment: the failure is the candidate's (counted in n, never in c)
+    SANDBOX_KILLED = "sandbox_killed"
+    #: the sandbox failed and the canary failed too: infrastructure, left out of n and c (run is partial)
+    SANDBOX_ERROR = "sandbox_error"
+
+
+class TaskStatus(_StrEnum):
+    """Why a task is (not) part of pass@k. Such tasks are counted and reported, never hidden."""
+
+    OK = "ok"  # golden passes: the task is scored
+    NO_HARNESS = "no_harness"  # upstream has no executable harness for it
+    GOLDEN_FAILS = "golden_fails"  # its own golden solution errors, times out or is not deterministic
+    #: the harness audit found that a null candidate passes (see docs/validity.md)
+    WEAK_HARNESS = "weak_harness"
+    #: the golden returns values, but replacing its return value is never detected by the test
+    RETURN_UNOBSERVED = "return_unobserved"
 
 
 @dataclass(frozen=True)

@@ -34,8 +34,8 @@ FAST = {
     "test_dataset_configs.py", "test_dataset_export.py", "test_dataset_normalize.py", "test_dataset_sources.py",
     "test_demo_tasks.py", "test_denominators.py", "test_execute.py", "test_figures.py", "test_hand_mutants.py",
     "test_harness.py",
-    "test_java_compiler_reuse.py", "test_postprocess.py", "test_processors.py",
-    "test_prompts.py", "test_rosalind_checkers.py", "test_runtime_stdlib.py", "test_sandbox_worker.py",
+    "test_java_compiler_reuse.py", "test_languages.py", "test_postprocess.py", "test_processors.py",
+    "test_prompts.py", "test_records.py", "test_rosalind_checkers.py", "test_runtime_stdlib.py", "test_sandbox_worker.py",
     "test_scoring.py", "test_settings.py", "test_strength.py", "test_synth_java.py", "test_synth_python.py",
     "test_synth_rules.py", "test_synth_shipped.py", "test_text_metrics.py", "test_tiers.py",
 }

@@ -134,3 +134,207 @@ def test_caches_go_only_under_the_cache_root(tmp_path):
     assert made <= set(settings.CACHE_SUBDIRS.values()), made
     assert {"golden", "runtime"} <= made
     assert any((cache / "golden").iterdir()) and (cache / "runtime").is_dir()
+
+
+# ------------------------------------------------------------------------ layers and cycles
+#: The layer block of docs/ARCHITECTURE.md (lowest first): the stage order, as data.
+ARCHITECTURE = REPO / "docs" / "ARCHITECTURE.md"
+PACKAGES = ("biocoder_dataset", "biocoder_metric")
+
+
+def read_layers(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """``[(layer, module prefixes)]``, lowest first, from the block between the layer markers."""
+    block = text.split("<!-- layers: begin -->", 1)[1].split("<!-- layers: end -->", 1)[0]
+    out = []
+    for line in block.splitlines():
+        words = line.split()
+        if words and not line.startswith("```"):
+            out.append((words[0], tuple(words[1:])))
+    return out
+
+
+def layer_of(module: str, layers: list[tuple[str, tuple[str, ...]]]) -> int | None:
+    """Index of ``module``'s layer: the one with its longest matching prefix (None: no layer).
+
+    A prefix written ``=name`` matches the module ``name`` only (a package's ``__init__``).
+    """
+    best, best_len = None, -1
+    for i, (_, prefixes) in enumerate(layers):
+        for prefix in prefixes:
+            exact = prefix.startswith("=")
+            prefix = prefix.lstrip("=")
+            matches = module == prefix or (not exact and module.startswith(prefix + "."))
+            if matches and len(prefix) > best_len:
+                best, best_len = i, len(prefix)
+    return best
+
+
+def module_graph(root: Path = REPO) -> dict[str, set[str]]:
+    """Module -> the project modules it imports (every import, lazy ones in functions included).
+
+    Relative imports are resolved; ``from pkg import mod`` names the module ``pkg.mod``.
+    """
+    files = {}
+    for package in PACKAGES:
+        for path in (root / package).rglob("*.py"):
+            if "demo" in path.relative_to(root).parts:  # harness templates, not modules
+                continue
+            parts = path.relative_to(root).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            files[name] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    target = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                found.add(target)
+                found.update(f"{target}.{a.name}" for a in node.names if f"{target}.{a.name}" in files)
+        graph[name] = {m for m in found if m.split(".")[0] in PACKAGES and m != name}
+    return graph
+
+
+def upward_imports(graph: dict[str, set[str]], layers) -> list[str]:
+    """Every import of a module from a later (higher) layer, and every module in no layer."""
+    bad = []
+    for module, targets in sorted(graph.items()):
+        own = layer_of(module, layers)
+        if own is None:
+            bad.append(f"{module}: in no layer of docs/ARCHITECTURE.md")
+            continue
+        for target in sorted(targets):
+            theirs = layer_of(target, layers)
+            if theirs is not None and theirs > own:
+                bad.append(f"{module} ({layers[own][0]}) imports {target} ({layers[theirs][0]})")
+    return bad
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1 or v in graph.get(v, ()):
+                cycles.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return cycles
+
+
+def test_the_layers_follow_the_stage_order_of_the_data_flow():
+    layers = read_layers(ARCHITECTURE.read_text(encoding="utf-8"))
+    names = [name for name, _ in layers]
+    # The data flow line of docs/ARCHITECTURE.md, in the same order.
+    flow = ["base", "generation", "sandbox", "execution", "scoring", "reporting", "evaluation", "cli"]
+    assert [n for n in names if n in flow] == flow, names
+    assert len(set(names)) == len(names), names
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    layers = read_layers(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert upward_imports(module_graph(), layers) == []
+
+
+def test_the_import_graph_has_no_cycle():
+    assert import_cycles(module_graph()) == []
+
+
+def _write(root: Path, modules: dict[str, str]) -> None:
+    for name, source in modules.items():
+        path = root.joinpath(*name.split(".")).with_suffix(".py")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        for parent in path.relative_to(root).parents:
+            if str(parent) != ".":
+                (root / parent / "__init__.py").touch()
+        path.write_text(source)
+
+
+def test_the_layer_check_fails_on_a_synthetic_upward_import_and_a_cycle(tmp_path):
+    """The checks can fail: a bad module graph on disk is caught (upward import, stray module, cycle)."""
+    _write(tmp_path, {
+        "biocoder_dataset.schema": "",
+        "biocoder_metric.types": "from biocoder_dataset import schema\n",
+        "biocoder_metric.execution.engine": "from biocoder_metric.types import Job\n"
+                                            "def later():\n    from biocoder_metric.cli import common\n",
+        "biocoder_metric.cli.common": "from biocoder_metric.execution import engine\n",
+        "biocoder_metric.stray": "",
+    })
+    layers = read_layers(ARCHITECTURE.read_text(encoding="utf-8"))
+    graph = module_graph(tmp_path)
+    assert graph["biocoder_metric.execution.engine"] == {
+        "biocoder_metric.types", "biocoder_metric.cli", "biocoder_metric.cli.common"
+    }
+    assert upward_imports(graph, layers) == [
+        "biocoder_metric.execution.engine (execution) imports biocoder_metric.cli (cli)",
+        "biocoder_metric.execution.engine (execution) imports biocoder_metric.cli.common (cli)",
+        "biocoder_metric.stray: in no layer of docs/ARCHITECTURE.md",
+    ]
+    assert import_cycles(graph) == [["biocoder_metric.cli.common", "biocoder_metric.execution.engine"]]
+    # and a relative import is resolved to the module it names
+    _write(tmp_path, {"biocoder_metric.scoring.summary": "from ..reporting import html\n",
+                      "biocoder_metric.reporting.html": ""})
+    assert "biocoder_metric.reporting.html" in module_graph(tmp_path)["biocoder_metric.scoring.summary"]
+    assert any("scoring.summary (scoring) imports biocoder_metric.reporting" in b
+               for b in upward_imports(module_graph(tmp_path), layers))
+
+
+def test_importing_the_value_types_loads_no_sandbox_backend_and_the_samples_reader_no_engine():
+    code = (
+        "import sys; import biocoder_metric.types, biocoder_metric.samples; "
+        "print(sorted(m for m in sys.modules if m.startswith('biocoder_metric')))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+    loaded = set(ast.literal_eval(out))
+    assert loaded <= {
+        "biocoder_metric", "biocoder_metric.errors", "biocoder_metric.samples", "biocoder_metric.types",
+        "biocoder_metric.sandbox", "biocoder_metric.sandbox.interface", "biocoder_metric.sandbox.runtime",
+        "biocoder_metric.sandbox.runtime.protocol",
+    }, loaded
+    import biocoder_metric.sandbox as sandbox
+
+    assert not hasattr(sandbox, "__getattr__"), "sandbox/__init__ needs no lazy-import dodge"
+
+
+def test_the_host_statuses_equal_the_copies_left_in_the_worker_protocol():
+    """``Status`` and ``TaskStatus`` are defined in ``types.py``; the worker protocol still holds
+    copies (the runtime is another change's to edit, and the worker never uses them): equal
+    while they remain, so removing them there changes nothing."""
+    from biocoder_metric import types
+    from biocoder_metric.sandbox.runtime import protocol
+
+    for name in ("Status", "TaskStatus"):
+        old = getattr(protocol, name, None)
+        if old is not None:
+            assert [(m.name, m.value) for m in old] == [(m.name, m.value) for m in getattr(types, name)], name
+    assert types.RunStatus is protocol.RunStatus

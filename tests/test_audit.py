@@ -16,9 +16,9 @@ import pytest
 
 from biocoder_dataset.schema import empty_row
 from biocoder_metric.execution import EvalOptions, run_evaluation
+from biocoder_metric.execution.rules import plus
 from biocoder_metric.scoring.summary import build_summary
 from biocoder_metric.types import TaskStatus
-from biocoder_metric.validity import plus
 from biocoder_metric.validity.audit import (
     audit_tasks,
     java_null_candidates,

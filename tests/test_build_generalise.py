@@ -23,6 +23,7 @@ from biocoder_metric.build.select import SelectConfig, select
 from biocoder_metric.cli.build_harness import summarize
 from biocoder_metric.execution import harness
 from biocoder_metric.execution.harness import INSERT_MARKER
+from biocoder_metric.languages.java import java_class_name
 from biocoder_metric.synth import java_harness, python_harness, python_slice
 from biocoder_metric.synth.pipeline import cause_of, record_cause
 from biocoder_metric.synth.python_evidence import doc_examples, invalid_expr, scale_constants
@@ -275,7 +276,7 @@ def test_override_and_main_goldens_get_a_harness_that_compiles(tmp_path: Path, n
     ctx = java_harness.render_java(subject)
     assert ctx is not None
     prog = harness.build_harness_programs(dict(row, context=ctx), golden, fuzz_cases=1, seed=0)[0]
-    cls = harness.java_class_name(prog)
+    cls = java_class_name(prog)
     assert "@Override" not in prog
     (tmp_path / f"{cls}.java").write_text(prog)
     done = subprocess.run(["javac", "-d", str(tmp_path / "out"), str(tmp_path / f"{cls}.java")],
@@ -359,7 +360,7 @@ def test_the_projects_own_types_are_built_through_their_constructors(tmp_path: P
     outs = []
     for seed in (1, 2):
         prog = harness.build_harness_programs(dict(row, context=ctx), golden, fuzz_cases=1, seed=seed)[0]
-        cls = harness.java_class_name(prog)
+        cls = java_class_name(prog)
         (tmp_path / f"{cls}.java").write_text(prog)
         done = subprocess.run(["javac", "-d", str(tmp_path / "out"), str(tmp_path / f"{cls}.java")],
                               capture_output=True, text=True, timeout=120)

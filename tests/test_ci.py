@@ -19,7 +19,8 @@ import numpy as np
 import pytest
 
 from biocoder_metric.reporting.build import compare_runs, render_comparison
-from biocoder_metric.reporting.ci import (
+from biocoder_metric.reporting.runs import Run
+from biocoder_metric.scoring.ci import (
     bootstrap_mean_ci,
     compare_counts,
     paired_bootstrap,
@@ -28,7 +29,6 @@ from biocoder_metric.reporting.ci import (
     sign_flip_test,
     two_level_pass_at_k_ci,
 )
-from biocoder_metric.reporting.runs import Run
 from biocoder_metric.scoring.summary import build_summary, render_summary
 from biocoder_metric.types import SampleResult
 

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from biocoder_metric.cli import main
-from biocoder_metric.scoring.results import PARTIAL_NAME, ResultsMismatchError, ResultsStore
+from biocoder_metric.errors import ResultsMismatchError
+from biocoder_metric.execution.results import PARTIAL_NAME, ResultsStore
 from biocoder_metric.types import SampleResult
 
 

@@ -47,6 +47,7 @@ def _first_sample(tmp_path: Path, task_id: str) -> Path:
     raise AssertionError(task_id)
 
 
+@pytest.mark.engine
 def test_missing_tasks_exit_1_and_are_named(tmp_path):
     from biocoder_dataset.configs import load_problems
 

@@ -4,7 +4,7 @@ Three runs with one worker and one with two, each with its own empty golden cach
 golden outputs are recomputed every time and their determinism is part of the check), over
 the demo's Python, Rosalind and one Java task: golden, mutant, a sample that times out and
 one that crashes. ``results.jsonl`` is compared byte for byte (it leaves timings out by
-design, see biocoder_metric/scoring/results.py).
+design, see biocoder_metric/execution/results.py).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from biocoder_metric.execution import (
     evaluate_samples,
     run_evaluation,
 )
-from biocoder_metric.execution.pool import SandboxPool
+from biocoder_metric.execution.executors.local import SandboxPool
 from biocoder_metric.sandbox.base import Sandbox, SandboxError
 from biocoder_metric.types import CaseOutcome, Job, RunStatus, Status, TaskStatus
 
@@ -105,6 +105,7 @@ CANDIDATES = {
 }
 
 
+@pytest.mark.engine
 def test_each_way_of_failing_gets_its_status(tmp_path):
     row = _py_row("unit_double", CTX, GOLD)
     samples = [{"task_id": "unit_double", "completion": c} for c in CANDIDATES.values()]
@@ -139,6 +140,7 @@ def test_each_way_of_failing_gets_its_status(tmp_path):
         assert partial.first_failure["case"] == evens[0]
 
 
+@pytest.mark.engine
 @pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK")
 def test_java_compile_error_and_pass(tmp_path):
     context = (
@@ -176,6 +178,7 @@ def test_java_compile_error_and_pass(tmp_path):
 # ---------------------------------------------------------------------------- tasks left out
 
 
+@pytest.mark.engine
 def test_broken_tasks_are_reported_not_scored(tmp_path):
     raising = _py_row("unit_raises", CTX, "def f(x):\n    raise RuntimeError('golden broken')\n")
     random_out = _py_row("unit_random", CTX, "import random\ndef f(x):\n    return random.random()\n")
@@ -213,6 +216,7 @@ def test_broken_tasks_are_reported_not_scored(tmp_path):
     assert checks["unit_notexec"]["status"] == TaskStatus.NO_HARNESS
 
 
+@pytest.mark.engine
 def test_bad_samples_are_named(tmp_path):
     row = _py_row("unit_ok", CTX, GOLD)
     with pytest.raises(EvalInputError, match="unknown task_id 'nope'"):
@@ -235,6 +239,7 @@ HAMM_RIGHT = "def solve(text):\n    a, b = text.split()[:2]\n    return sum(x !=
 HAMM_WRONG = "def solve(text):\n    a, b = text.split()[:2]\n    return sum(x == y for x, y in zip(a, b))\n"
 
 
+@pytest.mark.engine
 @pytest.mark.upstream
 def test_rosalind_real_problems(upstream_dir, tmp_path):
     rows = []
@@ -272,6 +277,7 @@ def test_rosalind_real_problems(upstream_dir, tmp_path):
 # ---------------------------------------------------------------------------- golden cache, determinism
 
 
+@pytest.mark.engine
 def test_golden_outputs_are_cached_on_disk(tmp_path):
     # The `none` backend (our own trusted code) so the golden can count its runs in a host file.
     counter = tmp_path / "golden_runs"
@@ -296,6 +302,7 @@ def test_golden_outputs_are_cached_on_disk(tmp_path):
     assert counter.read_text() == "." * 12  # a new seed means new fuzz values: recomputed
 
 
+@pytest.mark.engine
 def test_results_do_not_depend_on_worker_count(demo_rows, tmp_path):
     rows = [
         r for r in demo_rows if r["task_id"] in ("demo_py_gc_content", "demo_py_hamming", "demo_rosalind_dna")
@@ -334,7 +341,7 @@ class _FlakySandbox(Sandbox):
             if self.mode == "raise":
                 raise SandboxError("worker died")
             return [CaseOutcome(status=RunStatus.SANDBOX_ERROR)] * len(job.programs)
-        from biocoder_metric.execution.pool import CANARY_OUTPUT
+        from biocoder_metric.execution.executors.local import CANARY_OUTPUT
 
         out = CANARY_OUTPUT if "biocoder canary ok" in job.programs[0] else "ok\n"
         return [CaseOutcome(status=RunStatus.OK, returncode=0, stdout=out)] * len(job.programs)

@@ -21,6 +21,7 @@ from biocoder_metric.execution.harness import (
     find_placeholders,
     insert_solution,
 )
+from biocoder_metric.languages.java import java_class_name
 
 
 def _values(placeholder: str, n: int = 200, language: str = "python") -> list[str]:
@@ -277,7 +278,7 @@ def test_java_method_inside_main_class_and_continuation():
     assert "    public static int add(int a, int b) {\n        return a + b;\n    }\n" in p1
     (p2,) = build_harness_programs(row, "    return a + b;\n}\n", fuzz_cases=1, seed=0)
     assert "public static int add(int a, int b) {" in p2
-    assert harness.java_class_name(p2) == "Main"
+    assert java_class_name(p2) == "Main"
 
 
 def test_defines_function_distinguishes_definitions_from_calls():

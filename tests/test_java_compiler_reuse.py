@@ -12,6 +12,8 @@ import pytest
 from biocoder_metric.sandbox import make_sandbox
 from biocoder_metric.types import Job, RunStatus
 
+pytestmark = [pytest.mark.bwrap, pytest.mark.engine]
+
 #: Prints the run JVM's pid, the pids of other live Runner JVMs (the compiler), and a JDK
 #: static (a security property) before setting it: a JVM shared with an earlier job would show it.
 PROBE = """

@@ -14,6 +14,7 @@ import pytest
 
 from biocoder_dataset.configs import load_problems
 from biocoder_metric.execution import EvalOptions, check_goldens, harness, run_evaluation
+from biocoder_metric.languages.java import java_class_name
 from biocoder_metric.sandbox.runtime.protocol import JAVA_LIBS
 
 from _hub_helpers import hub_records, hub_source_dir
@@ -45,7 +46,7 @@ def test_upstream_main_layout_gets_the_method_indented_inside_the_class(tmp_path
     (program,) = harness.build_harness_programs(java, java["golden_code"], fuzz_cases=1, seed=0)
     assert "\n    public static String summarize(String dna, double[] values) {\n" in program
     assert "<|" not in program and "<<insert" not in program
-    assert harness.java_class_name(java["context"]) == "Main"
+    assert java_class_name(java["context"]) == "Main"
 
 
 def _check_in(sandbox: str, tmp_path: Path) -> None:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from biocoder_metric.validity import rosalind_checkers as rc
-from biocoder_metric.validity.rosalind_rules import RULES, coverage, rule_for
+from biocoder_metric.execution.rules import rosalind_checkers as rc
+from biocoder_metric.execution.rules.rosalind_rules import RULES, coverage, rule_for
 
 
 def _case(upstream_dir: Path, pid: str) -> tuple[str, str]:

@@ -38,6 +38,7 @@ def test_protocol_directly():
     assert msgs[4]["id"] == 2 and "unknown job.language 'cobol'" in msgs[4]["error"]
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("warm", [True, False])
 def test_worker_runs_on_python39(warm):
     exe = python39()
@@ -52,6 +53,7 @@ def test_worker_runs_on_python39(warm):
     assert out[2].status == "compile_error"
 
 
+@pytest.mark.engine
 def test_warm_child_looks_like_a_fresh_interpreter():
     """What a program can observe of its process is the same on the warm (fork) and cold path."""
     probe = textwrap.dedent(

@@ -16,7 +16,7 @@ import pytest
 
 from biocoder_dataset.schema import empty_row
 from biocoder_metric.execution import EvalOptions, run_evaluation
-from biocoder_metric.execution.pool import SandboxPool
+from biocoder_metric.execution.executors.local import SandboxPool
 from biocoder_metric.synth.pipeline import SynthOptions, candidates, synthesize_task
 from biocoder_metric.synth.validate import validate
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from biocoder_dataset import settings
-from biocoder_metric.scoring.results import write_text_atomic
+from biocoder_metric.io import write_text_atomic
 
 log = logging.getLogger("biocoder.build")
 

@@ -25,6 +25,7 @@ from biocoder_metric.build.common import (
     write_json,
     write_jsonl,
 )
+from biocoder_metric.languages import UnknownLanguageError, names, runner
 
 log = logging.getLogger("biocoder.build")
 STATE_NAME = "build_state.json"
@@ -36,12 +37,10 @@ def extract_stage(repo: str | Path, repo_name: str, language: str, out: str | Pa
     """Write ``out`` (functions), ``<out stem>.files.jsonl`` and ``<out stem>.report.json``; return the report."""
     if "/" not in repo_name or repo_name.count("/") != 1:
         raise ValueError(f"--repo-name must be OWNER/NAME, got {repo_name!r}")
-    if language == "python":
-        from biocoder_metric.build.extract_python import extract
-    elif language == "java":
-        from biocoder_metric.build.extract_java import extract
-    else:
-        raise ValueError(f"--language must be python or java, got {language!r}")
+    try:
+        extract = runner(language).hook("extract")  # ast (Python) or tree-sitter (Java), imported here
+    except UnknownLanguageError:
+        raise ValueError(f"--language must be {' or '.join(names())}, got {language!r}") from None
     out = Path(out)
     start = time.perf_counter()
     skips = SkipLog()

@@ -26,11 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from biocoder_metric.build.summarize import SPEC, SUMMARY, Backend, Request, docstring_text, summarize
+from biocoder_metric.languages import runner
 
 
 def _header(rec: dict[str, Any]) -> str:
     sig = rec["signature"].rstrip()
-    return sig + ":" if rec.get("language", "python") == "python" else sig + " {"
+    return sig + runner(rec.get("language", "python")).block_open
 
 
 def _commented(lines: list[str], mark: str) -> str:
@@ -65,7 +66,7 @@ def build_prompts(rec: dict[str, Any], texts: dict[Request, str], pool: dict[str
                   file_rec: dict[str, Any] | None) -> tuple[str, str, str]:
     """(spec, summary-only prompt, full-context prompt) of one function."""
     lang = rec.get("language", "python")
-    mark = "#" if lang == "python" else "//"
+    mark = runner(lang).comment
     spec_req = Request(SPEC, rec["functionName"], lang, rec["content"])
     spec = texts[spec_req].strip()
     head = [f"This is in {lang}", *spec.splitlines(), ""]

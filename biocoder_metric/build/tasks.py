@@ -19,6 +19,7 @@ import json
 from typing import Any
 
 from biocoder_dataset.schema import empty_row, validate_row
+from biocoder_metric.languages import runner
 
 SOURCE = "biocoder build"
 
@@ -85,7 +86,7 @@ def find_harness(rec: dict[str, Any], by_id: dict[str, dict[str, Any]],
 def task_row(rec: dict[str, Any], config: str, harness: dict[str, Any] | None) -> dict[str, Any]:
     """One schema row for one prompted function record."""
     lang = rec.get("language", "python")
-    prefix = "py" if lang == "python" else "java"
+    prefix = runner(lang).task_prefix
     row = empty_row()
     repo = rec.get("repoName", "").replace(",", "/", 1)
     meta = {

@@ -168,7 +168,7 @@ def parse_shard_flag(text: str | None):
 
 def read_samples(path: str | Path) -> list[dict[str, Any]]:
     """Samples from a JSONL file (:func:`biocoder_metric.samples.read_samples`); errors name ``file:line``."""
-    from biocoder_metric.samples import SamplesError
+    from biocoder_metric.errors import SamplesError
     from biocoder_metric.samples import read_samples as read
 
     try:
@@ -196,9 +196,7 @@ def load_problems(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 def engine_errors() -> tuple[type[Exception], ...]:
     """The engine's input and environment errors: each becomes a usage error (exit 2) at the CLI."""
-    from biocoder_metric.execution import EvalInputError
+    from biocoder_metric.errors import EvalInputError, ResultsMismatchError, ResultsWriteError, SandboxError
     from biocoder_metric.execution.harness import HarnessError
-    from biocoder_metric.sandbox import SandboxError
-    from biocoder_metric.scoring.results import ResultsMismatchError, ResultsWriteError
 
     return (EvalInputError, HarnessError, ResultsMismatchError, ResultsWriteError, SandboxError)

@@ -106,13 +106,13 @@ def evaluate_and_report(
     (exit 1 missing tasks, 3 goldens failing here, 2 usage) and the printed report.
     """
     from biocoder_metric.evaluation import evaluate_run, exit_status
+    from biocoder_metric.execution.results import FINAL_NAME, SUMMARY_NAME
     from biocoder_metric.reporting.text_metrics import MetricsUnavailableError
-    from biocoder_metric.scoring.results import FINAL_NAME, SUMMARY_NAME
     from biocoder_metric.scoring.summary import render_summary
 
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} exists and is not a directory")
-    from biocoder_metric.execution import GoldenFailuresError, MissingTasksError
+    from biocoder_metric.errors import GoldenFailuresError, MissingTasksError
 
     try:
         result = evaluate_run(problems, samples, options, out_dir=out, run_info=run_info, origin=origin)

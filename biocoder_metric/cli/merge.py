@@ -41,9 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def cmd_merge(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from biocoder_metric.errors import ResultsWriteError
     from biocoder_metric.evaluation import merge_run
     from biocoder_metric.scoring.merge import MergeError, merge_checks
-    from biocoder_metric.scoring.results import ResultsWriteError
     from biocoder_metric.scoring.summary import render_summary
 
     dirs = [Path(d) for d in args.shards]

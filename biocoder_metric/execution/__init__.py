@@ -14,9 +14,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-#: Public name -> the module that defines it. Imported on first use (PEP 562), so that a
-#: module low in the stack (``samples``) can import ``execution.options`` without pulling in
-#: the engine, and the engine can import it back.
+#: Public name -> the module that defines it (relative: a module of this package). Imported on
+#: first use (PEP 562), so that importing one module of the engine (``execution.harness`` for the
+#: synthesis, ``execution.shard`` for the merge) does not start the whole engine. The errors
+#: are defined below every stage, in ``biocoder_metric.errors``, and re-exported here (public API).
 _EXPORTS = {
     "EvalRun": "engine",
     "check_goldens": "engine",
@@ -24,10 +25,10 @@ _EXPORTS = {
     "golden_outputs": "engine",
     "run_evaluation": "engine",
     "Golden": "goldens",
-    "EvalInputError": "options",
+    "EvalInputError": "biocoder_metric.errors",
     "EvalOptions": "options",
-    "GoldenFailuresError": "options",
-    "MissingTasksError": "options",
+    "GoldenFailuresError": "biocoder_metric.errors",
+    "MissingTasksError": "biocoder_metric.errors",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -35,5 +36,6 @@ __all__ = sorted(_EXPORTS)
 
 def __getattr__(name: str) -> Any:
     if name in _EXPORTS:
-        return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+        module = _EXPORTS[name]
+        return getattr(importlib.import_module(module if "." in module else f"{__name__}.{module}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

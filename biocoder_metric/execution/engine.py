@@ -26,11 +26,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from biocoder_dataset.schema import TaskRow
 from biocoder_metric.digests import problems_digest, samples_digest, sha256
+from biocoder_metric.errors import GoldenFailuresError, MissingTasksError
 from biocoder_metric.execution.goldens import Golden, GoldenStore
 from biocoder_metric.execution.jobs import harness_job, programs_job, rosalind_job
 from biocoder_metric.execution.judging import judge, last_line
-from biocoder_metric.execution.options import EvalOptions, GoldenFailuresError, MissingTasksError
+from biocoder_metric.execution.options import EvalOptions
 from biocoder_metric.execution.parallel import parallel_map
 from biocoder_metric.execution.pool import dispatch_threads, make_pool
 from biocoder_metric.execution.strength import StrengthCheck
@@ -65,7 +67,7 @@ class Session:
         self.goldens.close()
         self.pool.close()
 
-    def task_status(self, row: dict[str, Any]) -> tuple[TaskStatus, str | None]:
+    def task_status(self, row: TaskRow) -> tuple[TaskStatus, str | None]:
         """Whether ``row`` is scored: its static status, then (harness tasks) whether its golden runs."""
         status, reason = static_task_status(row)
         if status != TaskStatus.OK or row["kind"] != "harness":
@@ -108,10 +110,10 @@ class Session:
             self.goldens.close()
 
     def _plus_verdict(
-        self, row: dict[str, Any], code: str, prompt: str | None, base_status: str
+        self, row: TaskRow, code: str, prompt: str | None, base_status: str
     ) -> dict[str, Any]:
         """``extra.plus`` of a harness sample: the plus status (base failure stands) and the case counts."""
-        from biocoder_metric.validity.plus import plus_programs
+        from biocoder_metric.execution.rules.plus import plus_programs
 
         kept = self.goldens.plus(row)
         total = len(
@@ -130,14 +132,14 @@ class Session:
             info["first_failure"] = {**first, "plus_case": kept[first["case"]][0]}
         return info
 
-    def run_sample(self, row: dict[str, Any], sample: dict[str, Any]) -> SampleResult:
+    def run_sample(self, row: TaskRow, sample: dict[str, Any]) -> SampleResult:
         """Post-process, insert, run and judge one sample of a scored task."""
         started = time.monotonic()
         raw = sample["completion"]
         language = row["language"]
         code = extract_code(raw, language, row.get("function_name"))
         if row["kind"] == "rosalind":
-            from biocoder_metric.validity.rosalind_checkers import comparator
+            from biocoder_metric.execution.rules.rosalind_checkers import comparator
 
             checker, compare = comparator(row, self.options.rosalind_check)
             outcomes = self.pool.run(rosalind_job(self.options, row, code))
@@ -226,7 +228,7 @@ def run_evaluation(
     any candidate runs), unless ``allow_partial``. Samples whose sandbox kept failing are
     listed in ``EvalRun.infra_errors`` and run again on resume.
 
-    See :mod:`biocoder_metric.scoring.results` for the files and the resume rules.
+    See :mod:`biocoder_metric.execution.results` for the files and the resume rules.
     """
     by_id = select_tasks(index_problems(problems), task_ids)
     norm = normalize_samples(samples, by_id)
@@ -239,7 +241,7 @@ def run_evaluation(
     store = None
     try:
         if out_dir is not None:
-            from biocoder_metric.scoring.results import ResultsStore
+            from biocoder_metric.execution.results import ResultsStore
 
             fingerprint = {
                 "options": options.fingerprint(),
@@ -384,7 +386,7 @@ def check_goldens(
                 report[row["task_id"]] = entry
                 runnable.append(row)
 
-        def as_candidate(row: dict[str, Any]) -> SampleResult:
+        def as_candidate(row: TaskRow) -> SampleResult:
             sample = {"task_id": row["task_id"], "completion": row["golden_code"], "sample_index": 0}
             return session.run_sample(row, sample)
 

@@ -15,13 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from biocoder_dataset.schema import TaskRow
 from biocoder_metric.digests import sha256
 from biocoder_metric.execution import harness
-from biocoder_metric.execution.jobs import harness_job, programs_job
+from biocoder_metric.execution.executors.base import Pool
+from biocoder_metric.execution.jobs import programs_job
 from biocoder_metric.execution.judging import case_error, clean_stderr, last_line
 from biocoder_metric.execution.options import EvalOptions
 from biocoder_metric.execution.pool import make_pool
-from biocoder_metric.scoring.results import write_text_atomic
+from biocoder_metric.io import write_text_atomic
 from biocoder_metric.types import CaseOutcome, RunStatus
 
 #: Version of the golden cache entries; bump when their meaning changes.
@@ -66,18 +68,18 @@ class GoldenStore:
     def __init__(self, options: EvalOptions, environment_id: str):
         self.options = options
         self.environment_id = environment_id
-        self._pool: Any | None = None
+        self._pool: Pool | None = None
         self._pool_lock = threading.Lock()
         self._golden: dict[str, Golden] = {}
         self._plus: dict[str, list[tuple[int, str]]] = {}
 
     # -- the golden pool
 
-    def pool(self) -> Any:
+    def pool(self) -> Pool:
         """The pool golden programs run in (created on first use; never lent to a candidate)."""
         with self._pool_lock:
             if self._pool is None:
-                from biocoder_metric.sandbox import SandboxError
+                from biocoder_metric.errors import SandboxError
 
                 pool = make_pool(self.options, "golden")
                 if pool.environment_id != self.environment_id:
@@ -98,7 +100,7 @@ class GoldenStore:
 
     # -- reference outputs
 
-    def cache_path(self, row: dict[str, Any]) -> Path:
+    def cache_path(self, row: TaskRow) -> Path:
         """The cache file of ``row``'s golden outputs under these options and this environment."""
         key = sha256(
             json.dumps(
@@ -118,17 +120,17 @@ class GoldenStore:
         safe = re.sub(r"[^\w.-]", "_", row["task_id"])[:80]
         return self.options.cache_dir() / f"{safe}-{key[:24]}.json"
 
-    def golden(self, row: dict[str, Any]) -> Golden:
+    def golden(self, row: TaskRow) -> Golden:
         """Reference stdout per fuzz case: cached on disk per case; computed twice to catch nondeterminism."""
         task_id = row["task_id"]
         if task_id in self._golden:
             return self._golden[task_id]
         path = self.cache_path(row)
-        n = len(
-            harness.build_harness_programs(
-                row, row["golden_code"], fuzz_cases=self.options.fuzz_cases, seed=self.options.seed
-            )
+        # Built once: the count decides whether the cache covers every case, the same programs run.
+        programs = harness.build_harness_programs(
+            row, row["golden_code"], fuzz_cases=self.options.fuzz_cases, seed=self.options.seed
         )
+        n = len(programs)
         cached: dict[str, Any] = {}
         if self.options.use_golden_cache and path.is_file():
             try:
@@ -138,7 +140,7 @@ class GoldenStore:
         if all(cached.get(str(i), {}).get("ok") for i in range(n)):
             entries = [cached[str(i)] for i in range(n)]
         else:
-            outcomes = self.pool().run(harness_job(self.options, row, row["golden_code"], repeat=2))
+            outcomes = self.pool().run(programs_job(self.options, row, programs * 2))
             entries = [golden_entry(i, outcomes[i], outcomes[i + n], row["language"]) for i in range(n)]
             if self.options.use_golden_cache:
                 # Only reference outputs are cached. Failures are recomputed on every run: even a
@@ -157,13 +159,13 @@ class GoldenStore:
         self._golden[task_id] = result
         return result
 
-    def plus(self, row: dict[str, Any]) -> list[tuple[int, str]]:
+    def plus(self, row: TaskRow) -> list[tuple[int, str]]:
         """(plus case index, golden stdout) for the plus cases on which the golden runs cleanly, twice alike.
 
-        Plus cases the golden itself fails on are dropped (see :mod:`biocoder_metric.validity.plus`).
+        Plus cases the golden itself fails on are dropped (see :mod:`biocoder_metric.execution.rules.plus`).
         Kept in memory only: plus mode is an occasional, explicit run.
         """
-        from biocoder_metric.validity.plus import plus_programs
+        from biocoder_metric.execution.rules.plus import plus_programs
 
         key = row["task_id"]
         if key not in self._plus:

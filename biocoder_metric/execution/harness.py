@@ -28,7 +28,9 @@ import string
 import textwrap
 from dataclasses import dataclass
 
+from biocoder_dataset.schema import TaskRow
 from biocoder_metric.generation.postprocess import defines_function
+from biocoder_metric.languages import runner
 
 INSERT_MARKER = "<<insert solution here>>"
 
@@ -155,22 +157,11 @@ def _quote(value: str, quotes: str, language: str) -> str:
     if quotes == "none":
         return value
     q = '"' if quotes == "double" else "'"
+    lang = runner(language)
     out = []
     for ch in value:
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == q or (language == "java" and ch in "\"'"):
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ord(ch) < 32 or ord(ch) == 127:
-            out.append(f"\\u{ord(ch):04x}" if language == "java" else f"\\x{ord(ch):02x}")
-        else:
-            out.append(ch)
+        escaped = lang.quote_char(ch, q)
+        out.append(ch if escaped is None else escaped)
     return q + "".join(out) + q
 
 
@@ -236,10 +227,7 @@ def signature_line(
 
 
 def _close_signature(line: str, language: str) -> str:
-    stripped = line.rstrip()
-    if language == "python":
-        return stripped if stripped.endswith(":") else stripped + ":"
-    return stripped if stripped.endswith("{") else stripped + " {"
+    return runner(language).close_signature(line)
 
 
 def complete_solution(
@@ -261,17 +249,8 @@ def complete_solution(
     sig = signature_line(prompt, signature, function_name, language)
     if sig is None:
         return candidate
-    body = candidate.rstrip() if candidate.strip() else ("pass" if language == "python" else "}")
-    if language == "python":
-        # Tokenizers often strip the first line's indentation; re-nest the body under the signature.
-        inner = re.match(r"[ \t]*", sig).group(0) + "    "
-        lines = body.splitlines()
-        if not lines[0].startswith((" ", "\t")):
-            if any(ln.startswith((" ", "\t")) for ln in lines[1:] if ln.strip()):
-                lines[0] = inner + lines[0]
-            else:
-                lines = [inner + ln if ln.strip() else ln for ln in lines]
-        body = "\n".join(lines)
+    lang = runner(language)
+    body = lang.nest_body(sig, candidate.rstrip() if candidate.strip() else lang.empty_body)
     return sig + "\n" + body
 
 
@@ -299,7 +278,7 @@ def insert_solution(context: str, solution: str, task_id: str) -> str:
 
 
 def build_harness_programs(
-    row: dict,
+    row: TaskRow,
     solution: str,
     *,
     fuzz_cases: int,
@@ -329,10 +308,8 @@ def build_harness_programs(
         prompt=prompt,
         signature=row.get("signature"),
     )
-    imports: list[str] = []
-    if language == "java":
-        full, imports = hoist_java_imports(full)
-        full = drop_override(full)
+    full, imports = runner(language).split_imports(full)
+    full = runner(language).tidy_solution(full)
     if not find_placeholders(context, task_id):
         fuzz_cases = 1  # a harness without placeholders is one deterministic case
     programs = []
@@ -341,38 +318,6 @@ def build_harness_programs(
         missing = [imp for imp in imports if imp not in program.splitlines()]
         programs.append("".join(line + "\n" for line in missing) + program)
     return tuple(programs)
-
-
-_JAVA_IMPORT_RE = re.compile(r"^[ \t]*(import\s+(?:static\s+)?[\w.]+(?:\.\*)?\s*;)[ \t]*$", re.M)
-
-
-def hoist_java_imports(solution: str) -> tuple[str, list[str]]:
-    """Split ``import ...;`` lines off a Java solution: they cannot stand inside the class body.
-
-    The harness puts the ones it lacks at the top of the program.
-    """
-    imports = [m.group(1) for m in _JAVA_IMPORT_RE.finditer(solution)]
-    return _JAVA_IMPORT_RE.sub("", solution), imports
-
-
-_OVERRIDE_RE = re.compile(r"^([ \t]*)@Override\b[ \t]*\n?", re.M)
-
-
-def drop_override(solution: str) -> str:
-    """Remove ``@Override`` annotations at the start of a line of a Java solution.
-
-    ``@Override`` only asks the compiler to check that the harness's class hierarchy declares
-    the method; it changes nothing at run time. The hierarchy is the harness's choice, not
-    the candidate's (a synthesised harness's class does not implement the original's
-    interfaces), so the annotation would make a correct golden fail to compile.
-    """
-    return _OVERRIDE_RE.sub(r"\1", solution)
-
-
-def java_class_name(program: str) -> str:
-    """The public class a Java harness declares (the file must be named after it); ``Main`` by default."""
-    m = re.search(r"^\s*public\s+(?:final\s+|abstract\s+)*class\s+(\w+)", program, re.M)
-    return m.group(1) if m else "Main"
 
 
 #: The Rosalind driver. The candidate is compiled as module ``biocoder_candidate`` so its

@@ -6,18 +6,19 @@ Goldens and candidates go through the same builders, so both run under the same 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from biocoder_dataset.schema import TaskRow
 from biocoder_metric.execution import harness
 from biocoder_metric.execution.options import EvalOptions
+from biocoder_metric.languages import runner
 from biocoder_metric.types import Job
 
 
-def _class_name(row: dict[str, Any]) -> str:
-    return harness.java_class_name(row["context"]) if row["language"] == "java" else "Main"
+def _class_name(row: TaskRow) -> str:
+    return runner(row["language"]).class_name(row["context"])
 
 
-def programs_job(options: EvalOptions, row: dict[str, Any], programs: Sequence[str]) -> Job:
+def programs_job(options: EvalOptions, row: TaskRow, programs: Sequence[str]) -> Job:
     """A job running ``programs`` (one per case) with the task's language and the options' limits."""
     return Job(
         language=row["language"],
@@ -29,7 +30,7 @@ def programs_job(options: EvalOptions, row: dict[str, Any], programs: Sequence[s
 
 
 def harness_job(
-    options: EvalOptions, row: dict[str, Any], solution: str, prompt: str | None = None, repeat: int = 1
+    options: EvalOptions, row: TaskRow, solution: str, prompt: str | None = None, repeat: int = 1
 ) -> Job:
     """The harness programs of ``solution`` for every fuzz case (``repeat`` times over, for goldens)."""
     programs = harness.build_harness_programs(
@@ -38,7 +39,7 @@ def harness_job(
     return programs_job(options, row, programs * repeat)
 
 
-def rosalind_job(options: EvalOptions, row: dict[str, Any], solution: str) -> Job:
+def rosalind_job(options: EvalOptions, row: TaskRow, solution: str) -> Job:
     """``solve`` driven on the task's test input (stdin)."""
     return Job(
         language="python",

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from biocoder_dataset import settings
+from biocoder_metric.languages import runner
 from biocoder_metric.types import CaseOutcome, RunStatus, Status
 
 
@@ -26,12 +27,13 @@ def case_error(outcome: CaseOutcome, language: str) -> Status | None:
         if outcome.returncode == 0:
             return None
         last = last_line(outcome.stderr)
-        if language == "python" and re.match(r"(SyntaxError|IndentationError|TabError)\b", last):
+        lang = runner(language)
+        if lang.is_compile_error(last):
             return Status.COMPILE_ERROR
         if re.match(
             r"(MemoryError|java\.lang\.OutOfMemoryError|Exception in thread \S+ java\.lang\.OutOfMemoryError)\b",
             last,
-        ) or ("java.lang.OutOfMemoryError" in outcome.stderr and language == "java"):
+        ) or lang.is_out_of_memory(outcome.stderr):
             return Status.MEMORY_EXCEEDED
         return Status.RUNTIME_ERROR
     return {

@@ -1,4 +1,5 @@
-"""What decides how samples are run (:class:`EvalOptions`), and the engine's input errors.
+"""What decides how samples are run (:class:`EvalOptions`). The engine's input errors live in
+:mod:`biocoder_metric.errors` (the samples reader raises them too).
 
 Every default comes from :mod:`biocoder_dataset.settings` (per-case limits: from the worker
 protocol, which the in-sandbox worker shares); the CLI builds its flags from
@@ -8,7 +9,6 @@ these fields (their ``metadata``), so a default is written once.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -139,44 +139,3 @@ class EvalOptions:
     def cache_dir(self) -> Path:
         """Where golden outputs are cached: ``golden_cache_dir``, else the settings' ``golden`` folder."""
         return Path(self.golden_cache_dir) if self.golden_cache_dir else settings.cache_dir("golden")
-
-
-class EvalInputError(ValueError):
-    """Samples or problems that cannot be evaluated; the message names the sample or task."""
-
-
-class MissingTasksError(EvalInputError):
-    """Tasks of the task set have no sample: pass@k over the rest would move the denominator.
-
-    The CLI exits 1 on it; ``allow_missing=True`` counts those tasks as 0 correct instead.
-    """
-
-    def __init__(self, missing: Sequence[str], total: int):
-        self.missing = list(missing)
-        self.total = total
-        names = ", ".join(self.missing)
-        super().__init__(
-            f"{len(self.missing)} of {total} tasks have no samples: {names}. pass@k is taken over the whole "
-            "task set; add samples for them, name the subset you evaluate with --task-ids, or pass "
-            "--allow-missing to count them as 0 correct"
-        )
-
-
-class GoldenFailuresError(RuntimeError):
-    """Goldens fail in the chosen environment: a score here would be over a shrunken task set.
-
-    The CLI exits 3 on it; ``allow_partial=True`` scores the other tasks, labelled partial.
-    """
-
-    def __init__(self, failures: Sequence[tuple[str, str | None]], total: int, sandbox: str):
-        self.failures = list(failures)
-        self.total = total
-        shown = "\n".join(f"  {t}: {r}" for t, r in self.failures[:5])
-        more = f"\n  ... and {len(self.failures) - 5} more" if len(self.failures) > 5 else ""
-        super().__init__(
-            f"{len(self.failures)} of {total} goldens fail in this environment (sandbox {sandbox}), so its "
-            f"outputs cannot be the reference:\n{shown}{more}\n"
-            "Fix: run in the reference environment (bash scripts/setup_docker.sh builds the image; then "
-            "--sandbox docker, or --sandbox bwrap, which runs the image's root filesystem), or pass "
-            "--allow-partial to score the other tasks under a 'partial' headline"
-        )

@@ -35,10 +35,12 @@ from typing import Any
 from biocoder_dataset.java_source import block_end, java_mask
 from biocoder_metric.digests import sha256
 from biocoder_metric.execution import harness
+from biocoder_metric.execution.executors.base import Pool
 from biocoder_metric.execution.jobs import programs_job
 from biocoder_metric.execution.judging import judge
 from biocoder_metric.execution.options import EvalOptions
-from biocoder_metric.scoring.results import write_text_atomic
+from biocoder_metric.io import write_text_atomic
+from biocoder_metric.languages import runner
 from biocoder_metric.types import Status
 
 #: Version of the strength check and its cache entries; bump when the rules change.
@@ -157,9 +159,7 @@ def null_candidates(row: dict[str, Any]) -> list[tuple[str, str]]:
     """The null candidates for one task row."""
     if row.get("kind") == "rosalind":
         return rosalind_null_candidates()
-    if row["language"] == "python":
-        return python_null_candidates(row["golden_code"], row.get("function_name"))
-    return java_null_candidates(row["golden_code"], row.get("function_name"))
+    return runner(row["language"]).null_candidates(row["golden_code"], row.get("function_name"))
 
 
 NULL_CONSTANT = "constant of the return type"
@@ -310,7 +310,7 @@ class StrengthCheck:
         safe = re.sub(r"[^\w.-]", "_", row["task_id"])[:80]
         return self.options.cache_dir() / f"strength-{safe}-{key[:24]}.json"
 
-    def check(self, row: dict[str, Any], expected: list[str], pool: Any) -> dict[str, Any]:
+    def check(self, row: dict[str, Any], expected: list[str], pool: Pool) -> dict[str, Any]:
         """The strength record of ``row`` (see the module docstring); ``expected``: golden outputs."""
         task_id = row["task_id"]
         with self._lock:
@@ -331,7 +331,7 @@ class StrengthCheck:
             self._memo[task_id] = record
         return record
 
-    def _verdicts(self, row: dict[str, Any], expected: list[str], pool: Any,
+    def _verdicts(self, row: dict[str, Any], expected: list[str], pool: Pool,
                   candidates: list[tuple[str, str]]) -> dict[str, str]:
         """label -> sample status, first on FIRST_CASES cases each (one job), then survivors on the rest."""
         opts = self.options
@@ -358,10 +358,9 @@ class StrengthCheck:
                 verdicts[label] = status
         return verdicts
 
-    def _compute(self, row: dict[str, Any], expected: list[str], pool: Any) -> dict[str, Any]:
+    def _compute(self, row: dict[str, Any], expected: list[str], pool: Pool) -> dict[str, Any]:
         nulls = null_candidates(row)
-        wrapped = python_wrapped_candidates(row["golden_code"], row.get("function_name")) \
-            if row["language"] == "python" else []
+        wrapped = runner(row["language"]).wrapped_candidates(row["golden_code"], row.get("function_name"))
         first = [c for c in wrapped if c[0] in (NULL_CONSTANT, RETURN_NONE_AFTER_CALL, RETURN_PERTURBED)]
         verdicts = self._verdicts(row, expected, pool, nulls + first)
         null_labels = [label for label, _ in nulls] + [c[0] for c in first if c[0] == NULL_CONSTANT]

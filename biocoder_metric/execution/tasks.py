@@ -11,8 +11,9 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from biocoder_metric.errors import EvalInputError
 from biocoder_metric.execution import harness
-from biocoder_metric.execution.options import EvalInputError, EvalOptions
+from biocoder_metric.execution.options import EvalOptions
 from biocoder_metric.execution.strength import CHECK_VERSION, harness_digest
 from biocoder_metric.types import TaskStatus
 

@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from biocoder_metric.generation.processors.base import Processor
+from biocoder_metric.io import write_text_atomic
 from biocoder_metric.samples import read_generated
-from biocoder_metric.scoring.results import write_text_atomic
 from biocoder_metric.types import SAMPLES_SCHEMA_VERSION
 
 META_SCHEMA_VERSION = "biocoder-generation-meta/1"

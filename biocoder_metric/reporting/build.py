@@ -1,7 +1,7 @@
 """``biocoder report``: runs in, ``report.html`` + plots + ``report.json`` out.
 
 The numbers come from the runs' own files (pass@k from the per-task (n, c), CIs from the
-seeded bootstrap in :mod:`~biocoder_metric.reporting.ci`), so the report never disagrees
+seeded bootstrap in :mod:`~biocoder_metric.scoring.ci`), so the report never disagrees
 with ``summary.json``. ``report.json`` holds every number the page shows, for scripts.
 """
 
@@ -18,8 +18,8 @@ import numpy as np
 from biocoder_dataset import settings
 from biocoder_metric.reporting import html as H
 from biocoder_metric.reporting import plots
-from biocoder_metric.reporting.ci import bootstrap_mean_ci, compare_counts, format_ci, per_task_pass_at_k
 from biocoder_metric.reporting.runs import Run
+from biocoder_metric.scoring.ci import bootstrap_mean_ci, compare_counts, format_ci, per_task_pass_at_k
 
 REPORT_SCHEMA = "biocoder-report/1"
 #: At most this many failed samples per run get a row and a details block (large runs stay openable).

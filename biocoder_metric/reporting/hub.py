@@ -60,7 +60,7 @@ def load_run(results_dir: str | Path) -> dict[str, Any]:
     for name in ("summary.json", "results.jsonl"):
         if not (folder / name).is_file():
             raise PushError(f"{folder} has no {name}: run `biocoder evaluate --out {folder}` (or `biocoder run`) first")
-    from biocoder_metric.scoring.results import read_results
+    from biocoder_metric.execution.results import read_results
 
     meta_path = folder / "samples.meta.json"
     return {

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from biocoder_metric.reporting.ci import pass_at_k_cis
-from biocoder_metric.scoring.results import read_results
+from biocoder_metric.execution.results import read_results
+from biocoder_metric.scoring.ci import pass_at_k_cis
 from biocoder_metric.scoring.summary import task_counts
 
 

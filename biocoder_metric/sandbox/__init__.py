@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import functools
 import shutil
-from typing import TYPE_CHECKING, Any
 
 from biocoder_dataset import settings
-
-if TYPE_CHECKING:
-    from biocoder_metric.sandbox.base import Sandbox, SandboxError
+from biocoder_metric.errors import SandboxError
+from biocoder_metric.sandbox.interface import Sandbox
 
 __all__ = [
     "Sandbox",
@@ -26,16 +24,6 @@ __all__ = [
 ]
 
 BACKENDS = ("docker", "bwrap", "none")
-
-
-def __getattr__(name: str) -> Any:
-    """``Sandbox`` and ``SandboxError``, imported on first use: ``biocoder_metric.types`` imports
-    ``sandbox.runtime.protocol``, which runs this file, and ``base`` imports ``types`` (a cycle)."""
-    if name in ("Sandbox", "SandboxError"):
-        from biocoder_metric.sandbox import base
-
-        return getattr(base, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _docker_ready(image: str | None = None) -> bool:
@@ -67,8 +55,6 @@ def available_sandboxes(image: str | None = None) -> list[str]:
 
 def default_sandbox_name(image: str | None = None) -> str:
     """The safest backend that works here; never ``none`` (that one must be asked for)."""
-    from biocoder_metric.sandbox.base import SandboxError
-
     for name in available_sandboxes(image):
         if name != "none":
             return name

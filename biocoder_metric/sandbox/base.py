@@ -24,8 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from biocoder_dataset import settings
+from biocoder_metric.errors import SandboxError
+from biocoder_metric.languages import runner
+from biocoder_metric.sandbox.interface import Sandbox
 from biocoder_metric.sandbox.runtime import protocol
 from biocoder_metric.types import CaseOutcome, Job, RunStatus
+
+__all__ = ["BASE_ENV", "RUNTIME_SRC", "Sandbox", "SandboxError", "WorkerSandbox", "clean_env"]
 
 #: The runtime folder: the worker's modules (entry ``worker.py``) and ``Runner.java``.
 RUNTIME_SRC = Path(__file__).resolve().parent / "runtime"
@@ -47,50 +52,7 @@ CONTAINER_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 #: Slack on top of the job's own limits before the host gives up on a silent worker.
 STARTUP_SLACK_S = 60.0
 CASE_SLACK_S = 20.0
-JAVA_COMPILE_SLACK_PER_CASE_S = 15.0
 MAX_RESTARTS_PER_RUN = 2
-
-
-class SandboxError(RuntimeError):
-    """The sandbox could not be started (or restarted) at all; not the candidate's fault."""
-
-
-class Sandbox(ABC):
-    """Runs :class:`~biocoder_metric.types.Job` s. One object serves one host thread at a time."""
-
-    name: str = "?"
-
-    @abstractmethod
-    def run(self, job: Job) -> list[CaseOutcome]:
-        """One outcome per ``job.programs`` entry; never raises for what the candidate does."""
-
-    @property
-    @abstractmethod
-    def environment_id(self) -> str:
-        """Identifies the software environment (part of golden-output cache keys)."""
-
-    def close(self) -> None:  # noqa: B027 - optional for backends without resources
-        """Release processes/containers. Idempotent."""
-
-    def stats(self) -> dict[str, Any]:
-        """What this sandbox is and has done so far, for measuring tools (benchmarks, tests).
-
-        Cheap and side-effect free: never starts a worker. Always has ``backend``; each
-        backend adds its own keys (process ids, container id, counters).
-        """
-        return {"backend": self.name}
-
-    def __enter__(self) -> Sandbox:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
 
 
 # --------------------------------------------------------------------------- runtime files
@@ -430,7 +392,7 @@ class WorkerSandbox(Sandbox):
             if lost.status == RunStatus.SANDBOX_ERROR:
                 # The worker died: whoever caused it, the rest of this job is not run here. The
                 # pool retries the job on a fresh sandbox and, for candidates, attributes the
-                # failure with a canary (execution/pool.py); restarting here for every case
+                # failure with a canary (execution/executors/local.py); restarting here for every case
                 # would only let a candidate buy minutes of retries.
                 break
             restarts += 1
@@ -476,8 +438,7 @@ class WorkerSandbox(Sandbox):
         req_id = self._next_id
         got: dict[int, CaseOutcome] = {}
         first_slack = STARTUP_SLACK_S
-        if job.language == "java":
-            first_slack += JAVA_COMPILE_SLACK_PER_CASE_S * len(job.programs)
+        first_slack += runner(job.language).compile_slack_per_case_s * len(job.programs)
         started = time.monotonic()
         deadline = started + first_slack + job.timeout_s
         try:

@@ -27,8 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from biocoder_metric.execution.shard import SHARD_FILE, SHARD_SCHEMA_VERSION
-from biocoder_metric.scoring.results import (
+from biocoder_metric.execution.results import (
     FINAL_NAME,
     MANIFEST_NAME,
     PARTIAL_NAME,
@@ -36,9 +35,9 @@ from biocoder_metric.scoring.results import (
     _differences,
     final_line,
     read_results,
-    write_json_atomic,
-    write_text_atomic,
 )
+from biocoder_metric.execution.shard import SHARD_FILE, SHARD_SCHEMA_VERSION
+from biocoder_metric.io import write_json_atomic, write_text_atomic
 
 #: run.json keys that legitimately differ between the shards of one run.
 _PER_SHARD_KEYS = ("samples_sha256", "problems_sha256", "shard")

@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from biocoder_metric.reporting.ci import format_ci, summary_confidence_intervals
 from biocoder_metric.scoring.accounting import Accounting, account
+from biocoder_metric.scoring.ci import format_ci, summary_confidence_intervals
 from biocoder_metric.scoring.passk import pass_at_k_summary
 from biocoder_metric.types import RESULTS_SCHEMA_VERSION, SampleResult, Status, TaskStatus
 

@@ -23,8 +23,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from biocoder_metric.errors import EvalInputError
 from biocoder_metric.execution.engine import Session, excluded_result
-from biocoder_metric.execution.options import EvalInputError, EvalOptions
+from biocoder_metric.execution.options import EvalOptions
 from biocoder_metric.execution.tasks import index_problems, select_tasks
 from biocoder_metric.samples import check_sample
 from biocoder_metric.types import SampleResult, Status, TaskStatus

@@ -33,7 +33,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from biocoder_metric.execution.harness import INSERT_MARKER, drop_override
+from biocoder_metric.execution.harness import INSERT_MARKER
+from biocoder_metric.languages.java import drop_override
 from biocoder_metric.synth.python_harness import EXCEPTION_PREFIX, SEED_PLACEHOLDER
 from biocoder_metric.validity.mutation import java_mask
 

@@ -28,8 +28,9 @@ from typing import Any
 from biocoder_dataset import settings
 from biocoder_dataset.synth_harnesses import context_leaks_golden
 from biocoder_metric.execution import EvalOptions
+from biocoder_metric.execution.executors.local import SandboxPool
 from biocoder_metric.execution.parallel import parallel_map
-from biocoder_metric.execution.pool import SandboxPool
+from biocoder_metric.languages import runner
 from biocoder_metric.sandbox.runtime import protocol
 from biocoder_metric.synth import java_harness, python_harness, python_slice
 from biocoder_metric.synth.validate import validate
@@ -131,28 +132,38 @@ def candidates(
 
     ``siblings``: (function name, golden) of the tasks from the same file (Java helpers).
     """
-    repo = repo_dir_for(row, opts.repos)
-    if row["language"] == "java":
-        try:
-            subject = java_harness.analyse_java(row, repo, siblings)
-        except (ValueError, OSError) as exc:
-            return [], f"cannot analyse the method: {exc}", "golden"
-        origin = "repository" if repo else "golden"
-        if subject.unresolved:
-            return [], "unresolved: " + "; ".join(subject.unresolved), origin
-        out = []
-        for variant in range(min(3, opts.max_plans)):
-            ctx = java_harness.render_java(subject, variant)
-            if ctx is None:
-                bad = [p.type for p in subject.params
-                       if java_harness.generator(p.type, p.name, subject.type_vars, 0, subject.repo_types) is None]
-                bad += [f.type for f in subject.settable_fields
-                        if java_harness.generator(f.type, f.name, subject.type_vars, 0, subject.repo_types) is None]
-                return [], f"no generator for type(s): {', '.join(dict.fromkeys(bad))}", origin
-            if all(ctx != c for _, _, c in out):
-                out.append((f"variant {variant}", {p.name: p.type for p in subject.params}, ctx))
-        return out, None, origin
-    # python
+    return runner(row["language"]).synthesize(row, opts, repo_dir_for(row, opts.repos), siblings)
+
+
+def java_candidates(
+    row: dict[str, Any], opts: SynthOptions, repo: str | None, siblings: list[tuple[str, str]] | None = None
+) -> tuple[list[tuple[str, dict[str, str], str]], str | None, str]:
+    """:func:`candidates` for a Java row (the Java runner's ``synthesize`` hook)."""
+    try:
+        subject = java_harness.analyse_java(row, repo, siblings)
+    except (ValueError, OSError) as exc:
+        return [], f"cannot analyse the method: {exc}", "golden"
+    origin = "repository" if repo else "golden"
+    if subject.unresolved:
+        return [], "unresolved: " + "; ".join(subject.unresolved), origin
+    out = []
+    for variant in range(min(3, opts.max_plans)):
+        ctx = java_harness.render_java(subject, variant)
+        if ctx is None:
+            bad = [p.type for p in subject.params
+                   if java_harness.generator(p.type, p.name, subject.type_vars, 0, subject.repo_types) is None]
+            bad += [f.type for f in subject.settable_fields
+                    if java_harness.generator(f.type, f.name, subject.type_vars, 0, subject.repo_types) is None]
+            return [], f"no generator for type(s): {', '.join(dict.fromkeys(bad))}", origin
+        if all(ctx != c for _, _, c in out):
+            out.append((f"variant {variant}", {p.name: p.type for p in subject.params}, ctx))
+    return out, None, origin
+
+
+def python_candidates(
+    row: dict[str, Any], opts: SynthOptions, repo: str | None, siblings: list[tuple[str, str]] | None = None
+) -> tuple[list[tuple[str, dict[str, str], str]], str | None, str]:
+    """:func:`candidates` for a Python row (the Python runner's ``synthesize`` hook)."""
     golden, name = row["golden_code"], row["function_name"]
     sl = None
     module = None

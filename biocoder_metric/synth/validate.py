@@ -2,7 +2,7 @@
 
 A generated harness is only worth shipping if it actually tests something. Programs are
 built by :func:`biocoder_metric.execution.harness.build_harness_programs` (the exact insertion and
-placeholder filling evaluation uses), run by :class:`biocoder_metric.execution.pool.SandboxPool`
+placeholder filling evaluation uses), run by :class:`biocoder_metric.execution.executors.local.SandboxPool`
 and judged by :func:`biocoder_metric.execution.judging.judge`: there is no second runner, so a
 harness that validates here behaves the same under ``biocoder evaluate``.
 
@@ -38,13 +38,13 @@ from typing import Any
 
 from biocoder_dataset import settings
 from biocoder_metric.execution import harness
+from biocoder_metric.execution.executors.local import SandboxPool
 from biocoder_metric.execution.judging import case_error, judge
-from biocoder_metric.execution.pool import SandboxPool
+from biocoder_metric.languages import runner
 from biocoder_metric.sandbox.runtime import protocol
 from biocoder_metric.synth.python_harness import EXCEPTION_PREFIX
 from biocoder_metric.types import Job, Status
 from biocoder_metric.validity.heldout_mutants import heldout_mutants
-from biocoder_metric.validity.mutation import java_mutants, python_mutants
 
 MAX_ERROR_RATE = 0.2
 RUNS = 3
@@ -88,9 +88,7 @@ class Validation:
 
 def task_mutants(row: dict[str, Any], limit: int) -> list[tuple[str, str]]:
     """The project's own mutants of a task's golden (operator name, source)."""
-    if row["language"] == "python":
-        return python_mutants(row["golden_code"], limit, seed=row["task_id"])
-    return java_mutants(row["golden_code"], limit)
+    return runner(row["language"]).mutants(row["golden_code"], limit, seed=row["task_id"])
 
 
 def _job(row: dict[str, Any], programs: tuple[str, ...], timeout_s: float, memory_mb: int) -> Job:
@@ -99,7 +97,7 @@ def _job(row: dict[str, Any], programs: tuple[str, ...], timeout_s: float, memor
         programs=programs,
         timeout_s=timeout_s,
         memory_mb=memory_mb,
-        class_name=harness.java_class_name(row["context"]) if row["language"] == "java" else "Main",
+        class_name=runner(row["language"]).class_name(row["context"]),
     )
 
 
@@ -115,11 +113,13 @@ def golden_outputs_checked(
     progs = harness.build_harness_programs(row, row["golden_code"], fuzz_cases=fuzz_cases, seed=seed)
     n = len(progs)
     v = Validation(passed=False, cases=n, runs=runs)
-    if row["language"] == "java":
-        # One compile first: a harness that does not compile fails in one javac run, not n * runs.
+    if runner(row["language"]).compiled:
+        # One compile first: a harness that does not compile fails in one compiler run, not n * runs.
         first_try = pool.run(_job(row, progs[:1], timeout_s, memory_mb))[0]
-        if case_error(first_try, "java") is not None:
-            v.reason = f"golden case 0 (run 1): {case_error(first_try, 'java')}: {_error_line(first_try.stderr)}"
+        if case_error(first_try, row["language"]) is not None:
+            v.reason = (
+                f"golden case 0 (run 1): {case_error(first_try, row['language'])}: {_error_line(first_try.stderr)}"
+            )
             return None, v
     outcomes = pool.run(_job(row, progs * runs, timeout_s, memory_mb))
     for i, o in enumerate(outcomes):
@@ -273,11 +273,10 @@ def _null_gate(pool: SandboxPool, row: dict[str, Any], outputs: list[str], v: Va
         RETURN_PERTURBED,
         RETURNS_SOMETHING,
         null_candidates,
-        python_wrapped_candidates,
     )
 
     nulls = null_candidates(row)
-    wrapped = python_wrapped_candidates(row["golden_code"], row.get("function_name")) if row["language"] == "python" else []
+    wrapped = runner(row["language"]).wrapped_candidates(row["golden_code"], row.get("function_name"))
     cands = nulls + [c for c in wrapped if c[0] != RETURNS_SOMETHING]
     statuses = dict(zip([c[0] for c in cands], judge_candidates(pool, row, [c[1] for c in cands], outputs, **kw), strict=True))
     null_labels = [c[0] for c in nulls] + ([NULL_CONSTANT] if any(c[0] == NULL_CONSTANT for c in wrapped) else [])

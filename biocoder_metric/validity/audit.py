@@ -46,9 +46,9 @@ from biocoder_metric.execution.strength import (  # noqa: F401 - the audit's nul
     rosalind_null_candidates,
 )
 from biocoder_metric.execution.tasks import static_task_status
-from biocoder_metric.scoring.results import write_text_atomic
+from biocoder_metric.io import write_text_atomic
+from biocoder_metric.languages import runner
 from biocoder_metric.types import Status, TaskStatus
-from biocoder_metric.validity.mutation import java_mutants, python_mutants
 
 #: Schema of ``audit.jsonl`` records and of the shipped ``harness_strength`` file.
 AUDIT_SCHEMA_VERSION = "biocoder-audit/1"
@@ -58,9 +58,7 @@ def golden_mutants(row: dict[str, Any], limit: int) -> list[tuple[str, str]]:
     """Mutants of a harness task's golden (Rosalind goldens are not mutated: they need upstream's helpers)."""
     if row.get("kind") != "harness":
         return []
-    if row["language"] == "python":
-        return python_mutants(row["golden_code"], limit, seed=row["task_id"])
-    return java_mutants(row["golden_code"], limit)
+    return runner(row["language"]).mutants(row["golden_code"], limit, seed=row["task_id"])
 
 
 # ---------------------------------------------------------------------------- the audit

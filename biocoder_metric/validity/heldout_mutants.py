@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from biocoder_dataset.java_source import java_mask
+from biocoder_metric.languages import runner
 
 BRANCH_DROP = "branch drop"
 BOOLEAN_SWAP = "boolean swap"
@@ -185,4 +186,4 @@ def java_heldout_mutants(code: str, limit: int) -> list[tuple[str, str]]:
 
 def heldout_mutants(code: str, language: str, limit: int) -> list[tuple[str, str]]:
     """The held-out family for one golden."""
-    return python_heldout_mutants(code, limit) if language == "python" else java_heldout_mutants(code, limit)
+    return runner(language).heldout_mutants(code, limit)

@@ -324,8 +324,11 @@ def _java_sites(code: str, mask: str) -> dict[str, list[tuple[int, int, str]]]:
     return sites
 
 
-def java_mutants(code: str, limit: int | None = None) -> list[tuple[str, str]]:
+def java_mutants(code: str, limit: int | None = None, seed: str = "") -> list[tuple[str, str]]:
     """Distinct single-site textual mutants of Java ``code`` as (operator name, source).
+
+    ``seed`` is accepted for the language runner's common signature and not used: the order
+    is deterministic without one.
 
     Textual because Python has no Java parser in the standard library; comments and string
     literals are masked first (:func:`java_mask`) so only code is changed. Sites are taken

@@ -1,10 +1,11 @@
 """Executors: where the engine's sandbox jobs run.
 
 The engine (:mod:`biocoder_metric.execution`) talks to one pool object per role (``golden``,
-``candidate``) with the :class:`~biocoder_metric.execution.pool.SandboxPool` interface: ``name``,
-``environment_id``, ``run(job) -> list[CaseOutcome]``, ``close()``. The local executor is
-``SandboxPool`` itself; :mod:`biocoder_metric.execution.executors.ray_pool` spreads the same jobs over
-a Ray cluster. This package imports nothing heavy: Ray is imported only when a Ray pool is
+``candidate``) through the :class:`~biocoder_metric.execution.executors.base.Pool` protocol:
+``name``, ``role``, ``environment_id``, ``run(job) -> list[CaseOutcome]``, ``close()``. The local
+executor is :class:`~biocoder_metric.execution.executors.local.SandboxPool`;
+:mod:`biocoder_metric.execution.executors.ray_pool` spreads the same jobs over a Ray cluster
+(a local pool on each node). ``execution/pool.py`` (``make_pool``) picks one. This package imports nothing heavy: Ray is imported only when a Ray pool is
 built (``--executor ray``).
 """
 

@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from biocoder_metric.sandbox import SandboxError
+from biocoder_metric.errors import SandboxError
 from biocoder_metric.types import CaseOutcome, Job
 
 log = logging.getLogger(__name__)
@@ -59,9 +59,9 @@ def _import_ray():
 
 def _local_pool(options: Any, role: str):
     """The pool a local run of ``role`` would build, on this node."""
-    from biocoder_metric.execution.pool import make_pool
+    from biocoder_metric.execution.executors.local import SandboxPool
 
-    return make_pool(dataclasses.replace(options, executor="local"), role)
+    return SandboxPool(dataclasses.replace(options, executor="local"), options.workers, role=role)
 
 
 class NodeSandboxes:

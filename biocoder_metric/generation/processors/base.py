@@ -19,13 +19,11 @@ and the lm-eval route post-process generations identically.
 
 from __future__ import annotations
 
-import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-from biocoder_dataset.java_source import java_braces
-from biocoder_metric.generation.postprocess import python_parses
+from biocoder_metric.languages import runner
 
 #: Stop strings for plain-completion prompts, per language. A completion prompt ends inside
 #: the target function (signature + docstring, or the Java header's ``{``), so the answer
@@ -99,14 +97,6 @@ def truncate_at_stops(text: str, stops: tuple[str, ...] | list[str]) -> str:
     return text[:cut]
 
 
-def _definition_pattern(function_name: str, language: str) -> re.Pattern[str]:
-    """A header line defining ``function_name`` in a prompt (decorators/annotations included)."""
-    name = re.escape(function_name)
-    if language == "java":
-        return re.compile(rf"^[ \t]*(?:@\w+(?:\([^)]*\))?\s*)*(?:[\w<>\[\],.?]+[ \t]+)+{name}[ \t]*\(", re.M)
-    return re.compile(rf"^[ \t]*(?:@.*\n[ \t]*)*(?:async[ \t]+)?def[ \t]+{name}[ \t]*\(", re.M)
-
-
 def target_head(prompt: str, function_name: str | None, language: str) -> str:
     """The tail of a completion prompt from the target function's definition on ('' if absent).
 
@@ -116,49 +106,10 @@ def target_head(prompt: str, function_name: str | None, language: str) -> str:
     """
     if not function_name:
         return ""
-    matches = list(_definition_pattern(function_name, language).finditer(prompt))
+    matches = list(runner(language).definition_header(function_name).finditer(prompt))
     if not matches:
         return ""
     return prompt[matches[-1].start():]
-
-
-def _cut_python_body(head: str, body: str) -> str:
-    """End a continuation at the first line indented no deeper than the ``def`` (like a stop string).
-
-    A line that only looks dedented because it continues a multi-line string or bracket is
-    skipped: the cut is taken at the first such line where the function so far parses.
-    When no cut parses but the whole text does, nothing is cut; broken code never parses, and
-    then the first dedented line is the cut.
-    """
-    first = next((ln for ln in head.splitlines() if ln.lstrip().startswith(("def ", "async "))), "")
-    indent = len(first) - len(first.lstrip())
-    lines = body.split("\n")
-    cuts = [
-        i
-        for i, ln in enumerate(lines)
-        if (i > 0 or head.endswith("\n"))
-        and ln.strip()
-        and len(ln) - len(ln.lstrip()) <= indent
-        and not ln.lstrip().startswith((")", "]", "}"))
-    ]
-    wrapper = "if True:\n" if indent else ""  # lets an indented method parse on its own
-    for i in cuts:
-        if python_parses(wrapper + head + "\n".join(lines[:i])):
-            return "\n".join(lines[:i])
-    if not cuts or python_parses(wrapper + head + body):
-        return body
-    return "\n".join(lines[: cuts[0]])
-
-
-def _close_java_method(text: str) -> str:
-    """Cut Java text after the brace that closes its first block, or append the braces a stop removed."""
-    depth, opened = 0, False
-    for i, depth in java_braces(text):
-        if text[i] == "{":
-            opened = True
-        elif opened and depth == 0:
-            return text[: i + 1] + "\n"
-    return text.rstrip() + "\n" + "}\n" * depth if opened else text
 
 
 def assemble_candidate(prompt: str, raw: str, row: dict[str, Any], *, chat: bool, stops: tuple[str, ...] | list[str] = ()) -> str:
@@ -181,9 +132,7 @@ def assemble_candidate(prompt: str, raw: str, row: dict[str, Any], *, chat: bool
     if not chat and not (function_name and defines_function(text, function_name, language)):
         head = target_head(prompt, function_name, language)
         if head:
-            text = head + (_cut_python_body(head, text) if language == "python" else text)
-            if language == "java":
-                text = _close_java_method(text)
+            text = runner(language).join_continuation(head, text)
     return extract_code(text, language, function_name)
 
 

@@ -4,7 +4,7 @@ Upstream BioCoder compares a Rosalind answer with one stored answer, exactly (af
 ``strip()``). Rosalind itself does not: its problem statements say when any one of several
 answers is accepted and that decimal answers are accepted within an absolute error. This
 table records, per problem id, the checker that implements the problem's own rule
-(:mod:`biocoder_metric.validity.rosalind_checkers`) and the sentence of the statement at
+(:mod:`biocoder_metric.execution.rules.rosalind_checkers`) and the sentence of the statement at
 ``https://rosalind.info/problems/<id>/`` it implements.
 
 The statements could not be fetched when this table was written (no network), so

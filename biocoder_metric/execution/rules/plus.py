@@ -31,6 +31,7 @@ import random
 from typing import Any
 
 from biocoder_metric.execution import harness
+from biocoder_metric.languages import runner
 
 #: Length of the "long string" edge value for a ``<|string|>`` without ``length=``.
 LONG_STRING = 100
@@ -116,9 +117,7 @@ def plus_programs(
         solution, language=language, function_name=row.get("function_name"), prompt=prompt,
         signature=row.get("signature"),
     )
-    imports: list[str] = []
-    if language == "java":
-        full, imports = harness.hoist_java_imports(full)
+    full, imports = runner(language).split_imports(full)
     programs = []
     for filled in plus_contexts(row, fuzz_cases=fuzz_cases, seed=seed):
         program = harness.insert_solution(filled, full, row["task_id"])

@@ -1,5 +1,8 @@
 """Per-sample results on disk: an append-only log for resume, a sorted final file.
 
+The engine writes them as samples finish (so this module sits in ``execution/``); scoring,
+merge and reporting read them back (``read_results``).
+
 Files in the output directory (formats in docs/formats.md):
 
 * ``run.json`` -- the run's fingerprint (options that change verdicts, sandbox and its
@@ -18,11 +21,12 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from biocoder_metric.errors import ResultsMismatchError, ResultsWriteError
+from biocoder_metric.io import write_error, write_json_atomic
 from biocoder_metric.types import RESULTS_SCHEMA_VERSION, SampleResult
 
 MANIFEST_NAME = "run.json"
@@ -31,21 +35,6 @@ FINAL_NAME = "results.jsonl"
 SUMMARY_NAME = "summary.json"
 #: Fields left out of the byte-compared final file (they vary between identical runs).
 VOLATILE_FIELDS = ("duration_s",)
-
-
-class ResultsMismatchError(ValueError):
-    """The output directory holds results of a different run."""
-
-
-class ResultsWriteError(ValueError):
-    """Results could not be written (disk full, read-only, ...); what was written before is intact."""
-
-
-def _write_error(path: Path, exc: OSError, kept: int | None = None) -> ResultsWriteError:
-    kept_text = f"; the {kept} samples finished before are kept in {path.parent / PARTIAL_NAME}" if kept else ""
-    return ResultsWriteError(
-        f"cannot write {path}: {exc.strerror or exc}{kept_text}; free space and rerun the same command to resume"
-    )
 
 
 def result_from_json(d: dict[str, Any]) -> SampleResult:
@@ -60,33 +49,6 @@ def final_line(result: SampleResult) -> str:
     for k in VOLATILE_FIELDS:
         d.pop(k, None)
     return json.dumps(d, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def write_text_atomic(path: Path, text: str, durable: bool = True) -> None:
-    """Write text via a temporary file + rename, so readers never see half a file.
-
-    The temporary name is unique per process and thread, so concurrent writers of one path
-    (golden cache entries written by several engine threads) never clobber each other's
-    temporary file; the last rename wins with a whole file. ``durable`` fsyncs first.
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            if durable:
-                fh.flush()
-                os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise _write_error(path, exc) from None
-
-
-def write_json_atomic(path: Path, obj: Any) -> None:
-    """Write JSON (indented, sorted keys, newline-terminated) atomically; see :func:`write_text_atomic`."""
-    write_text_atomic(path, json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
 
 
 def _differences(old: dict[str, Any], new: dict[str, Any], prefix: str = "") -> list[str]:
@@ -178,7 +140,7 @@ class ResultsStore:
         except OSError as exc:
             # A partly written line has no newline: the next run's _load cuts it off.
             self._broken = True
-            raise _write_error(self.dir / PARTIAL_NAME, exc, kept=len(self.done)) from None
+            raise write_error(self.dir / PARTIAL_NAME, exc, kept=len(self.done), kept_in=self.dir / PARTIAL_NAME) from None
         self.done[(result.task_id, result.sample_index)] = result
 
     def finalize(self, results: list[SampleResult]) -> Path:
@@ -194,7 +156,7 @@ class ResultsStore:
             os.replace(tmp, path)
         except OSError as exc:
             tmp.unlink(missing_ok=True)
-            raise _write_error(path, exc, kept=len(results)) from None
+            raise write_error(path, exc, kept=len(results), kept_in=self.dir / PARTIAL_NAME) from None
         return path
 
     def close(self) -> None:

@@ -4,7 +4,7 @@ Upstream's tester compares the printed answer with one stored answer, exactly. T
 correct solutions: a probability printed as ``0.7860`` for ``0.7859951603145796``, another
 valid index pair for 2SUM, another longest common substring. Each checker here takes
 ``(actual, expected, input_text)`` and implements one rule from a problem statement; which
-problem gets which is in :mod:`biocoder_metric.validity.rosalind_rules`. Verifiers check
+problem gets which is in :mod:`biocoder_metric.execution.rules.rosalind_rules`. Verifiers check
 the answer *against the input* (is it a subsequence? do the indices hold?) and use the
 stored answer only for what every valid answer shares (its length, the -1 cases).
 
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from itertools import pairwise
 from typing import Any
 
-from biocoder_metric.validity.rosalind_rules import EXACT, rule_for
+from biocoder_metric.execution.rules.rosalind_rules import EXACT, rule_for
 
 MODES = ("rosalind", "exact")
 
