@@ -326,15 +326,13 @@ def test_importing_the_value_types_loads_no_sandbox_backend_and_the_samples_read
     assert not hasattr(sandbox, "__getattr__"), "sandbox/__init__ needs no lazy-import dodge"
 
 
-def test_the_host_statuses_equal_the_copies_left_in_the_worker_protocol():
-    """``Status`` and ``TaskStatus`` are defined in ``types.py``; the worker protocol still holds
-    copies (the runtime is another change's to edit, and the worker never uses them): equal
-    while they remain, so removing them there changes nothing."""
+def test_the_sample_and_task_statuses_live_in_types_only():
+    """``Status`` and ``TaskStatus`` are the host's words (``types.py``); the worker protocol speaks
+    only ``RunStatus`` (how one program run ended), which ``types`` re-exports unchanged."""
     from biocoder_metric import types
     from biocoder_metric.sandbox.runtime import protocol
 
     for name in ("Status", "TaskStatus"):
-        old = getattr(protocol, name, None)
-        if old is not None:
-            assert [(m.name, m.value) for m in old] == [(m.name, m.value) for m in getattr(types, name)], name
+        assert not hasattr(protocol, name), f"protocol.py still defines {name}"
+        assert hasattr(types, name)
     assert types.RunStatus is protocol.RunStatus

@@ -41,34 +41,6 @@ class _StrEnum(str, enum.Enum):
         return self.value.__format__(spec)
 
 
-class Status(_StrEnum):
-    """The verdict of one sample (see docs/formats.md)."""
-
-    PASSED = "passed"  # identical output to the golden program on every fuzz case (Rosalind: expected output)
-    FAILED = "failed"  # ran, but printed something else
-    TIMEOUT = "timeout"  # a case ran past its time limit
-    COMPILE_ERROR = "compile_error"  # Java did not compile / Python did not parse
-    RUNTIME_ERROR = "runtime_error"  # non-zero exit, uncaught exception, output limit exceeded
-    MEMORY_EXCEEDED = "memory_exceeded"  # MemoryError, rlimit or cgroup OOM kill
-    #: the sandbox died or misbehaved while this sample ran, and a canary job then ran cleanly in a
-    #: fresh sandbox of the same environment: the failure is the candidate's (counted in n, never in c)
-    SANDBOX_KILLED = "sandbox_killed"
-    #: the sandbox failed and the canary failed too: infrastructure, left out of n and c (run is partial)
-    SANDBOX_ERROR = "sandbox_error"
-
-
-class TaskStatus(_StrEnum):
-    """Why a task is (not) part of pass@k. Such tasks are counted and reported, never hidden."""
-
-    OK = "ok"  # golden passes: the task is scored
-    NO_HARNESS = "no_harness"  # upstream has no executable harness for it
-    GOLDEN_FAILS = "golden_fails"  # its own golden solution errors, times out or is not deterministic
-    #: the harness audit found that a null candidate passes (see docs/validity.md)
-    WEAK_HARNESS = "weak_harness"
-    #: the golden returns values, but replacing its return value is never detected by the test
-    RETURN_UNOBSERVED = "return_unobserved"
-
-
 class RunStatus(_StrEnum):
     """How one program run (one fuzz case) ended, as the worker reports it."""
 
