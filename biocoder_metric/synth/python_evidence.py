@@ -195,6 +195,10 @@ def invalid_expr(kind: str | None) -> str | None:
     """The probe's invalid value for a kind, or ``None`` when it has none (arrays, objects, bool)."""
     if not kind or kind == "bool" or kind.startswith(("stub:", "default:", "a_type", "none")):
         return None
+    if kind.startswith("fmt:"):  # a file-format record: the empty input of the same role
+        from biocoder_metric.synth.python_formats import invalid_format_expr
+
+        return invalid_format_expr(kind)
     for prefix, expr in INVALID:
         if kind.startswith(prefix):
             return expr

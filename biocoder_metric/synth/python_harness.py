@@ -30,6 +30,8 @@ from biocoder_metric.synth.python_evidence import (
     invalid_expr,
     scale_constants,
 )
+from biocoder_metric.synth.python_formats import PRELUDE as FORMATS_PRELUDE
+from biocoder_metric.synth.python_formats import helper_index
 from biocoder_metric.synth.python_inputs import (
     ParamSpec,
     infer_params,
@@ -114,12 +116,15 @@ def _bc_text(_r, seps, numeric):
 
 
 _bc_files = []
+_BC_FORMATS = ("fasta", "fastq", "newick", "nexus", "vcf", "sam", "bed", "gff")
 
 
 def _bc_file(_r, kind):
-    path = "./_bc_in_%d.%s" % (len(_bc_files), {"fasta": "fasta", "fastq": "fastq"}.get(kind, "txt"))
+    path = "./_bc_in_%d.%s" % (len(_bc_files), kind if kind in _BC_FORMATS else "txt")
     with open(path, "w") as fh:
-        for i in range(_r.randint(1, 4)):
+        if kind in _BC_FORMATS and kind not in ("fasta", "fastq"):
+            fh.write(_bc_format(_r, kind))
+        for i in range(_r.randint(1, 4) if kind in ("fasta", "fastq", "text") else 0):
             seq = _bc_seq(_r, "ACGT", 10, 40)
             if kind == "fasta":
                 fh.write(">seq%d\n%s\n" % (i, seq))
@@ -212,6 +217,9 @@ def _bc_print_files():
 '''
 
 
+PRELUDE = PRELUDE + FORMATS_PRELUDE
+
+
 @dataclass
 class Plan:
     """One choice of generators: what feeds each parameter (and each ``self`` attribute)."""
@@ -249,8 +257,13 @@ class Subject:
     scales: dict[str, list[int]] = field(default_factory=dict)  # parameter -> scale constants
 
 
-def analyse(golden: str, function_name: str, repo_dir=None, class_name: str | None = None, class_members=()) -> Subject:
-    """Parse the golden and infer its parameters (and ``self`` attributes for methods)."""
+def analyse(golden: str, function_name: str, repo_dir=None, class_name: str | None = None, class_members=(),
+            helper_sources=()) -> Subject:
+    """Parse the golden and infer its parameters (and ``self`` attributes for methods).
+
+    ``helper_sources``: the sliced definitions (what a parameter may be passed on to: a parser
+    helper's markers say which file format the parameter holds).
+    """
     tree = ast.parse(golden)
     func, _ = find_function(tree, function_name)
     if func is None:
@@ -268,7 +281,8 @@ def analyse(golden: str, function_name: str, repo_dir=None, class_name: str | No
     elif first == "self":
         method = "instance"
     subject = Subject(function_name=function_name, func=func, method=method, class_name=class_name or "_BCSubject")
-    subject.params = infer_params(func, repo_dir, skip_first=method in ("instance", "property", "class"))
+    subject.params = infer_params(func, repo_dir, skip_first=method in ("instance", "property", "class"),
+                                  helpers=helper_index([*helper_sources, *class_members]))
     names = [p.name for p in subject.params if not p.kw_only]
     subject.examples = doc_examples(func, names)
     subject.examples += [e for e in callsite_examples(repo_dir, function_name, names) if e not in subject.examples]
@@ -297,18 +311,27 @@ def analyse(golden: str, function_name: str, repo_dir=None, class_name: str | No
             kinds = refine_kinds(stubbed, target, rank_kinds(m.removeprefix("get_"), votes), votes)
             subject.attrs.append((m, ["stub:" + k for k in kinds[:3]]))
         # Helper methods sliced in read fields too; the instance needs those as well.
+        member_nodes: list[ast.AST] = []
         for member in class_members:
             try:
                 node = ast.parse(member).body[0]
             except (SyntaxError, IndexError):
                 continue
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                member_nodes.append(node)
                 more, _ = self_attributes(node, self_name)
                 data += [a for a in more if a not in data]
+        # A field is typed by its use in the golden *and* in the sliced members: ``__iter__`` returning
+        # ``iter(self.tips)`` says ``tips`` is a sequence even when the golden only loops over ``self``.
+        scope = ast.Module(body=[func, *member_nodes], type_ignores=[])
         for attr in data:
             if attr in provided:
                 continue
             votes = usage_votes(func, f"{self_name}.{attr}")
+            if not votes and member_nodes:
+                votes = usage_votes(scope, f"{self_name}.{attr}")
+                subject.attrs.append((attr, refine_kinds(scope, f"{self_name}.{attr}", rank_kinds(attr, votes), votes)))
+                continue
             subject.attrs.append((attr, refine_kinds(func, f"{self_name}.{attr}", rank_kinds(attr, votes), votes)))
     return subject
 
@@ -441,7 +464,7 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
             keywords.append((p.name, var, f"_bc_give{i}" if p.has_default and plan.explore else "True"))
         else:
             positional.append(var)
-        if kind.startswith(("list", "dict", "set", "ndarray", "frame", "series", "obj", "ctor")):
+        if kind.startswith(("list", "dict", "set", "ndarray", "frame", "series", "obj", "ctor", "fmt:lines", "tuplelist", "dictlist")):
             shown.append((p.name, var))
         bad = invalid_expr(kind) if plan.explore else None
         if bad:

@@ -21,6 +21,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from biocoder_metric.synth.python_formats import format_expr, format_kind
+
 #: Concrete generator kinds. Each is an expression over ``_r`` (a ``random.Random``) in the
 #: harness; helpers named ``_bc_*`` come from the harness prelude. Arrays share one length
 #: (``_bc_n``) and one 2-D shape (``_bc_h``, ``_bc_w``) per call: numeric code usually needs
@@ -304,6 +306,10 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
         votes[fam] += w
 
     for node in ast.walk(body):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Subscript) \
+                and _is_target(node.value.value, target) and node.attr in _STR_METHODS \
+                and not (isinstance(node.value.slice, ast.Constant) and isinstance(node.value.slice.value, str)):
+            vote("list_str", 4.0)  # arr[2].split(';'): a sequence of strings (a split line, a list of names)
         if isinstance(node, ast.Attribute) and _is_target(node.value, target):
             a = node.attr
             if a not in _DATA_ATTRS and id(node) not in called and isinstance(node.ctx, ast.Load):
@@ -401,8 +407,9 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
                 vote("ndarray", 3.0)
             elif base == "re" or fname in ("compile", "match", "search", "sub", "findall"):
                 vote("str", 3.0)
-        elif isinstance(node, (ast.For, ast.comprehension)) and _is_target(node.iter, target):
-            vote("list", 2.0)
+        elif isinstance(node, (ast.For, ast.comprehension)) and (_is_target(node.iter, target) or (
+                isinstance(node.iter, ast.BoolOp) and any(_is_target(v, target) for v in node.iter.values))):
+            vote("list", 2.0 if _is_target(node.iter, target) else 3.0)  # for a in x / for a in x or []
         elif isinstance(node, (ast.For, ast.comprehension)) and _items_of(node.iter, target) \
                 and isinstance(node.target, ast.Tuple) and len(node.target.elts) == 2 \
                 and isinstance(node.target.elts[1], ast.Name):
@@ -582,6 +589,51 @@ def regex_samples(pattern: str, n: int = 24, seed: int = 0) -> list[str] | None:
     return out or None
 
 
+def _loop_targets(body: ast.AST, target: str) -> list[ast.AST]:
+    """The loop targets of ``for v in target`` (and ``for i, v in enumerate(target)``: ``v``)."""
+    out = []
+    for node in ast.walk(body):
+        if not isinstance(node, (ast.For, ast.comprehension)):
+            continue
+        it, var = node.iter, node.target
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and it.args \
+                and isinstance(var, ast.Tuple) and len(var.elts) == 2:
+            it, var = it.args[0], var.elts[1]
+        if _is_target(it, target):
+            out.append(var)
+    return out
+
+
+def element_kind(body: ast.AST, target: str) -> str | None:
+    """A container kind typed by how its elements are used, or ``None``.
+
+    * ``for i, j, _, value in data``: a list of 4-tuples, each field typed by its own use
+      (``tuplelist:[...]``);
+    * ``for occr in target: occr.values()`` or ``occr['key']``: a list of dicts (``dictlist:...``,
+      with the string keys read);
+    * ``for name in target: name.upper()``: a list of strings.
+    """
+    for var in _loop_targets(body, target):
+        if isinstance(var, ast.Tuple) and 2 <= len(var.elts) <= 6 and all(isinstance(e, ast.Name) for e in var.elts):
+            fields = []
+            for e in var.elts:
+                sv = usage_votes(body, e.id)
+                fields.append(refine_kinds(body, e.id, rank_kinds(e.id, sv), sv, 2)[0] if sv else "int_small")
+            return "tuplelist:" + repr(fields)
+        if not isinstance(var, ast.Name):
+            continue
+        keys = [k for k in string_columns(body, var.id)]
+        sv = usage_votes(body, var.id)
+        if keys or sv.get("dict", 0) >= W_USAGE:
+            values = {}
+            for k in keys[:8]:
+                values[k] = "str_word"
+            return "dictlist:" + repr(values)
+        if sv and max(sv, key=lambda f: sv[f]) == "str" and sv["str"] >= W_USAGE:
+            return "list_dna" if re.search(r"seq|read", target.lower()) else "list_str"
+    return None
+
+
 def _element_name(body: ast.AST, target: str) -> str | None:
     """The loop variable of ``for x in target`` / ``for i, x in enumerate(target)``, if any."""
     for node in ast.walk(body):
@@ -743,6 +795,7 @@ def infer_params(
     func: ast.FunctionDef | ast.AsyncFunctionDef,
     repo_dir: str | Path | None = None,
     skip_first: bool = False,
+    helpers: dict[str, ast.AST] | None = None,
 ) -> list[ParamSpec]:
     """A :class:`ParamSpec` per parameter of ``func`` (``self``/``cls`` skipped with ``skip_first``)."""
     a = func.args
@@ -779,7 +832,7 @@ def infer_params(
             votes[fam] += w
         for fam, w in usage_votes(func, arg.arg).items():
             votes[fam] += w
-        kinds = refine_kinds(func, arg.arg, rank_kinds(arg.arg, votes), votes)
+        kinds = refine_kinds(func, arg.arg, rank_kinds(arg.arg, votes), votes, helpers=helpers)
         specs.append(
             ParamSpec(
                 name=arg.arg,
@@ -793,9 +846,13 @@ def infer_params(
     return specs
 
 
-def refine_kinds(body: ast.AST, target: str, kinds: list[str], votes: dict[str, float], depth: int = 0) -> list[str]:
+def refine_kinds(body: ast.AST, target: str, kinds: list[str], votes: dict[str, float], depth: int = 0,
+                 helpers: dict[str, ast.AST] | None = None) -> list[str]:
     """Kinds with payloads from how ``target`` is used: choices, table columns, text, regex matches, objects."""
     kinds = list(kinds)
+    # a file format named by the parameter, its docstring or the parser's markers (python_formats):
+    # a well-formed record first, the plain kinds stay as the alternatives
+    fmt = format_kind(body, target, kinds[0], helpers) if depth == 0 and kinds else None
     if "frame" in kinds:
         cols = string_columns(body, target)
         kinds = [("frame:" + repr(cols)) if k == "frame" else k for k in kinds] if cols else [k for k in kinds if k != "frame"]
@@ -818,6 +875,9 @@ def refine_kinds(body: ast.AST, target: str, kinds: list[str], votes: dict[str, 
     choices = compared_strings(body, target)
     if choices and any(k.startswith(("str", "text", "regex")) for k in kinds[:2]):
         kinds.insert(0, "choice:" + repr(choices))
+    elem = element_kind(body, target) if depth < 2 else None
+    if elem and (not kinds or kinds[0].startswith(("list", "tuple", "set", "ndarray1"))) and elem not in kinds:
+        kinds.insert(0, elem)
     loop_var = _element_name(body, target)
     if loop_var and depth < 2:
         elem_subs = sub_attributes(body, loop_var)
@@ -839,6 +899,8 @@ def refine_kinds(body: ast.AST, target: str, kinds: list[str], votes: dict[str, 
             sv = usage_votes(body, sub_target)
             fields[sub] = refine_kinds(body, sub_target, rank_kinds(sub, sv), sv, depth + 1)[0] if sv else "str_word"
         kinds.insert(0, "obj:" + repr(fields))
+    if fmt and not kinds[0].startswith(("choice:", "regex:", "a_type")):
+        kinds = [fmt, *(k for k in kinds if k != fmt)]
     return kinds
 
 
@@ -904,6 +966,8 @@ def constructor_kind(class_source: str, class_name: str, repo_dir: str | Path | 
 
 def kind_expr(kind: str) -> str:
     """The generator expression of a kind (``choice:[...]`` picks among compared-to strings)."""
+    if kind.startswith("fmt:"):  # a record of a file format (python_formats)
+        return format_expr(kind)
     if kind.startswith("ctor:"):  # one of the repository's classes, through its constructor
         _, name, fields = kind.split(":", 2)
         args = ast.literal_eval(fields)
@@ -922,6 +986,16 @@ def kind_expr(kind: str) -> str:
     if kind.startswith("obj:"):
         fields = ast.literal_eval(kind[len("obj:") :])
         return "_bc_ns(" + ", ".join(f"{k}={kind_expr(v)}" for k, v in fields.items()) + ")"
+    if kind.startswith("tuplelist:"):
+        fields = ast.literal_eval(kind[len("tuplelist:"):])
+        return "[(" + ", ".join(kind_expr(f) for f in fields) + ",) for _ in range(_r.randint(1, 6))]"
+    if kind.startswith("dictlist:"):
+        keys = ast.literal_eval(kind[len("dictlist:"):])
+        if keys:
+            one = "{" + ", ".join(f"{k!r}: {kind_expr(v)}" for k, v in keys.items()) + "}"
+        else:
+            one = KINDS["dict_str_int"]
+        return f"[{one} for _ in range(_r.randint(1, 6))]"
     if kind.startswith("objlist:"):
         return f"[{kind_expr('obj:' + kind[len('objlist:'):])} for _ in range(_r.randint(1, 6))]"
     if kind.startswith("stub:"):  # a method of the class with no source: returns a generated value
