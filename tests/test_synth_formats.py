@@ -292,3 +292,110 @@ def test_containers_are_typed_by_how_their_elements_are_used():
         ''')
     outs = _run(golden, "matrix", range(6))
     assert all(o.startswith("result: {") for o in outs)
+
+
+# ---------------------------------------------------------------------------- array rank
+def test_array_rank_follows_indexing_axis_and_shape():
+    def rank(src, target):
+        return python_inputs.array_rank(ast.parse(textwrap.dedent(src)).body[0], target)
+
+    assert rank("def f(x, k):\n    return x[:, k] == 1\n", "x") == 2
+    assert rank("def f(g):\n    return g[..., 0, 1]\n", "g") == 3
+    assert rank("def f(g):\n    return g.shape[2]\n", "g") == 3
+    assert rank("def f(a):\n    import numpy as np\n    return np.all(a >= 0, axis=1)\n", "a") == 2
+    assert rank("def f(a):\n    return a.sum(axis=-1)\n", "a") == 1
+    assert rank("def f(a):\n    return a[3]\n", "a") == 0
+    kinds = _kinds('''\
+        def singletons(self_values, allele):
+            return self_values[:, allele] == 1
+        ''', "singletons")
+    assert kinds["self_values"] == "ndarray2_int"
+    kinds = _kinds('''\
+        def called(genotypes):
+            import numpy as np
+            return np.all(genotypes[:, :, 0] >= 0, axis=1)
+        ''', "called")
+    assert kinds["genotypes"] == "ndarray3_int"
+    kinds = _kinds('''\
+        def density(pos, values):
+            import numpy as np
+            return np.diff(pos) / values[1:]
+        ''', "density")
+    assert kinds["pos"] == "ndarray1_pos"
+    outs = _run(textwrap.dedent('''\
+        def gaps(pos):
+            import numpy as np
+            d = np.diff(pos)
+            if (d <= 0).any():
+                raise ValueError("positions must increase")
+            return int(d.min())
+        '''), "gaps", range(6))
+    assert all(o.startswith("result: ") for o in outs)  # sorted, distinct positions every time
+
+
+# ---------------------------------------------------------------------------- lengths and characters
+TRIM = '''\
+def trim_start(protein):
+    if protein[0] == "M":
+        return protein[1:]
+    if protein.endswith("*"):
+        return protein[:-1]
+    return protein
+'''
+
+PAD = '''\
+def pad(tags):
+    if len(tags) > 8:
+        return tags[:8]
+    return tags + ["-"]
+'''
+
+
+def test_lengths_and_characters_the_body_tests_are_reached():
+    from biocoder_metric.synth.python_evidence import char_constants, length_constants
+
+    assert length_constants(ast.parse(PAD).body[0], "tags") == [8]
+    assert set(char_constants(ast.parse(TRIM).body[0], "protein")) == {(0, "M"), (-1, "*")}
+    outs = _run(TRIM, "trim_start", range(30))
+    for mutant in (TRIM.replace('protein[0] == "M"', 'protein[1] == "M"'),
+                   TRIM.replace("return protein[:-1]", "return protein[:-2]")):
+        assert _run(TRIM, "trim_start", range(30), candidate=mutant) != outs, mutant
+    outs = _run(PAD, "pad", range(30))
+    # random lists have 1..6 items: only lengths planted at 7, 8, 9 tell > 8 from >= 8
+    assert _run(PAD, "pad", range(30), candidate=PAD.replace("> 8", ">= 8")) != outs
+
+
+# ---------------------------------------------------------------------------- slicing shims
+SHIMS = '''\
+import collections
+import simplejson as json
+
+try:
+    abc_mod = collections.abc
+except AttributeError:
+    abc_mod = collections
+
+
+def as_record(d: dict):
+    if not isinstance(d, abc_mod.Mapping):
+        raise TypeError("not a mapping")
+    return json.dumps(d, sort_keys=True)
+'''
+
+
+def test_compatibility_shims_and_drop_in_imports_resolve(tmp_path: Path):
+    repo = tmp_path / "sh"
+    (repo / "shpkg").mkdir(parents=True)
+    (repo / "shpkg" / "__init__.py").write_text("")
+    (repo / "shpkg" / "rec.py").write_text(SHIMS)
+    golden = SHIMS[SHIMS.index("def as_record"):]
+    sl = python_slice.slice_repository(golden, "as_record", repo, repo / "shpkg" / "rec.py")
+    assert sl.unresolved == []
+    assert "import json" in sl.imports  # simplejson is not in the image: the stdlib module it replaces
+    assert any(d.startswith("try:") and "abc_mod = collections" in d for d in sl.definitions)
+    subject = python_harness.analyse(golden, "as_record")
+    ctx = python_harness.render(subject, sl, python_harness.plans(subject)[0])
+    row = {"task_id": "t", "language": "python", "function_name": "as_record", "golden_code": golden}
+    prog = harness.build_harness_programs(dict(row, context=ctx), golden, fuzz_cases=1, seed=1)[0]
+    out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.startswith("result: '{")

@@ -165,6 +165,21 @@ def is_handle(func: ast.AST, target: str) -> bool:
     return False
 
 
+_PATH_TESTS = {"isfile", "exists", "isdir", "is_file"}
+
+
+def _path_checked(func: ast.AST, target: str) -> bool:
+    """``isfile(x)`` / ``os.path.exists(expanduser(x))``: the text may also name a file."""
+    for n in ast.walk(func):
+        if isinstance(n, ast.Call):
+            f = n.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            if name in _PATH_TESTS and n.args and any(isinstance(x, ast.Name) and x.id == target
+                                                      for x in ast.walk(n.args[0])):
+                return True
+    return False
+
+
 def role_of(func: ast.AST, target: str, top_kind: str) -> str | None:
     """How the text reaches the function: ``path``, ``handle``, ``lines``, ``line`` or ``text`` (None: not text)."""
     name = target.rsplit(".", 1)[-1]
@@ -195,6 +210,8 @@ def format_kind(func: ast.AST, target: str, top_kind: str, helpers: dict[str, as
     fmt = text_format(func, target, helpers)
     if fmt is None:
         return "fmt:handle:text" if role == "handle" else None
+    if role == "text" and _path_checked(func, target):
+        role = "textorpath"  # if isfile(newick): newick = open(newick).read(): either, in some cases each
     if role == "path" and fmt in ("fasta", "fastq"):
         return f"path_{fmt}"  # the plain kinds already write these files
     if fmt in ("newick", "nexus") and role in ("lines", "line"):
@@ -213,6 +230,8 @@ def format_expr(kind: str) -> str:
         return f"_bc_format(_r, {fmt!r}).splitlines(True)"
     if role == "line":
         return f"_bc_format_line(_r, {fmt!r})"
+    if role == "textorpath":
+        return f"(_bc_file(_r, {fmt!r}) if _r.random() < 0.3 else _bc_format(_r, {fmt!r}))"
     return f"_bc_format(_r, {fmt!r})"
 
 
@@ -245,8 +264,22 @@ def _bc_format(_r, fmt):
     if fmt == "newick":
         return _bc_newick(_r, 0, [0]) + ";"
     if fmt == "nexus":
-        trees = ["    TREE tree%d = %s;" % (i + 1, _bc_newick(_r, 0, [0])) for i in range(_r.randint(1, 3))]
-        return "#NEXUS\nBEGIN TREES;\n" + "\n".join(trees) + "\nEND;\n"
+        # a TAXA block and a TRANSLATE table (leaves written as numbers) in some files, a rooting
+        # comment on some trees: the parts of Nexus a reader has branches for
+        trees = [_bc_newick(_r, 0, [0]) for _ in range(_r.randint(1, 3))]
+        tips = sorted(set(_bc_re.findall(r"t\d+", " ".join(trees))), key=lambda t: int(t[1:]))
+        text = "#NEXUS\n"
+        # the layout BEAST and FigTree write: one entry per line, the closing ';' on a line of its own
+        if _r.random() < 0.4:
+            text += "BEGIN TAXA;\n    DIMENSIONS NTAX=%d;\n    TAXLABELS\n%s\n    ;\nEND;\n" % (
+                len(tips), "\n".join("        " + t for t in tips))
+        text += "BEGIN TREES;\n"
+        if _r.random() < 0.5:
+            text += "    TRANSLATE\n" + ",\n".join("        %s %s" % (t[1:], t) for t in tips) + "\n    ;\n"
+            trees = [_bc_re.sub(r"\bt(\d+)", r"\1", t) for t in trees]
+        for i, t in enumerate(trees):
+            text += "    TREE tree%d = %s%s;\n" % (i + 1, _r.choice(["", "", "[&R] ", "[&U] "]), t)
+        return text + "END;\n"
     if fmt == "fasta":
         for i in range(_r.randint(1, 4)):
             seq = _bc_seq(_r, "ACGT", 10, 90)

@@ -26,8 +26,10 @@ from biocoder_metric.execution.harness import INSERT_MARKER
 from biocoder_metric.synth.python_evidence import (
     EXAMPLE_RATE,
     callsite_examples,
+    char_constants,
     doc_examples,
     invalid_expr,
+    length_constants,
     scale_constants,
 )
 from biocoder_metric.synth.python_formats import PRELUDE as FORMATS_PRELUDE
@@ -202,6 +204,27 @@ def _bc_near(_r, consts, draw):
     return draw()
 
 
+def _bc_resize(_r, v, lengths):
+    """Sometimes ``v`` cut or repeated to a length the code compares ``len(v)`` with (c - 1, c, c + 1)."""
+    if _r.random() >= 0.35 or not isinstance(v, (str, list)):
+        return v
+    n = max(0, _r.choice(lengths) + _r.choice([-1, 0, 1]))
+    base = v or (["A"] if isinstance(v, list) else "A")
+    return (base * (n // len(base) + 1))[:n]
+
+
+def _bc_plant(_r, v, chars):
+    """Sometimes ``v`` with a character the code tests for put where it looks (``s[0] == 'M'``)."""
+    if _r.random() >= 0.4 or not isinstance(v, str) or not v:
+        return v
+    i, text = _r.choice(chars)
+    if not -len(v) <= i < len(v) or len(text) > len(v):
+        return v
+    i %= len(v)
+    i = min(i, len(v) - len(text))
+    return v[:i] + text + v[i + len(text):]
+
+
 def _bc_print(label, v):
     text = _bc_show(v)
     if len(text) > _BC_LIMIT:
@@ -255,6 +278,8 @@ class Subject:
     missing_methods: list[str] = field(default_factory=list)
     examples: list[dict[str, str]] = field(default_factory=list)  # docstring example calls
     scales: dict[str, list[int]] = field(default_factory=dict)  # parameter -> scale constants
+    lengths: dict[str, list[int]] = field(default_factory=dict)  # parameter -> lengths it is compared with
+    chars: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # parameter -> (index, char) tested
 
 
 def analyse(golden: str, function_name: str, repo_dir=None, class_name: str | None = None, class_members=(),
@@ -287,6 +312,8 @@ def analyse(golden: str, function_name: str, repo_dir=None, class_name: str | No
     subject.examples = doc_examples(func, names)
     subject.examples += [e for e in callsite_examples(repo_dir, function_name, names) if e not in subject.examples]
     subject.scales = {p.name: c for p in subject.params if (c := scale_constants(func, p.name))}
+    subject.lengths = {p.name: c for p in subject.params if (c := length_constants(func, p.name))}
+    subject.chars = {p.name: c for p in subject.params if (c := char_constants(func, p.name))}
     if method in ("instance", "property", "class"):
         self_name = first or "self"
         data, methods = self_attributes(func, self_name)
@@ -449,6 +476,13 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         consts = subject.scales.get(p.name) if plan.explore else None
         if consts and kind.startswith("int"):
             expr = f"_bc_near(_r, {consts!r}, lambda: {expr})"
+        plain = kind.startswith(("str_", "list_"))  # not records of a format: resizing would break them
+        chars = subject.chars.get(p.name) if plan.explore and kind.startswith(("str_", "text:")) else None
+        if chars:
+            expr = f"_bc_plant(_r, {expr}, {chars!r})"
+        lengths = subject.lengths.get(p.name) if plan.explore and plain else None
+        if lengths:
+            expr = f"_bc_resize(_r, {expr}, {lengths!r})"
         # an example's literal is evaluated fresh per case: mutating it cannot leak into the next case
         value = f"(eval(_bc_ex[{p.name!r}]) if _bc_ex is not None and {p.name!r} in _bc_ex else {expr})"
         by_keyword = p.kw_only or omitted or (p.has_default and plan.explore)

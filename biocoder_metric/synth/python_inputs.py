@@ -60,6 +60,11 @@ KINDS: dict[str, str] = {
     "ndarray1_int": "_bc_np(_r).randint(0, 10, size=_bc_n)",
     "ndarray2": "_bc_np(_r).rand(_bc_h, _bc_w)",
     "ndarray2_int": "_bc_np(_r).randint(0, 5, size=(_bc_h, _bc_w))",
+    # rank 3 (variants x samples x ploidy, stacks of images): small codes, -1 for missing
+    "ndarray3": "_bc_np(_r).rand(_bc_h, _bc_w, 2)",
+    "ndarray3_int": "_bc_np(_r).randint(-1, 3, size=(_bc_h, _bc_w, 2))",
+    # genomic positions: sorted, distinct, at the scale of a chromosome region
+    "ndarray1_pos": "__import__('numpy').sort(_bc_np(_r).choice(100000, size=_bc_n, replace=False)) + 1",
     "ndarray2_bool": "_bc_np(_r).rand(_bc_h, _bc_w) > 0.5",
     "ndarray_strel": "_bc_np(_r).rand(3, 3) > 0.3",
     "series": "_bc_series(_r)",
@@ -589,6 +594,76 @@ def regex_samples(pattern: str, n: int = 24, seed: int = 0) -> list[str] | None:
     return out or None
 
 
+_POSITIONS = re.compile(r"^(pos|positions?|starts|loci|coords|coordinates|variant_pos|bp)$")
+
+
+def array_rank(body: ast.AST, target: str) -> int:
+    """The least number of dimensions ``target`` must have for the body's indexing (0: no evidence).
+
+    ``x[:, k]`` needs 2, ``x[..., 0, 1]`` 3 (an ellipsis counts as one), ``x.shape[2]`` 3,
+    ``x.sum(axis=1)`` / ``np.all(x, axis=1)`` 2, ``x.ndim == 3`` 3.
+    """
+    rank = 0
+    names = set(aliases(body, target))
+
+    def mine(n: ast.AST) -> bool:
+        return any(_is_target(n, t) for t in names)
+
+    for node in ast.walk(body):
+        if isinstance(node, ast.Subscript) and mine(node.value) and isinstance(node.slice, ast.Tuple):
+            rank = max(rank, len(node.slice.elts))
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape" \
+                and mine(node.value.value) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
+            rank = max(rank, node.slice.value + 1 if node.slice.value >= 0 else -node.slice.value)
+        elif isinstance(node, ast.Call):
+            on_target = (isinstance(node.func, ast.Attribute) and mine(node.func.value)) or (
+                bool(node.args) and any(mine(n) for n in ast.walk(node.args[0])))
+            if not on_target:
+                continue
+            for k in node.keywords:
+                if k.arg != "axis":
+                    continue
+                try:
+                    v = ast.literal_eval(k.value)
+                except (ValueError, TypeError, SyntaxError):
+                    continue
+                if isinstance(v, int) and not isinstance(v, bool):
+                    rank = max(rank, v + 1 if v >= 0 else -v)
+        elif isinstance(node, ast.Compare) and isinstance(node.left, ast.Attribute) and node.left.attr == "ndim" \
+                and mine(node.left.value) and isinstance(node.ops[0], (ast.Eq, ast.GtE)) \
+                and isinstance(node.comparators[0], ast.Constant) and isinstance(node.comparators[0].value, int):
+            rank = max(rank, node.comparators[0].value)
+    return min(rank, 3)
+
+
+def _int_valued(body: ast.AST, target: str) -> bool:
+    """Whether the array holds integer codes: compared (itself or an element/slice) with integer constants."""
+    for node in ast.walk(body):
+        if isinstance(node, ast.Compare):
+            parts = [node.left, *node.comparators]
+            hit = any(_is_target(p, target) or (isinstance(p, ast.Subscript) and _is_target(p.value, target))
+                      for p in parts)
+            if hit and any(isinstance(p, ast.Constant) and isinstance(p.value, int) and not isinstance(p.value, bool)
+                           for p in parts):
+                return True
+    return False
+
+
+def shaped_array_kind(body: ast.AST, target: str, kinds: list[str]) -> str | None:
+    """An array kind of the rank the body indexes (and integer codes when compared with integers), or ``None``."""
+    if not kinds or not kinds[0].startswith("ndarray"):
+        return None
+    rank = array_rank(body, target)
+    name = target.rsplit(".", 1)[-1].lower()
+    if rank <= 1 and _POSITIONS.match(name):
+        return "ndarray1_pos"
+    if rank < 2 or kinds[0].startswith(f"ndarray{rank}") or kinds[0] in ("ndarray_strel",) \
+            or (rank == 2 and kinds[0].startswith("ndarray2")):
+        return None
+    integer = _int_valued(body, target) or kinds[0].endswith("_int")
+    return f"ndarray{rank}" + ("_int" if integer else "")
+
+
 def _loop_targets(body: ast.AST, target: str) -> list[ast.AST]:
     """The loop targets of ``for v in target`` (and ``for i, v in enumerate(target)``: ``v``)."""
     out = []
@@ -875,6 +950,9 @@ def refine_kinds(body: ast.AST, target: str, kinds: list[str], votes: dict[str, 
     choices = compared_strings(body, target)
     if choices and any(k.startswith(("str", "text", "regex")) for k in kinds[:2]):
         kinds.insert(0, "choice:" + repr(choices))
+    shaped = shaped_array_kind(body, target, kinds)
+    if shaped:  # x[:, k], axis=1, x.shape[2]: the rank the indexing needs
+        kinds = [shaped, *(k for k in kinds if k != shaped)]
     elem = element_kind(body, target) if depth < 2 else None
     if elem and (not kinds or kinds[0].startswith(("list", "tuple", "set", "ndarray1"))) and elem not in kinds:
         kinds.insert(0, elem)

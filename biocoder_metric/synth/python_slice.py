@@ -25,6 +25,10 @@ from pathlib import Path
 IMAGE_MODULES = frozenset(
     {"numpy", "scipy", "pandas", "skimage", "sklearn", "Bio", "pysam", "centrosome", "six"}
 )
+#: Faster drop-in replacements of a standard-library module, imported under its name
+#: (``import simplejson as json``): the stdlib module stands in where the image lacks them.
+DROP_IN: dict[str, str] = {"simplejson": "json", "ujson": "json", "cPickle": "pickle", "cStringIO": "io",
+                           "regex": "re"}
 #: Standard-library names (Python 3.10+ knows them; the image runs 3.9, whose stdlib is a subset
 #: for all names golden code uses).
 STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
@@ -334,6 +338,14 @@ class _RepoSlicer:
                         for a in sub.names:
                             # an optional import is the whole try statement: the fallback is part of it
                             out.setdefault(a.asname or a.name.split(".")[0], node if optional else sub)
+                    elif isinstance(sub, (ast.Assign, ast.AnnAssign)) and node.handlers:
+                        # a compatibility shim (try: abc = collections.abc / except AttributeError:
+                        # abc = collections): the whole statement, whichever branch the image takes
+                        targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
+                        for t in targets:
+                            for n in ast.walk(t):
+                                if isinstance(n, ast.Name):
+                                    out.setdefault(n.id, node)
         return out
 
     def defining_module(self, name: str, current: Path | None = None) -> Path | None:
@@ -439,6 +451,8 @@ class _RepoSlicer:
                     continue
                 if image_can_import(a.name):
                     self.imports.append(f"import {a.name}" + (f" as {a.asname}" if a.asname else ""))
+                elif a.asname and DROP_IN.get(a.name) == a.asname:
+                    self.imports.append(f"import {a.asname}")  # import simplejson as json: the stdlib's json
                 elif a.asname and self.module_path(a.name) is not None:
                     self.inline_module(self.module_path(a.name), name, depth)  # import pkg.mod as m
                 else:
