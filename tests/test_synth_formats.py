@@ -399,3 +399,42 @@ def test_compatibility_shims_and_drop_in_imports_resolve(tmp_path: Path):
     prog = harness.build_harness_programs(dict(row, context=ctx), golden, fuzz_cases=1, seed=1)[0]
     out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.startswith("result: '{")
+
+
+# ---------------------------------------------------------------------------- objects with behaviour
+def test_methods_called_on_an_untyped_object_are_stubbed():
+    golden = textwrap.dedent('''\
+        def describe(header, keys):
+            infos = list(map(header.lookup, keys))
+            n = header.count_samples()
+            header.close()
+            return [str(i) for i in infos], n + 1
+        ''')
+    func = ast.parse(golden).body[0]
+    methods = python_inputs.object_methods(func, "header")
+    assert methods["lookup"] == "stub:str_word"  # passed to map: a function
+    assert methods["close"] == "stub:none"  # result unused
+    assert methods["count_samples"].startswith("stub:int")  # its result is added to 1
+    kinds = _kinds(golden, "describe")
+    assert kinds["header"].startswith("obj:")
+    outs = _run(golden, "describe", range(5))
+    assert all(o.startswith("result: ([") for o in outs), outs
+
+
+def test_a_dict_gets_the_keys_the_code_reads():
+    golden = textwrap.dedent('''\
+        def render(attrs, dialect):
+            sep = dialect["sep"]
+            if dialect.get("fmt") == "gff3":
+                return sep.join("%s=%s" % kv for kv in sorted(attrs.items()))
+            return sep.join("%s %s" % kv for kv in sorted(attrs.items())) + dialect["suffix"]
+        ''')
+    kinds = _kinds(golden, "render")
+    assert kinds["dialect"].startswith("dictkeys:")
+    keys = ast.literal_eval(kinds["dialect"][len("dictkeys:"):])
+    assert set(keys) == {"sep", "fmt", "suffix"} and "gff3" in keys["fmt"]
+    outs = _run(golden, "render", range(12))
+    assert all(o.startswith("result: ") for o in outs)
+    # both formats are rendered: the compared-to value is among the choices
+    mutant = golden.replace('== "gff3"', '!= "gff3"')
+    assert _run(golden, "render", range(12), candidate=mutant) != outs

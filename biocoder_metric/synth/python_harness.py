@@ -498,7 +498,7 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
             keywords.append((p.name, var, f"_bc_give{i}" if p.has_default and plan.explore else "True"))
         else:
             positional.append(var)
-        if kind.startswith(("list", "dict", "set", "ndarray", "frame", "series", "obj", "ctor", "fmt:lines", "tuplelist", "dictlist")):
+        if kind.startswith(("list", "dict", "set", "ndarray", "frame", "series", "obj", "ctor", "fmt:lines", "tuplelist", "dictlist", "dictkeys")):
             shown.append((p.name, var))
         bad = invalid_expr(kind) if plan.explore else None
         if bad:

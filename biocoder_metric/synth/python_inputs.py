@@ -80,7 +80,7 @@ _STR_METHODS = {
     "upper", "lower", "strip", "rstrip", "lstrip", "split", "rsplit", "startswith", "endswith",
     "replace", "find", "rfind", "index", "count", "format", "encode", "isdigit", "isalpha",
     "splitlines", "partition", "rpartition", "title", "capitalize", "casefold", "translate",
-    "zfill", "center", "ljust", "rjust", "isupper", "islower",
+    "zfill", "center", "ljust", "rjust", "isupper", "islower", "join",
 }  # fmt: skip
 _LIST_METHODS = {"append", "extend", "pop", "sort", "insert", "remove", "reverse"}
 _DICT_METHODS = {"keys", "items", "values", "get", "update", "setdefault", "popitem"}
@@ -353,6 +353,11 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             other = node.right if _is_target(node.left, target) else node.left
             if isinstance(other, ast.Constant) and isinstance(other.value, str):
                 vote("str")
+            elif isinstance(node.op, ast.Add) and (isinstance(other, ast.JoinedStr) or (
+                    isinstance(other, ast.Call) and (
+                        (isinstance(other.func, ast.Attribute) and other.func.attr in _STR_METHODS)
+                        or (isinstance(other.func, ast.Name) and other.func.id in ("str", "repr", "chr"))))):
+                vote("str")  # sep.join(parts) + suffix, str(n) + unit: concatenated with a string
             elif isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant):
                 pass  # "fmt" % target says nothing
             elif isinstance(other, ast.Constant) and isinstance(other.value, float):
@@ -664,6 +669,108 @@ def shaped_array_kind(body: ast.AST, target: str, kinds: list[str]) -> str | Non
     return f"ndarray{rank}" + ("_int" if integer else "")
 
 
+class _KeyToName(ast.NodeTransformer):
+    """``target['k']`` / ``target.get('k', ...)`` -> the name ``result``: a value analysed like a variable."""
+
+    def __init__(self, target: str, key: str, result: str):
+        self.target, self.key, self.result = target, key, result
+
+    def _name(self, node: ast.AST) -> ast.AST:
+        return ast.copy_location(ast.Name(id=self.result, ctx=ast.Load()), node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        if _is_target(node.value, self.target) and isinstance(node.slice, ast.Constant) and node.slice.value == self.key \
+                and isinstance(node.ctx, ast.Load):
+            return self._name(node)
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr == "get" and _is_target(f.value, self.target) and node.args \
+                and isinstance(node.args[0], ast.Constant) and node.args[0].value == self.key:
+            return self._name(node)
+        return node
+
+
+def read_keys(body: ast.AST, target: str) -> list[str]:
+    """String keys read from ``target``: ``d['fmt']``, ``d.get('fmt')``, ``'fmt' in d``."""
+    out = list(string_columns(body, target))
+    for node in ast.walk(body):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+                and _is_target(node.func.value, target) and node.args and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str):
+            out.append(node.args[0].value)
+    return list(dict.fromkeys(out))
+
+
+def key_kinds(body: ast.AST, target: str, keys: list[str], depth: int) -> dict[str, str]:
+    """The kind of each key's value, from how ``target['key']`` is used (compared with 'gff3': that string)."""
+    import copy as _copy
+
+    out: dict[str, str] = {}
+    for k in keys[:10]:
+        result = "_bc_key_" + re.sub(r"\W", "_", k)
+        tree = _KeyToName(target, k, result).visit(_copy.deepcopy(body))
+        votes = usage_votes(tree, result)
+        kinds = refine_kinds(tree, result, rank_kinds(k, votes), votes, depth + 1) if (votes or family_of_name(k)) \
+            else ["str_word"]
+        out[k] = kinds[0] if not kinds[0].startswith("stub:") else "str_word"
+    return out
+
+
+_KNOWN_METHODS = _STR_METHODS | _LIST_METHODS | _DICT_METHODS | _ARRAY_ATTRS | _SERIES_ATTRS | _SET_METHODS
+
+
+class _MethodCallToName(ast.NodeTransformer):
+    """``target.m(...)`` -> the name ``result``: the call's result analysed like a variable."""
+
+    def __init__(self, target: str, method: str, result: str):
+        self.target, self.method, self.result = target, method, result
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr == self.method and _is_target(f.value, self.target):
+            return ast.copy_location(ast.Name(id=self.result, ctx=ast.Load()), node)
+        return node
+
+
+def object_methods(body: ast.AST, target: str) -> dict[str, str]:
+    """Methods the code calls on an object of no known type (``header.get_info(k)``, ``fh.close()``),
+    or passes on as functions (``map(header.get_info, keys)``): method -> ``stub:KIND``, a function
+    returning one generated value of the kind the call's use suggests (``None`` when unused).
+    """
+    import copy as _copy
+
+    called: list[str] = []
+    passed: list[str] = []
+    for node in ast.walk(body):
+        if isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Attribute) and _is_target(f.value, target) and f.attr not in _KNOWN_METHODS \
+                    and not f.attr.startswith("__"):
+                called.append(f.attr)
+            funcs = [node.args[0]] if isinstance(f, ast.Name) and f.id in ("map", "filter") and node.args else []
+            funcs += [k.value for k in node.keywords if k.arg == "key"]
+            for a in funcs:
+                if isinstance(a, ast.Attribute) and _is_target(a.value, target) and a.attr not in _KNOWN_METHODS:
+                    passed.append(a.attr)  # map(obj.method, xs), sorted(xs, key=obj.rank): a function
+    out: dict[str, str] = {}
+    for m in dict.fromkeys(called + passed):
+        result = f"_bc_ret_{m.lstrip('_')}"
+        tree = _MethodCallToName(target, m, result).visit(_copy.deepcopy(body))
+        votes = usage_votes(tree, result)
+        if m in passed and m not in called:
+            out[m] = "stub:str_word"
+        elif not votes:
+            out[m] = "stub:none"
+        else:
+            out[m] = "stub:" + refine_kinds(tree, result, rank_kinds(m.removeprefix("get_"), votes), votes, 2)[0]
+    return out
+
+
 def _loop_targets(body: ast.AST, target: str) -> list[ast.AST]:
     """The loop targets of ``for v in target`` (and ``for i, v in enumerate(target)``: ``v``)."""
     out = []
@@ -697,13 +804,10 @@ def element_kind(body: ast.AST, target: str) -> str | None:
             return "tuplelist:" + repr(fields)
         if not isinstance(var, ast.Name):
             continue
-        keys = [k for k in string_columns(body, var.id)]
+        keys = read_keys(body, var.id)
         sv = usage_votes(body, var.id)
         if keys or sv.get("dict", 0) >= W_USAGE:
-            values = {}
-            for k in keys[:8]:
-                values[k] = "str_word"
-            return "dictlist:" + repr(values)
+            return "dictlist:" + repr(key_kinds(body, var.id, keys, 1))
         if sv and max(sv, key=lambda f: sv[f]) == "str" and sv["str"] >= W_USAGE:
             return "list_dna" if re.search(r"seq|read", target.lower()) else "list_str"
     return None
@@ -950,6 +1054,10 @@ def refine_kinds(body: ast.AST, target: str, kinds: list[str], votes: dict[str, 
     choices = compared_strings(body, target)
     if choices and any(k.startswith(("str", "text", "regex")) for k in kinds[:2]):
         kinds.insert(0, "choice:" + repr(choices))
+    if kinds and kinds[0].startswith("dict_") and depth < 2:
+        keys = read_keys(body, target)
+        if keys:  # dialect['fmt'], opts.get('min_len'): a dict with exactly the keys the code reads
+            kinds.insert(0, "dictkeys:" + repr(key_kinds(body, target, keys, depth)))
     shaped = shaped_array_kind(body, target, kinds)
     if shaped:  # x[:, k], axis=1, x.shape[2]: the rank the indexing needs
         kinds = [shaped, *(k for k in kinds if k != shaped)]
@@ -970,12 +1078,16 @@ def refine_kinds(body: ast.AST, target: str, kinds: list[str], votes: dict[str, 
             kinds.insert(0, "objlist:" + repr(fields))  # for row in rows: row.chromosome ...
     subs = sub_attributes(body, target)
     known = sum(w for f, w in votes.items() if f != "object")
-    if subs and depth < 2 and known < W_USAGE * 2:
+    methods = object_methods(body, target) if depth < 2 and known < W_USAGE * 2 else {}
+    if (subs or (methods and votes.get("object"))) and depth < 2 and known < W_USAGE * 2:
         fields = {}
         for sub in subs:
+            if sub in methods:
+                continue
             sub_target = f"{target}.{sub}"
             sv = usage_votes(body, sub_target)
             fields[sub] = refine_kinds(body, sub_target, rank_kinds(sub, sv), sv, depth + 1)[0] if sv else "str_word"
+        fields.update(methods)
         kinds.insert(0, "obj:" + repr(fields))
     if fmt and not kinds[0].startswith(("choice:", "regex:", "a_type")):
         kinds = [fmt, *(k for k in kinds if k != fmt)]
@@ -1067,6 +1179,9 @@ def kind_expr(kind: str) -> str:
     if kind.startswith("tuplelist:"):
         fields = ast.literal_eval(kind[len("tuplelist:"):])
         return "[(" + ", ".join(kind_expr(f) for f in fields) + ",) for _ in range(_r.randint(1, 6))]"
+    if kind.startswith("dictkeys:"):
+        keys = ast.literal_eval(kind[len("dictkeys:"):])
+        return "{" + ", ".join(f"{k!r}: {kind_expr(v)}" for k, v in keys.items()) + "}"
     if kind.startswith("dictlist:"):
         keys = ast.literal_eval(kind[len("dictlist:"):])
         if keys:
