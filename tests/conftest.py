@@ -37,7 +37,7 @@ FAST = {
     "test_java_compiler_reuse.py", "test_languages.py", "test_postprocess.py", "test_processors.py",
     "test_prompts.py", "test_records.py", "test_rosalind_checkers.py", "test_runtime_stdlib.py", "test_sandbox_worker.py",
     "test_scoring.py", "test_settings.py", "test_strength.py", "test_synth_java.py", "test_synth_python.py",
-    "test_synth_rules.py", "test_synth_shipped.py", "test_text_metrics.py", "test_tiers.py",
+    "test_synth_formats.py", "test_synth_rules.py", "test_synth_shipped.py", "test_text_metrics.py", "test_tiers.py",
 }
 FULL = {
     "test_accounting_agreement.py", "test_bench.py", "test_build_generalise.py", "test_entry_points_agree.py", "test_cli_eval.py", "test_metric.py", "test_determinism.py", "test_generate.py",

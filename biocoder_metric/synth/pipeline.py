@@ -185,7 +185,7 @@ def python_candidates(
     if sl.unresolved:
         return [], "unresolved names: " + ", ".join(sl.unresolved), sl.origin
     try:
-        subject = python_harness.analyse(golden, name, repo, sl.class_name, sl.class_members)
+        subject = python_harness.analyse(golden, name, repo, sl.class_name, sl.class_members, sl.definitions)
     except (SyntaxError, ValueError) as exc:
         return [], f"cannot analyse the function: {exc}", sl.origin
     if subject.missing_methods:

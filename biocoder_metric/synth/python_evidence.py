@@ -162,6 +162,58 @@ def scale_constants(func: ast.AST, target: str) -> list[int]:
     return sorted(v for v in found if 2 <= abs(v) <= MAX_SCALE)[:6]
 
 
+def length_constants(func: ast.AST, target: str) -> list[int]:
+    """Integer constants ``len(target)`` is compared with (``if len(fix) > 0``), at most 4, sorted.
+
+    A string or list of exactly c - 1, c or c + 1 items reaches both sides of the comparison; random
+    lengths of 3..10 never test ``len(x) > 1`` against ``len(x) > 0``.
+    """
+    found: set[int] = set()
+    for node in ast.walk(func):
+        if not isinstance(node, ast.Compare):
+            continue
+        parts = [node.left, *node.comparators]
+        if any(isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and p.func.id == "len" and p.args
+               and isinstance(p.args[0], ast.Name) and p.args[0].id == target for p in parts):
+            for p in parts:
+                v = _int_value(p)
+                if v is not None and 0 <= v <= 64:
+                    found.add(v)
+    return sorted(found)[:4]
+
+
+def char_constants(func: ast.AST, target: str) -> list[tuple[int, str]]:
+    """(position, text) pairs the body tests ``target`` for: ``s[0] == 'M'``, ``s[-1] in '*'``,
+    ``s.startswith('>')`` (0, '>'), ``s.endswith('*')`` (-1, '*') (at most 6).
+
+    Random letters hit a given first character one time in 20; a value with that character planted
+    where the code looks reaches the branch.
+    """
+    out: list[tuple[int, str]] = []
+    for node in ast.walk(func):
+        if isinstance(node, ast.Compare):
+            parts = [node.left, *node.comparators]
+            idx = None
+            for p in parts:
+                if isinstance(p, ast.Subscript) and isinstance(p.value, ast.Name) and p.value.id == target:
+                    i = _int_value(p.slice)
+                    if i is not None and -4 <= i <= 4:
+                        idx = i
+            if idx is None:
+                continue
+            for p in parts:
+                if isinstance(p, ast.Constant) and isinstance(p.value, str) and 1 <= len(p.value) <= 4:
+                    out += [(idx, ch) for ch in (p.value if len(p.value) > 1 and isinstance(node.ops[0], (ast.In, ast.NotIn))
+                                                  else p.value[:1])]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("startswith", "endswith") and isinstance(node.func.value, ast.Name) \
+                and node.func.value.id == target and node.args and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str) and 1 <= len(node.args[0].value) <= 6:
+            text = node.args[0].value
+            out.append((0, text) if node.func.attr == "startswith" else (-len(text), text))
+    return list(dict.fromkeys(out))[:6]
+
+
 def _int_value(node: ast.AST) -> int | None:
     """The value of an integer constant expression (``2 ** 17``, ``-5``, ``1 << 14``)."""
     try:
@@ -195,6 +247,10 @@ def invalid_expr(kind: str | None) -> str | None:
     """The probe's invalid value for a kind, or ``None`` when it has none (arrays, objects, bool)."""
     if not kind or kind == "bool" or kind.startswith(("stub:", "default:", "a_type", "none")):
         return None
+    if kind.startswith("fmt:"):  # a file-format record: the empty input of the same role
+        from biocoder_metric.synth.python_formats import invalid_format_expr
+
+        return invalid_format_expr(kind)
     for prefix, expr in INVALID:
         if kind.startswith(prefix):
             return expr

@@ -26,10 +26,14 @@ from biocoder_metric.execution.harness import INSERT_MARKER
 from biocoder_metric.synth.python_evidence import (
     EXAMPLE_RATE,
     callsite_examples,
+    char_constants,
     doc_examples,
     invalid_expr,
+    length_constants,
     scale_constants,
 )
+from biocoder_metric.synth.python_formats import PRELUDE as FORMATS_PRELUDE
+from biocoder_metric.synth.python_formats import helper_index
 from biocoder_metric.synth.python_inputs import (
     ParamSpec,
     infer_params,
@@ -114,12 +118,15 @@ def _bc_text(_r, seps, numeric):
 
 
 _bc_files = []
+_BC_FORMATS = ("fasta", "fastq", "newick", "nexus", "vcf", "sam", "bed", "gff")
 
 
 def _bc_file(_r, kind):
-    path = "./_bc_in_%d.%s" % (len(_bc_files), {"fasta": "fasta", "fastq": "fastq"}.get(kind, "txt"))
+    path = "./_bc_in_%d.%s" % (len(_bc_files), kind if kind in _BC_FORMATS else "txt")
     with open(path, "w") as fh:
-        for i in range(_r.randint(1, 4)):
+        if kind in _BC_FORMATS and kind not in ("fasta", "fastq"):
+            fh.write(_bc_format(_r, kind))
+        for i in range(_r.randint(1, 4) if kind in ("fasta", "fastq", "text") else 0):
             seq = _bc_seq(_r, "ACGT", 10, 40)
             if kind == "fasta":
                 fh.write(">seq%d\n%s\n" % (i, seq))
@@ -197,6 +204,27 @@ def _bc_near(_r, consts, draw):
     return draw()
 
 
+def _bc_resize(_r, v, lengths):
+    """Sometimes ``v`` cut or repeated to a length the code compares ``len(v)`` with (c - 1, c, c + 1)."""
+    if _r.random() >= 0.35 or not isinstance(v, (str, list)):
+        return v
+    n = max(0, _r.choice(lengths) + _r.choice([-1, 0, 1]))
+    base = v or (["A"] if isinstance(v, list) else "A")
+    return (base * (n // len(base) + 1))[:n]
+
+
+def _bc_plant(_r, v, chars):
+    """Sometimes ``v`` with a character the code tests for put where it looks (``s[0] == 'M'``)."""
+    if _r.random() >= 0.4 or not isinstance(v, str) or not v:
+        return v
+    i, text = _r.choice(chars)
+    if not -len(v) <= i < len(v) or len(text) > len(v):
+        return v
+    i %= len(v)
+    i = min(i, len(v) - len(text))
+    return v[:i] + text + v[i + len(text):]
+
+
 def _bc_print(label, v):
     text = _bc_show(v)
     if len(text) > _BC_LIMIT:
@@ -210,6 +238,9 @@ def _bc_print_files():
             with open(path, "rb") as fh:
                 _bc_print("file %s: " % path, fh.read())
 '''
+
+
+PRELUDE = PRELUDE + FORMATS_PRELUDE
 
 
 @dataclass
@@ -247,10 +278,17 @@ class Subject:
     missing_methods: list[str] = field(default_factory=list)
     examples: list[dict[str, str]] = field(default_factory=list)  # docstring example calls
     scales: dict[str, list[int]] = field(default_factory=dict)  # parameter -> scale constants
+    lengths: dict[str, list[int]] = field(default_factory=dict)  # parameter -> lengths it is compared with
+    chars: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # parameter -> (index, char) tested
 
 
-def analyse(golden: str, function_name: str, repo_dir=None, class_name: str | None = None, class_members=()) -> Subject:
-    """Parse the golden and infer its parameters (and ``self`` attributes for methods)."""
+def analyse(golden: str, function_name: str, repo_dir=None, class_name: str | None = None, class_members=(),
+            helper_sources=()) -> Subject:
+    """Parse the golden and infer its parameters (and ``self`` attributes for methods).
+
+    ``helper_sources``: the sliced definitions (what a parameter may be passed on to: a parser
+    helper's markers say which file format the parameter holds).
+    """
     tree = ast.parse(golden)
     func, _ = find_function(tree, function_name)
     if func is None:
@@ -268,11 +306,14 @@ def analyse(golden: str, function_name: str, repo_dir=None, class_name: str | No
     elif first == "self":
         method = "instance"
     subject = Subject(function_name=function_name, func=func, method=method, class_name=class_name or "_BCSubject")
-    subject.params = infer_params(func, repo_dir, skip_first=method in ("instance", "property", "class"))
+    subject.params = infer_params(func, repo_dir, skip_first=method in ("instance", "property", "class"),
+                                  helpers=helper_index([*helper_sources, *class_members]))
     names = [p.name for p in subject.params if not p.kw_only]
     subject.examples = doc_examples(func, names)
     subject.examples += [e for e in callsite_examples(repo_dir, function_name, names) if e not in subject.examples]
     subject.scales = {p.name: c for p in subject.params if (c := scale_constants(func, p.name))}
+    subject.lengths = {p.name: c for p in subject.params if (c := length_constants(func, p.name))}
+    subject.chars = {p.name: c for p in subject.params if (c := char_constants(func, p.name))}
     if method in ("instance", "property", "class"):
         self_name = first or "self"
         data, methods = self_attributes(func, self_name)
@@ -297,18 +338,27 @@ def analyse(golden: str, function_name: str, repo_dir=None, class_name: str | No
             kinds = refine_kinds(stubbed, target, rank_kinds(m.removeprefix("get_"), votes), votes)
             subject.attrs.append((m, ["stub:" + k for k in kinds[:3]]))
         # Helper methods sliced in read fields too; the instance needs those as well.
+        member_nodes: list[ast.AST] = []
         for member in class_members:
             try:
                 node = ast.parse(member).body[0]
             except (SyntaxError, IndexError):
                 continue
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                member_nodes.append(node)
                 more, _ = self_attributes(node, self_name)
                 data += [a for a in more if a not in data]
+        # A field is typed by its use in the golden *and* in the sliced members: ``__iter__`` returning
+        # ``iter(self.tips)`` says ``tips`` is a sequence even when the golden only loops over ``self``.
+        scope = ast.Module(body=[func, *member_nodes], type_ignores=[])
         for attr in data:
             if attr in provided:
                 continue
             votes = usage_votes(func, f"{self_name}.{attr}")
+            if not votes and member_nodes:
+                votes = usage_votes(scope, f"{self_name}.{attr}")
+                subject.attrs.append((attr, refine_kinds(scope, f"{self_name}.{attr}", rank_kinds(attr, votes), votes)))
+                continue
             subject.attrs.append((attr, refine_kinds(func, f"{self_name}.{attr}", rank_kinds(attr, votes), votes)))
     return subject
 
@@ -426,6 +476,13 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         consts = subject.scales.get(p.name) if plan.explore else None
         if consts and kind.startswith("int"):
             expr = f"_bc_near(_r, {consts!r}, lambda: {expr})"
+        plain = kind.startswith(("str_", "list_"))  # not records of a format: resizing would break them
+        chars = subject.chars.get(p.name) if plan.explore and kind.startswith(("str_", "text:")) else None
+        if chars:
+            expr = f"_bc_plant(_r, {expr}, {chars!r})"
+        lengths = subject.lengths.get(p.name) if plan.explore and plain else None
+        if lengths:
+            expr = f"_bc_resize(_r, {expr}, {lengths!r})"
         # an example's literal is evaluated fresh per case: mutating it cannot leak into the next case
         value = f"(eval(_bc_ex[{p.name!r}]) if _bc_ex is not None and {p.name!r} in _bc_ex else {expr})"
         by_keyword = p.kw_only or omitted or (p.has_default and plan.explore)
@@ -441,7 +498,7 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
             keywords.append((p.name, var, f"_bc_give{i}" if p.has_default and plan.explore else "True"))
         else:
             positional.append(var)
-        if kind.startswith(("list", "dict", "set", "ndarray", "frame", "series", "obj", "ctor")):
+        if kind.startswith(("list", "dict", "set", "ndarray", "frame", "series", "obj", "ctor", "fmt:lines", "tuplelist", "dictlist", "dictkeys")):
             shown.append((p.name, var))
         bad = invalid_expr(kind) if plan.explore else None
         if bad:

@@ -21,6 +21,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from biocoder_metric.synth.python_formats import format_expr, format_kind
+
 #: Concrete generator kinds. Each is an expression over ``_r`` (a ``random.Random``) in the
 #: harness; helpers named ``_bc_*`` come from the harness prelude. Arrays share one length
 #: (``_bc_n``) and one 2-D shape (``_bc_h``, ``_bc_w``) per call: numeric code usually needs
@@ -58,6 +60,11 @@ KINDS: dict[str, str] = {
     "ndarray1_int": "_bc_np(_r).randint(0, 10, size=_bc_n)",
     "ndarray2": "_bc_np(_r).rand(_bc_h, _bc_w)",
     "ndarray2_int": "_bc_np(_r).randint(0, 5, size=(_bc_h, _bc_w))",
+    # rank 3 (variants x samples x ploidy, stacks of images): small codes, -1 for missing
+    "ndarray3": "_bc_np(_r).rand(_bc_h, _bc_w, 2)",
+    "ndarray3_int": "_bc_np(_r).randint(-1, 3, size=(_bc_h, _bc_w, 2))",
+    # genomic positions: sorted, distinct, at the scale of a chromosome region
+    "ndarray1_pos": "__import__('numpy').sort(_bc_np(_r).choice(100000, size=_bc_n, replace=False)) + 1",
     "ndarray2_bool": "_bc_np(_r).rand(_bc_h, _bc_w) > 0.5",
     "ndarray_strel": "_bc_np(_r).rand(3, 3) > 0.3",
     "series": "_bc_series(_r)",
@@ -73,7 +80,7 @@ _STR_METHODS = {
     "upper", "lower", "strip", "rstrip", "lstrip", "split", "rsplit", "startswith", "endswith",
     "replace", "find", "rfind", "index", "count", "format", "encode", "isdigit", "isalpha",
     "splitlines", "partition", "rpartition", "title", "capitalize", "casefold", "translate",
-    "zfill", "center", "ljust", "rjust", "isupper", "islower",
+    "zfill", "center", "ljust", "rjust", "isupper", "islower", "join",
 }  # fmt: skip
 _LIST_METHODS = {"append", "extend", "pop", "sort", "insert", "remove", "reverse"}
 _DICT_METHODS = {"keys", "items", "values", "get", "update", "setdefault", "popitem"}
@@ -304,6 +311,10 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
         votes[fam] += w
 
     for node in ast.walk(body):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Subscript) \
+                and _is_target(node.value.value, target) and node.attr in _STR_METHODS \
+                and not (isinstance(node.value.slice, ast.Constant) and isinstance(node.value.slice.value, str)):
+            vote("list_str", 4.0)  # arr[2].split(';'): a sequence of strings (a split line, a list of names)
         if isinstance(node, ast.Attribute) and _is_target(node.value, target):
             a = node.attr
             if a not in _DATA_ATTRS and id(node) not in called and isinstance(node.ctx, ast.Load):
@@ -342,6 +353,11 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             other = node.right if _is_target(node.left, target) else node.left
             if isinstance(other, ast.Constant) and isinstance(other.value, str):
                 vote("str")
+            elif isinstance(node.op, ast.Add) and (isinstance(other, ast.JoinedStr) or (
+                    isinstance(other, ast.Call) and (
+                        (isinstance(other.func, ast.Attribute) and other.func.attr in _STR_METHODS)
+                        or (isinstance(other.func, ast.Name) and other.func.id in ("str", "repr", "chr"))))):
+                vote("str")  # sep.join(parts) + suffix, str(n) + unit: concatenated with a string
             elif isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant):
                 pass  # "fmt" % target says nothing
             elif isinstance(other, ast.Constant) and isinstance(other.value, float):
@@ -401,8 +417,9 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
                 vote("ndarray", 3.0)
             elif base == "re" or fname in ("compile", "match", "search", "sub", "findall"):
                 vote("str", 3.0)
-        elif isinstance(node, (ast.For, ast.comprehension)) and _is_target(node.iter, target):
-            vote("list", 2.0)
+        elif isinstance(node, (ast.For, ast.comprehension)) and (_is_target(node.iter, target) or (
+                isinstance(node.iter, ast.BoolOp) and any(_is_target(v, target) for v in node.iter.values))):
+            vote("list", 2.0 if _is_target(node.iter, target) else 3.0)  # for a in x / for a in x or []
         elif isinstance(node, (ast.For, ast.comprehension)) and _items_of(node.iter, target) \
                 and isinstance(node.target, ast.Tuple) and len(node.target.elts) == 2 \
                 and isinstance(node.target.elts[1], ast.Name):
@@ -582,6 +599,220 @@ def regex_samples(pattern: str, n: int = 24, seed: int = 0) -> list[str] | None:
     return out or None
 
 
+_POSITIONS = re.compile(r"^(pos|positions?|starts|loci|coords|coordinates|variant_pos|bp)$")
+
+
+def array_rank(body: ast.AST, target: str) -> int:
+    """The least number of dimensions ``target`` must have for the body's indexing (0: no evidence).
+
+    ``x[:, k]`` needs 2, ``x[..., 0, 1]`` 3 (an ellipsis counts as one), ``x.shape[2]`` 3,
+    ``x.sum(axis=1)`` / ``np.all(x, axis=1)`` 2, ``x.ndim == 3`` 3.
+    """
+    rank = 0
+    names = set(aliases(body, target))
+
+    def mine(n: ast.AST) -> bool:
+        return any(_is_target(n, t) for t in names)
+
+    for node in ast.walk(body):
+        if isinstance(node, ast.Subscript) and mine(node.value) and isinstance(node.slice, ast.Tuple):
+            rank = max(rank, len(node.slice.elts))
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape" \
+                and mine(node.value.value) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
+            rank = max(rank, node.slice.value + 1 if node.slice.value >= 0 else -node.slice.value)
+        elif isinstance(node, ast.Call):
+            on_target = (isinstance(node.func, ast.Attribute) and mine(node.func.value)) or (
+                bool(node.args) and any(mine(n) for n in ast.walk(node.args[0])))
+            if not on_target:
+                continue
+            for k in node.keywords:
+                if k.arg != "axis":
+                    continue
+                try:
+                    v = ast.literal_eval(k.value)
+                except (ValueError, TypeError, SyntaxError):
+                    continue
+                if isinstance(v, int) and not isinstance(v, bool):
+                    rank = max(rank, v + 1 if v >= 0 else -v)
+        elif isinstance(node, ast.Compare) and isinstance(node.left, ast.Attribute) and node.left.attr == "ndim" \
+                and mine(node.left.value) and isinstance(node.ops[0], (ast.Eq, ast.GtE)) \
+                and isinstance(node.comparators[0], ast.Constant) and isinstance(node.comparators[0].value, int):
+            rank = max(rank, node.comparators[0].value)
+    return min(rank, 3)
+
+
+def _int_valued(body: ast.AST, target: str) -> bool:
+    """Whether the array holds integer codes: compared (itself or an element/slice) with integer constants."""
+    for node in ast.walk(body):
+        if isinstance(node, ast.Compare):
+            parts = [node.left, *node.comparators]
+            hit = any(_is_target(p, target) or (isinstance(p, ast.Subscript) and _is_target(p.value, target))
+                      for p in parts)
+            if hit and any(isinstance(p, ast.Constant) and isinstance(p.value, int) and not isinstance(p.value, bool)
+                           for p in parts):
+                return True
+    return False
+
+
+def shaped_array_kind(body: ast.AST, target: str, kinds: list[str]) -> str | None:
+    """An array kind of the rank the body indexes (and integer codes when compared with integers), or ``None``."""
+    if not kinds or not kinds[0].startswith("ndarray"):
+        return None
+    rank = array_rank(body, target)
+    name = target.rsplit(".", 1)[-1].lower()
+    if rank <= 1 and _POSITIONS.match(name):
+        return "ndarray1_pos"
+    if rank < 2 or kinds[0].startswith(f"ndarray{rank}") or kinds[0] in ("ndarray_strel",) \
+            or (rank == 2 and kinds[0].startswith("ndarray2")):
+        return None
+    integer = _int_valued(body, target) or kinds[0].endswith("_int")
+    return f"ndarray{rank}" + ("_int" if integer else "")
+
+
+class _KeyToName(ast.NodeTransformer):
+    """``target['k']`` / ``target.get('k', ...)`` -> the name ``result``: a value analysed like a variable."""
+
+    def __init__(self, target: str, key: str, result: str):
+        self.target, self.key, self.result = target, key, result
+
+    def _name(self, node: ast.AST) -> ast.AST:
+        return ast.copy_location(ast.Name(id=self.result, ctx=ast.Load()), node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        if _is_target(node.value, self.target) and isinstance(node.slice, ast.Constant) and node.slice.value == self.key \
+                and isinstance(node.ctx, ast.Load):
+            return self._name(node)
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr == "get" and _is_target(f.value, self.target) and node.args \
+                and isinstance(node.args[0], ast.Constant) and node.args[0].value == self.key:
+            return self._name(node)
+        return node
+
+
+def read_keys(body: ast.AST, target: str) -> list[str]:
+    """String keys read from ``target``: ``d['fmt']``, ``d.get('fmt')``, ``'fmt' in d``."""
+    out = list(string_columns(body, target))
+    for node in ast.walk(body):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+                and _is_target(node.func.value, target) and node.args and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str):
+            out.append(node.args[0].value)
+    return list(dict.fromkeys(out))
+
+
+def key_kinds(body: ast.AST, target: str, keys: list[str], depth: int) -> dict[str, str]:
+    """The kind of each key's value, from how ``target['key']`` is used (compared with 'gff3': that string)."""
+    import copy as _copy
+
+    out: dict[str, str] = {}
+    for k in keys[:10]:
+        result = "_bc_key_" + re.sub(r"\W", "_", k)
+        tree = _KeyToName(target, k, result).visit(_copy.deepcopy(body))
+        votes = usage_votes(tree, result)
+        kinds = refine_kinds(tree, result, rank_kinds(k, votes), votes, depth + 1) if (votes or family_of_name(k)) \
+            else ["str_word"]
+        out[k] = kinds[0] if not kinds[0].startswith("stub:") else "str_word"
+    return out
+
+
+_KNOWN_METHODS = _STR_METHODS | _LIST_METHODS | _DICT_METHODS | _ARRAY_ATTRS | _SERIES_ATTRS | _SET_METHODS
+
+
+class _MethodCallToName(ast.NodeTransformer):
+    """``target.m(...)`` -> the name ``result``: the call's result analysed like a variable."""
+
+    def __init__(self, target: str, method: str, result: str):
+        self.target, self.method, self.result = target, method, result
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr == self.method and _is_target(f.value, self.target):
+            return ast.copy_location(ast.Name(id=self.result, ctx=ast.Load()), node)
+        return node
+
+
+def object_methods(body: ast.AST, target: str) -> dict[str, str]:
+    """Methods the code calls on an object of no known type (``header.get_info(k)``, ``fh.close()``),
+    or passes on as functions (``map(header.get_info, keys)``): method -> ``stub:KIND``, a function
+    returning one generated value of the kind the call's use suggests (``None`` when unused).
+    """
+    import copy as _copy
+
+    called: list[str] = []
+    passed: list[str] = []
+    for node in ast.walk(body):
+        if isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Attribute) and _is_target(f.value, target) and f.attr not in _KNOWN_METHODS \
+                    and not f.attr.startswith("__"):
+                called.append(f.attr)
+            funcs = [node.args[0]] if isinstance(f, ast.Name) and f.id in ("map", "filter") and node.args else []
+            funcs += [k.value for k in node.keywords if k.arg == "key"]
+            for a in funcs:
+                if isinstance(a, ast.Attribute) and _is_target(a.value, target) and a.attr not in _KNOWN_METHODS:
+                    passed.append(a.attr)  # map(obj.method, xs), sorted(xs, key=obj.rank): a function
+    out: dict[str, str] = {}
+    for m in dict.fromkeys(called + passed):
+        result = f"_bc_ret_{m.lstrip('_')}"
+        tree = _MethodCallToName(target, m, result).visit(_copy.deepcopy(body))
+        votes = usage_votes(tree, result)
+        if m in passed and m not in called:
+            out[m] = "stub:str_word"
+        elif not votes:
+            out[m] = "stub:none"
+        else:
+            out[m] = "stub:" + refine_kinds(tree, result, rank_kinds(m.removeprefix("get_"), votes), votes, 2)[0]
+    return out
+
+
+def _loop_targets(body: ast.AST, target: str) -> list[ast.AST]:
+    """The loop targets of ``for v in target`` (and ``for i, v in enumerate(target)``: ``v``)."""
+    out = []
+    for node in ast.walk(body):
+        if not isinstance(node, (ast.For, ast.comprehension)):
+            continue
+        it, var = node.iter, node.target
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and it.args \
+                and isinstance(var, ast.Tuple) and len(var.elts) == 2:
+            it, var = it.args[0], var.elts[1]
+        if _is_target(it, target):
+            out.append(var)
+    return out
+
+
+def element_kind(body: ast.AST, target: str) -> str | None:
+    """A container kind typed by how its elements are used, or ``None``.
+
+    * ``for i, j, _, value in data``: a list of 4-tuples, each field typed by its own use
+      (``tuplelist:[...]``);
+    * ``for occr in target: occr.values()`` or ``occr['key']``: a list of dicts (``dictlist:...``,
+      with the string keys read);
+    * ``for name in target: name.upper()``: a list of strings.
+    """
+    for var in _loop_targets(body, target):
+        if isinstance(var, ast.Tuple) and 2 <= len(var.elts) <= 6 and all(isinstance(e, ast.Name) for e in var.elts):
+            fields = []
+            for e in var.elts:
+                sv = usage_votes(body, e.id)
+                fields.append(refine_kinds(body, e.id, rank_kinds(e.id, sv), sv, 2)[0] if sv else "int_small")
+            return "tuplelist:" + repr(fields)
+        if not isinstance(var, ast.Name):
+            continue
+        keys = read_keys(body, var.id)
+        sv = usage_votes(body, var.id)
+        if keys or sv.get("dict", 0) >= W_USAGE:
+            return "dictlist:" + repr(key_kinds(body, var.id, keys, 1))
+        if sv and max(sv, key=lambda f: sv[f]) == "str" and sv["str"] >= W_USAGE:
+            return "list_dna" if re.search(r"seq|read", target.lower()) else "list_str"
+    return None
+
+
 def _element_name(body: ast.AST, target: str) -> str | None:
     """The loop variable of ``for x in target`` / ``for i, x in enumerate(target)``, if any."""
     for node in ast.walk(body):
@@ -743,6 +974,7 @@ def infer_params(
     func: ast.FunctionDef | ast.AsyncFunctionDef,
     repo_dir: str | Path | None = None,
     skip_first: bool = False,
+    helpers: dict[str, ast.AST] | None = None,
 ) -> list[ParamSpec]:
     """A :class:`ParamSpec` per parameter of ``func`` (``self``/``cls`` skipped with ``skip_first``)."""
     a = func.args
@@ -779,7 +1011,7 @@ def infer_params(
             votes[fam] += w
         for fam, w in usage_votes(func, arg.arg).items():
             votes[fam] += w
-        kinds = refine_kinds(func, arg.arg, rank_kinds(arg.arg, votes), votes)
+        kinds = refine_kinds(func, arg.arg, rank_kinds(arg.arg, votes), votes, helpers=helpers)
         specs.append(
             ParamSpec(
                 name=arg.arg,
@@ -793,9 +1025,13 @@ def infer_params(
     return specs
 
 
-def refine_kinds(body: ast.AST, target: str, kinds: list[str], votes: dict[str, float], depth: int = 0) -> list[str]:
+def refine_kinds(body: ast.AST, target: str, kinds: list[str], votes: dict[str, float], depth: int = 0,
+                 helpers: dict[str, ast.AST] | None = None) -> list[str]:
     """Kinds with payloads from how ``target`` is used: choices, table columns, text, regex matches, objects."""
     kinds = list(kinds)
+    # a file format named by the parameter, its docstring or the parser's markers (python_formats):
+    # a well-formed record first, the plain kinds stay as the alternatives
+    fmt = format_kind(body, target, kinds[0], helpers) if depth == 0 and kinds else None
     if "frame" in kinds:
         cols = string_columns(body, target)
         kinds = [("frame:" + repr(cols)) if k == "frame" else k for k in kinds] if cols else [k for k in kinds if k != "frame"]
@@ -818,6 +1054,16 @@ def refine_kinds(body: ast.AST, target: str, kinds: list[str], votes: dict[str, 
     choices = compared_strings(body, target)
     if choices and any(k.startswith(("str", "text", "regex")) for k in kinds[:2]):
         kinds.insert(0, "choice:" + repr(choices))
+    if kinds and kinds[0].startswith("dict_") and depth < 2:
+        keys = read_keys(body, target)
+        if keys:  # dialect['fmt'], opts.get('min_len'): a dict with exactly the keys the code reads
+            kinds.insert(0, "dictkeys:" + repr(key_kinds(body, target, keys, depth)))
+    shaped = shaped_array_kind(body, target, kinds)
+    if shaped:  # x[:, k], axis=1, x.shape[2]: the rank the indexing needs
+        kinds = [shaped, *(k for k in kinds if k != shaped)]
+    elem = element_kind(body, target) if depth < 2 else None
+    if elem and (not kinds or kinds[0].startswith(("list", "tuple", "set", "ndarray1"))) and elem not in kinds:
+        kinds.insert(0, elem)
     loop_var = _element_name(body, target)
     if loop_var and depth < 2:
         elem_subs = sub_attributes(body, loop_var)
@@ -832,13 +1078,19 @@ def refine_kinds(body: ast.AST, target: str, kinds: list[str], votes: dict[str, 
             kinds.insert(0, "objlist:" + repr(fields))  # for row in rows: row.chromosome ...
     subs = sub_attributes(body, target)
     known = sum(w for f, w in votes.items() if f != "object")
-    if subs and depth < 2 and known < W_USAGE * 2:
+    methods = object_methods(body, target) if depth < 2 and known < W_USAGE * 2 else {}
+    if (subs or (methods and votes.get("object"))) and depth < 2 and known < W_USAGE * 2:
         fields = {}
         for sub in subs:
+            if sub in methods:
+                continue
             sub_target = f"{target}.{sub}"
             sv = usage_votes(body, sub_target)
             fields[sub] = refine_kinds(body, sub_target, rank_kinds(sub, sv), sv, depth + 1)[0] if sv else "str_word"
+        fields.update(methods)
         kinds.insert(0, "obj:" + repr(fields))
+    if fmt and not kinds[0].startswith(("choice:", "regex:", "a_type")):
+        kinds = [fmt, *(k for k in kinds if k != fmt)]
     return kinds
 
 
@@ -904,6 +1156,8 @@ def constructor_kind(class_source: str, class_name: str, repo_dir: str | Path | 
 
 def kind_expr(kind: str) -> str:
     """The generator expression of a kind (``choice:[...]`` picks among compared-to strings)."""
+    if kind.startswith("fmt:"):  # a record of a file format (python_formats)
+        return format_expr(kind)
     if kind.startswith("ctor:"):  # one of the repository's classes, through its constructor
         _, name, fields = kind.split(":", 2)
         args = ast.literal_eval(fields)
@@ -922,6 +1176,19 @@ def kind_expr(kind: str) -> str:
     if kind.startswith("obj:"):
         fields = ast.literal_eval(kind[len("obj:") :])
         return "_bc_ns(" + ", ".join(f"{k}={kind_expr(v)}" for k, v in fields.items()) + ")"
+    if kind.startswith("tuplelist:"):
+        fields = ast.literal_eval(kind[len("tuplelist:"):])
+        return "[(" + ", ".join(kind_expr(f) for f in fields) + ",) for _ in range(_r.randint(1, 6))]"
+    if kind.startswith("dictkeys:"):
+        keys = ast.literal_eval(kind[len("dictkeys:"):])
+        return "{" + ", ".join(f"{k!r}: {kind_expr(v)}" for k, v in keys.items()) + "}"
+    if kind.startswith("dictlist:"):
+        keys = ast.literal_eval(kind[len("dictlist:"):])
+        if keys:
+            one = "{" + ", ".join(f"{k!r}: {kind_expr(v)}" for k, v in keys.items()) + "}"
+        else:
+            one = KINDS["dict_str_int"]
+        return f"[{one} for _ in range(_r.randint(1, 6))]"
     if kind.startswith("objlist:"):
         return f"[{kind_expr('obj:' + kind[len('objlist:'):])} for _ in range(_r.randint(1, 6))]"
     if kind.startswith("stub:"):  # a method of the class with no source: returns a generated value

@@ -25,6 +25,10 @@ from pathlib import Path
 IMAGE_MODULES = frozenset(
     {"numpy", "scipy", "pandas", "skimage", "sklearn", "Bio", "pysam", "centrosome", "six"}
 )
+#: Faster drop-in replacements of a standard-library module, imported under its name
+#: (``import simplejson as json``): the stdlib module stands in where the image lacks them.
+DROP_IN: dict[str, str] = {"simplejson": "json", "ujson": "json", "cPickle": "pickle", "cStringIO": "io",
+                           "regex": "re"}
 #: Standard-library names (Python 3.10+ knows them; the image runs 3.9, whose stdlib is a subset
 #: for all names golden code uses).
 STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
@@ -334,6 +338,14 @@ class _RepoSlicer:
                         for a in sub.names:
                             # an optional import is the whole try statement: the fallback is part of it
                             out.setdefault(a.asname or a.name.split(".")[0], node if optional else sub)
+                    elif isinstance(sub, (ast.Assign, ast.AnnAssign)) and node.handlers:
+                        # a compatibility shim (try: abc = collections.abc / except AttributeError:
+                        # abc = collections): the whole statement, whichever branch the image takes
+                        targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
+                        for t in targets:
+                            for n in ast.walk(t):
+                                if isinstance(n, ast.Name):
+                                    out.setdefault(n.id, node)
         return out
 
     def defining_module(self, name: str, current: Path | None = None) -> Path | None:
@@ -439,6 +451,8 @@ class _RepoSlicer:
                     continue
                 if image_can_import(a.name):
                     self.imports.append(f"import {a.name}" + (f" as {a.asname}" if a.asname else ""))
+                elif a.asname and DROP_IN.get(a.name) == a.asname:
+                    self.imports.append(f"import {a.asname}")  # import simplejson as json: the stdlib's json
                 elif a.asname and self.module_path(a.name) is not None:
                     self.inline_module(self.module_path(a.name), name, depth)  # import pkg.mod as m
                 else:
@@ -561,12 +575,14 @@ def _class_members(cls: ast.ClassDef, func: ast.FunctionDef, slicer: _RepoSlicer
     seen: set[str] = {func.name}
     while todo:
         node = todo.pop()
-        for n in ast.walk(node):
-            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in ("self", "cls", cls.name):
-                if n.attr in by_name and n.attr not in seen:
-                    seen.add(n.attr)
-                    wanted.append(n.attr)
-                    todo.append(by_name[n.attr])
+        selves = self_aliases(node, cls.name)
+        reached = [n.attr for n in ast.walk(node)
+                   if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in selves]
+        for attr in [*reached, *protocol_members(node, selves)]:
+            if attr in by_name and attr not in seen:
+                seen.add(attr)
+                wanted.append(attr)
+                todo.append(by_name[attr])
     text = slicer._texts[path]
     out = []
     for item in cls.body:  # source order
@@ -577,6 +593,90 @@ def _class_members(cls: ast.ClassDef, func: ast.FunctionDef, slicer: _RepoSlicer
                 seg = "\n".join("@" + ast.unparse(d) for d in item.decorator_list) + "\n" + seg
             out.append(_dedent_block(seg))
     return out
+
+
+_COPIES = {"copy", "deepcopy"}
+
+
+def self_aliases(node: ast.AST, class_name: str) -> set[str]:
+    """``self``, ``cls``, the class's name, and local names bound to the instance or a copy of it.
+
+    ``t = copy(self); t.resolve_polytomies()`` reaches ``resolve_polytomies`` as surely as
+    ``self.resolve_polytomies()`` does; so do ``other = self`` and ``new = type(self)(...)``.
+    """
+    out = {"self", "cls", class_name}
+    changed = True
+    while changed:
+        changed = False
+        for n in ast.walk(node):
+            if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)):
+                continue
+            v, name = n.value, n.targets[0].id
+            if name in out:
+                continue
+            if _is_instance_expr(v, out):
+                out.add(name)
+                changed = True
+    return out
+
+
+def _is_instance_expr(v: ast.AST, selves: set[str]) -> bool:
+    if isinstance(v, ast.Name):
+        return v.id in selves
+    if isinstance(v, ast.Call):
+        f = v.func
+        fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        if fname in _COPIES and v.args and isinstance(v.args[0], ast.Name) and v.args[0].id in selves:
+            return True  # copy(self), copy.deepcopy(self)
+        if (isinstance(f, ast.Call) and isinstance(f.func, ast.Name) and f.func.id == "type" and f.args
+                and isinstance(f.args[0], ast.Name) and f.args[0].id in selves):
+            return True  # type(self)(...)
+        if isinstance(f, ast.Attribute) and f.attr == "__class__" and isinstance(f.value, ast.Name) and f.value.id in selves:
+            return True  # self.__class__(...)
+    return False
+
+
+#: Builtins whose call on the instance runs one of its special methods.
+_PROTOCOL_CALLS = {
+    "len": ("__len__",), "iter": ("__iter__", "__next__"), "list": ("__iter__", "__next__", "__len__"),
+    "tuple": ("__iter__", "__next__"), "sorted": ("__iter__", "__next__"), "enumerate": ("__iter__", "__next__"),
+    "zip": ("__iter__", "__next__"), "set": ("__iter__", "__next__", "__hash__"), "sum": ("__iter__",),
+    "str": ("__str__", "__repr__"), "repr": ("__repr__",), "hash": ("__hash__",), "bool": ("__bool__", "__len__"),
+    "copy": ("__copy__",), "deepcopy": ("__deepcopy__",), "next": ("__next__",), "reversed": ("__reversed__", "__len__", "__getitem__"),
+}  # fmt: skip
+
+
+def protocol_members(node: ast.AST, selves: set[str]) -> list[str]:
+    """Special methods the code runs implicitly on the instance (``for x in self``, ``len(self)``, ``self[i]``).
+
+    A sliced method that iterates over ``self`` needs the class's ``__iter__``; one that builds a new
+    instance (``type(self)(...)``, ``Cls(...)``) needs ``__init__``.
+    """
+    def is_self(x: ast.AST) -> bool:
+        return isinstance(x, ast.Name) and x.id in selves
+
+    out: list[str] = []
+    for n in ast.walk(node):
+        if isinstance(n, (ast.For, ast.comprehension)) and is_self(n.iter):
+            out += ["__iter__", "__next__"]
+        elif isinstance(n, ast.Subscript) and is_self(n.value):
+            out.append({ast.Store: "__setitem__", ast.Del: "__delitem__"}.get(type(n.ctx), "__getitem__"))
+        elif isinstance(n, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn)) for op in n.ops) \
+                and any(is_self(c) for c in n.comparators):
+            out += ["__contains__", "__iter__"]
+        elif isinstance(n, ast.Compare) and (is_self(n.left) or any(is_self(c) for c in n.comparators)):
+            out += {ast.Eq: ["__eq__"], ast.NotEq: ["__ne__", "__eq__"], ast.Lt: ["__lt__"], ast.Gt: ["__gt__"],
+                    ast.LtE: ["__le__"], ast.GtE: ["__ge__"]}.get(type(n.ops[0]), [])
+        elif isinstance(n, ast.Call):
+            f = n.func
+            fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            if fname in _PROTOCOL_CALLS and any(is_self(a) for a in n.args):
+                out += list(_PROTOCOL_CALLS[fname])
+            new_instance = _is_instance_expr(n, selves) and fname not in _COPIES
+            by_class_name = isinstance(f, ast.Name) and f.id in selves and f.id != "self"
+            if new_instance or by_class_name:
+                out.append("__init__")  # a new instance: type(self)(...), self.__class__(...), Cls(...)
+    return list(dict.fromkeys(out))
 
 
 def _dedent_block(text: str) -> str:
