@@ -83,14 +83,14 @@ def build_prompts(rec: dict[str, Any], texts: dict[Request, str], pool: dict[str
 
     body = ["Here are the imports:", *(file_rec or {}).get("imports", [])]
     glob = list((file_rec or {}).get("globals", []))
-    if lang == "java" and file_rec:
+    if runner(lang).class_attributes_are_globals and file_rec:
         glob = [a for c in file_rec.get("classes", []) if c["name"] == rec.get("parentClass") for a in c.get("attributes", [])]
     body += ["Here are the global variables:", *glob, "Here are the class declarations:"]
     for cls in (file_rec or {}).get("classes", []):
         bases = f"({', '.join(cls['bases'])})" if cls.get("bases") else ""
         body.append(f"class {cls['name']}{bases}:")
         if cls.get("attributes"):
-            body.append("\tattributes: " + (",".join(cls["attributes"]) if lang == "python" else " ".join(cls["attributes"])))
+            body.append("\tattributes: " + runner(lang).attribute_separator.join(cls["attributes"]))
         body.append("\tmethods:")
         for fid in cls.get("methods", []):
             if fid == rec["function_id"] or not isinstance(fid, str):

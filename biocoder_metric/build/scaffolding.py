@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, NamedTuple
+
+from biocoder_metric.languages import runner
 
 #: Folder names that hold a repository's tests.
 TEST_DIRS = frozenset({"test", "tests", "testing", "unittests", "unit_tests", "test_data", "testdata"})
@@ -66,19 +69,27 @@ def test_reason(rec: dict[str, Any]) -> str | None:
     hit = sorted(dirs & TEST_DIRS)
     if hit:
         return f"in test folder {hit[0]}/"
+    return _rules(rec).test(rec)
+
+
+def _java_test(rec: dict[str, Any]) -> str | None:
+    path = PurePosixPath(str(rec.get("filePath") or ""))
     name, stem = path.name, path.stem
-    language = rec.get("language", "python")
+    if re.fullmatch(r"(Test\w*|\w+(Test|Tests|IT|TestCase))", stem):
+        return f"test file {name}"
+    m = _JAVA_TEST_ANNOTATION.search(_java_head(str(rec.get("content") or "")))
+    if m:
+        return f"test annotation {m.group(0)}"
+    if any(re.search(r"\b(org\.junit|org\.testng|junit\.framework)\b", i) for i in _imports(rec)):
+        return "file imports a test framework"
+    return None
+
+
+def _py_test(rec: dict[str, Any]) -> str | None:
+    path = PurePosixPath(str(rec.get("filePath") or ""))
+    name, stem = path.name, path.stem
     fname = str(rec.get("functionName") or "")
     cls = str(rec.get("parentClass") or "")
-    if language == "java":
-        if re.fullmatch(r"(Test\w*|\w+(Test|Tests|IT|TestCase))", stem):
-            return f"test file {name}"
-        m = _JAVA_TEST_ANNOTATION.search(_java_head(str(rec.get("content") or "")))
-        if m:
-            return f"test annotation {m.group(0)}"
-        if any(re.search(r"\b(org\.junit|org\.testng|junit\.framework)\b", i) for i in _imports(rec)):
-            return "file imports a test framework"
-        return None
     if stem == "conftest" or stem.startswith("test_") or stem.endswith("_test") or stem == "tests":
         return f"test file {name}"
     if re.match(r"test(_|[A-Z]|$)", fname) or fname in ("setUp", "tearDown", "setUpClass", "tearDownClass"):
@@ -93,17 +104,23 @@ def test_reason(rec: dict[str, Any]) -> str | None:
 
 def stub_reason(rec: dict[str, Any]) -> str | None:
     """Why the body has no behaviour: ``pass``, ``...``, ``raise NotImplementedError``, docstring only."""
-    if rec.get("language") == "java":
-        body = _java_body(str(rec.get("content") or ""))
-        if body is None:
-            return None
-        code = re.sub(r"/\*.*?\*/|//[^\n]*", "", body, flags=re.S).strip()
-        if not code:
-            return "empty body"
-        if re.fullmatch(r"throw\s+new\s+(UnsupportedOperationException|RuntimeException|IllegalStateException|"
-                        r"NotImplementedException)\s*\([^;]*\)\s*;", code):
-            return "body only throws " + code.split("(")[0].split()[-1]
+    return _rules(rec).stub(rec)
+
+
+def _java_stub(rec: dict[str, Any]) -> str | None:
+    body = _java_body(str(rec.get("content") or ""))
+    if body is None:
         return None
+    code = re.sub(r"/\*.*?\*/|//[^\n]*", "", body, flags=re.S).strip()
+    if not code:
+        return "empty body"
+    if re.fullmatch(r"throw\s+new\s+(UnsupportedOperationException|RuntimeException|IllegalStateException|"
+                    r"NotImplementedException)\s*\([^;]*\)\s*;", code):
+        return "body only throws " + code.split("(")[0].split()[-1]
+    return None
+
+
+def _py_stub(rec: dict[str, Any]) -> str | None:
     func = _py_function(rec)
     if func is None:
         return None
@@ -133,22 +150,29 @@ def stub_reason(rec: dict[str, Any]) -> str | None:
 
 def boilerplate_reason(rec: dict[str, Any]) -> str | None:
     """Why the function is defined by convention: dunder methods, Java's Object methods, accessors."""
+    return _rules(rec).boilerplate(rec)
+
+
+def _java_boilerplate(rec: dict[str, Any]) -> str | None:
     fname = str(rec.get("functionName") or "")
-    if rec.get("language") == "java":
-        head = _java_head(str(rec.get("content") or ""))
-        m = re.search(r"\b" + re.escape(fname) + r"\s*\(([^)]*)\)", head)
-        n_params = len([p for p in m.group(1).split(",") if p.strip()]) if m else -1
-        # Object's own methods (an override by signature), not a static toString(Collection) utility
-        if fname in _JAVA_BOILERPLATE and n_params == (1 if fname == "equals" else 0) and "static" not in head:
-            return f"Object method {fname}"
-        body = _java_body(str(rec.get("content") or ""))
-        if body is not None:
-            code = re.sub(r"/\*.*?\*/|//[^\n]*", "", body, flags=re.S).strip()
-            if re.fullmatch(r"(get|is|has)[A-Z]\w*", fname) and re.fullmatch(r"return\s+(this\s*\.\s*)?\w+\s*;", code):
-                return f"getter {fname}"
-            if re.fullmatch(r"set[A-Z]\w*", fname) and re.fullmatch(r"(this\s*\.\s*)?\w+\s*=\s*\w+\s*;", code):
-                return f"setter {fname}"
-        return None
+    head = _java_head(str(rec.get("content") or ""))
+    m = re.search(r"\b" + re.escape(fname) + r"\s*\(([^)]*)\)", head)
+    n_params = len([p for p in m.group(1).split(",") if p.strip()]) if m else -1
+    # Object's own methods (an override by signature), not a static toString(Collection) utility
+    if fname in _JAVA_BOILERPLATE and n_params == (1 if fname == "equals" else 0) and "static" not in head:
+        return f"Object method {fname}"
+    body = _java_body(str(rec.get("content") or ""))
+    if body is not None:
+        code = re.sub(r"/\*.*?\*/|//[^\n]*", "", body, flags=re.S).strip()
+        if re.fullmatch(r"(get|is|has)[A-Z]\w*", fname) and re.fullmatch(r"return\s+(this\s*\.\s*)?\w+\s*;", code):
+            return f"getter {fname}"
+        if re.fullmatch(r"set[A-Z]\w*", fname) and re.fullmatch(r"(this\s*\.\s*)?\w+\s*=\s*\w+\s*;", code):
+            return f"setter {fname}"
+    return None
+
+
+def _py_boilerplate(rec: dict[str, Any]) -> str | None:
+    fname = str(rec.get("functionName") or "")
     if fname in _CONVENTION_DUNDERS:
         return f"dunder method {fname}"
     return None
@@ -156,19 +180,25 @@ def boilerplate_reason(rec: dict[str, Any]) -> str | None:
 
 def output_only_reason(rec: dict[str, Any]) -> str | None:
     """Why the function's only effect is a plot or a log message: nothing returned, nothing changed."""
-    if rec.get("language") == "java":
-        content = str(rec.get("content") or "")
-        body = _java_body(content)
-        rtype = str(rec.get("returnType") or "")
-        if body is None or rtype != "void":
-            return None
-        if re.search(r"(\bthis\s*\.\s*\w+|\w+\s*\[[^\]]*\])\s*[-+*/]?=[^=]", body):
-            return None
-        rest = _JAVA_OUTPUT.sub("", re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"", "", body, flags=re.S))
-        effects = [m for m in re.findall(r"\b(\w+)\s*\(", rest) if m not in _JAVA_KEYWORDS]
-        if _JAVA_OUTPUT.search(body) and not effects and not re.search(r"\bthrow\b|[^=!<>]=[^=]", rest):
-            return "void method that only logs"
+    return _rules(rec).output_only(rec)
+
+
+def _java_output_only(rec: dict[str, Any]) -> str | None:
+    content = str(rec.get("content") or "")
+    body = _java_body(content)
+    rtype = str(rec.get("returnType") or "")
+    if body is None or rtype != "void":
         return None
+    if re.search(r"(\bthis\s*\.\s*\w+|\w+\s*\[[^\]]*\])\s*[-+*/]?=[^=]", body):
+        return None
+    rest = _JAVA_OUTPUT.sub("", re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"", "", body, flags=re.S))
+    effects = [m for m in re.findall(r"\b(\w+)\s*\(", rest) if m not in _JAVA_KEYWORDS]
+    if _JAVA_OUTPUT.search(body) and not effects and not re.search(r"\bthrow\b|[^=!<>]=[^=]", rest):
+        return "void method that only logs"
+    return None
+
+
+def _py_output_only(rec: dict[str, Any]) -> str | None:
     func = _py_function(rec)
     if func is None:
         return None
@@ -185,6 +215,23 @@ def output_only_reason(rec: dict[str, Any]) -> str | None:
     if outputs and not effects and not calls & (_FILE_CALLS | {"exit"}):
         return f"returns nothing, changes nothing and only logs ({', '.join(outputs[:3])})"
     return None
+
+
+class Rules(NamedTuple):
+    """One language's scaffolding checks (its runner names them as the ``scaffolding`` hook)."""
+
+    test: Callable[[dict[str, Any]], str | None]
+    stub: Callable[[dict[str, Any]], str | None]
+    boilerplate: Callable[[dict[str, Any]], str | None]
+    output_only: Callable[[dict[str, Any]], str | None]
+
+
+PYTHON_RULES = Rules(_py_test, _py_stub, _py_boilerplate, _py_output_only)
+JAVA_RULES = Rules(_java_test, _java_stub, _java_boilerplate, _java_output_only)
+
+
+def _rules(rec: dict[str, Any]) -> Rules:
+    return runner(rec.get("language") or "python").hook("scaffolding")
 
 
 def scaffolding(rec: dict[str, Any]) -> tuple[str, str] | None:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from biocoder_metric.build.scaffolding import scaffolding
+from biocoder_metric.languages import runner
 
 #: Import prefixes that mark a file as bioinformatics code (Python modules and Java packages).
 BIO_IMPORTS: tuple[str, ...] = (
@@ -92,9 +93,6 @@ class SelectConfig:
 
 # ------------------------------------------------------------------------------------ tokens
 _JAVA_TOKEN = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|\d+(?:\.\d+)?|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|[^\sA-Za-z0-9_]")
-_JAVA_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
-_PY_DOCSTRING = re.compile(r'(?:"""|\'\'\').*?(?:"""|\'\'\')', re.S)
-_PY_COMMENT = re.compile(r"#[^\n]*")
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
@@ -105,10 +103,7 @@ def code_tokens(code: str, language: str) -> set[str]:
     on a fragment, and token *sets* do not need exact token boundaries. String literals are
     compared by their text (``'x'`` and ``"x"`` are one token) because formatters swap quotes.
     """
-    if language == "java":
-        code = _JAVA_COMMENT.sub(" ", code)
-    else:
-        code = _PY_COMMENT.sub(" ", _PY_DOCSTRING.sub(" ", code))
+    code = runner(language).strip_comments(code)
     # a string literal counts by its text, not its quotes: reformatters swap ' and "
     return {f'"{t[1:-1]}"' if t[:1] in "'\"" else t for t in _JAVA_TOKEN.findall(code)}
 
@@ -187,13 +182,7 @@ def own_packages(functions: list[dict[str, Any]]) -> dict[str, set[str]]:
         pkg = str(rec.get("packageName") or "")
         if not pkg:
             continue
-        if rec.get("language") == "java":
-            out[repo].add(".".join(pkg.split(".")[:2]))
-        else:
-            out[repo].add(pkg.split(".")[0])
-            add = rec.get("additionalImports")
-            if isinstance(add, dict):
-                out[repo].update(str(v).split(".")[0] for v in add.values() if v)
+        out[repo].update(runner(rec.get("language") or "python").own_packages(rec))
     return out
 
 

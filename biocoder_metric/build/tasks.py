@@ -14,7 +14,6 @@ Java). Without a harness the row is ``golden_only`` and says why it cannot be ru
 
 from __future__ import annotations
 
-import ast
 import json
 from typing import Any
 
@@ -24,28 +23,9 @@ from biocoder_metric.languages import runner
 SOURCE = "biocoder build"
 
 
-def _strip_docstrings(code: str) -> str | None:
-    """AST dump without docstrings (None when the code does not parse)."""
-    import textwrap
-
-    try:
-        tree = ast.parse(textwrap.dedent(code))
-    except SyntaxError:
-        return None
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.body:
-            first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
-                node.body = node.body[1:] or [ast.Pass()]
-    return ast.dump(tree)
-
-
 def same_function(a: str, b: str, language: str) -> bool:
     """Is ``a`` the same function as ``b``? Python: same AST (docstrings aside); Java: same non-space text."""
-    if language == "python":
-        da, db = _strip_docstrings(a), _strip_docstrings(b)
-        return da is not None and da == db
-    return "".join(a.split()) == "".join(b.split())
+    return runner(language).same_function(a, b)
 
 
 def _harness_index(harness: list[dict[str, Any]]) -> tuple[dict[str, dict[str, Any]], dict[tuple[str, str], list[dict[str, Any]]]]:

@@ -9,6 +9,10 @@ dispatches through :func:`runner` instead of comparing language names:
 * harness insertion (execution): how a signature line is closed, how a body is nested under
   it, imports the solution must not keep inline, annotations to drop, the class a program
   declares, how a fuzzed string literal is escaped;
+* benchmark construction (build): comment stripping for near-duplicate tokens, the packages a
+  repository is itself, what counts as the same function, how a prompt lists a class's
+  attributes and globals, how helper functions are grouped, and the scaffolding rules (tests,
+  stubs, boilerplate, output-only functions) as a hook;
 * compile and run (execution, sandbox): the canary program, the host's extra first-reply slack
   per case (a compiler run), the stderr that means "did not compile" or "out of memory";
 * the tools above the engine, named as hooks (``"module:function"``, imported on first use, so
@@ -28,7 +32,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 #: Hooks every runner names: ``name -> "module:function"`` (see the module docstring).
-HOOKS = ("mutants", "heldout_mutants", "null_candidates", "wrapped_candidates", "synthesize", "extract")
+HOOKS = ("mutants", "heldout_mutants", "null_candidates", "wrapped_candidates", "synthesize", "extract", "scaffolding")
 
 
 class UnknownLanguageError(ValueError):
@@ -67,6 +71,29 @@ class LanguageRunner:
     control_escape: ClassVar[str] = "\\x{:02x}"
     #: ``hook name -> "module:function"``; see :data:`HOOKS`.
     hooks: ClassVar[dict[str, str]] = {}
+
+    # ------------------------------------------------------------ benchmark construction (build)
+    #: How a class's attributes are listed in a built prompt.
+    attribute_separator: ClassVar[str] = ", "
+    #: A built prompt's "global variables" are the enclosing class's attributes (Java has no
+    #: module-level variables).
+    class_attributes_are_globals: ClassVar[bool] = False
+    #: Rows without a file path are grouped by repository to find helper functions (Python's
+    #: shipped rows carry no path; helpers there are module-level functions).
+    siblings_by_repository: ClassVar[bool] = False
+
+    def strip_comments(self, code: str) -> str:
+        """``code`` without comments (and docstrings), for near-duplicate token sets."""
+        raise NotImplementedError
+
+    def own_packages(self, rec: dict[str, Any]) -> set[str]:
+        """Module prefixes a function record's repository is itself (its imports of them say
+        nothing about whether the code is bioinformatics)."""
+        raise NotImplementedError
+
+    def same_function(self, a: str, b: str) -> bool:
+        """Whether ``a`` and ``b`` are the same function (formatting aside)."""
+        return "".join(a.split()) == "".join(b.split())
 
     # ------------------------------------------------------------ post-processing
     def defines_function(self, code: str, function_name: str) -> bool:

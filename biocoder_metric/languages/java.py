@@ -8,6 +8,7 @@ engine are hooks.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from biocoder_dataset.java_source import java_braces
 from biocoder_metric.languages.base import LanguageRunner
@@ -68,6 +69,9 @@ def _close_method(text: str) -> str:
     return text.rstrip() + "\n" + "}\n" * depth if opened else text
 
 
+_JAVA_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
 class JavaRunner(LanguageRunner):
     name = "java"
     fence_tags = frozenset({"java"})
@@ -90,7 +94,17 @@ class JavaRunner(LanguageRunner):
         "null_candidates": "biocoder_metric.execution.strength:java_null_candidates",
         "synthesize": "biocoder_metric.synth.pipeline:java_candidates",
         "extract": "biocoder_metric.build.extract_java:extract",
+        "scaffolding": "biocoder_metric.build.scaffolding:JAVA_RULES",
     }
+    attribute_separator = " "
+    class_attributes_are_globals = True
+
+    def strip_comments(self, code: str) -> str:
+        return _JAVA_COMMENT.sub(" ", code)
+
+    def own_packages(self, rec: dict[str, Any]) -> set[str]:
+        pkg = str(rec.get("packageName") or "")
+        return {".".join(pkg.split(".")[:2])} if pkg else set()
 
     def defines_function(self, code: str, function_name: str) -> bool:
         # At least one modifier/type token before the name, a parameter list, then '{'.

@@ -8,8 +8,28 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import Any
 
 from biocoder_metric.languages.base import LanguageRunner
+
+_PY_DOCSTRING = re.compile(r'(?:"""|\'\'\').*?(?:"""|\'\'\')', re.S)
+_PY_COMMENT = re.compile(r"#[^\n]*")
+
+
+def _without_docstrings(code: str) -> str | None:
+    """AST dump without docstrings (None when the code does not parse)."""
+    import textwrap
+
+    try:
+        tree = ast.parse(textwrap.dedent(code))
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                node.body = node.body[1:] or [ast.Pass()]
+    return ast.dump(tree)
 
 _CODE_START = re.compile(r"^(?:import\s|from\s+\S+\s+import\s|def\s|async\s+def\s|class\s|@)")
 _MAX_TRIM_LINES = 400
@@ -126,7 +146,26 @@ class PythonRunner(LanguageRunner):
         "wrapped_candidates": "biocoder_metric.execution.strength:python_wrapped_candidates",
         "synthesize": "biocoder_metric.synth.pipeline:python_candidates",
         "extract": "biocoder_metric.build.extract_python:extract",
+        "scaffolding": "biocoder_metric.build.scaffolding:PYTHON_RULES",
     }
+    attribute_separator = ","
+    siblings_by_repository = True
+
+    def strip_comments(self, code: str) -> str:
+        return _PY_COMMENT.sub(" ", _PY_DOCSTRING.sub(" ", code))
+
+    def own_packages(self, rec: dict[str, Any]) -> set[str]:
+        pkg = str(rec.get("packageName") or "")
+        out = {pkg.split(".")[0]} if pkg else set()
+        add = rec.get("additionalImports")
+        if isinstance(add, dict):
+            out.update(str(v).split(".")[0] for v in add.values() if v)
+        return out
+
+    def same_function(self, a: str, b: str) -> bool:
+        """Same AST, docstrings aside."""
+        da, db = _without_docstrings(a), _without_docstrings(b)
+        return da is not None and da == db
 
     def defines_function(self, code: str, function_name: str) -> bool:
         name = re.escape(function_name)

@@ -235,7 +235,7 @@ def sibling_index(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str], list[
             continue
         if r.get("file_path"):
             out.setdefault((r.get("repository") or "", r["file_path"]), []).append((r["function_name"], r["golden_code"]))
-        elif r.get("language") == "python":
+        elif runner(r.get("language") or "python").siblings_by_repository:
             # no file path: grouped by repository; rows that name none (upstream's hidden sets) form one
             # group, where a helper is still taken only when its name is unique
             out.setdefault((r.get("repository") or "", ""), []).append((r["function_name"], r["golden_code"]))
