@@ -213,7 +213,9 @@ def _select_rows(args: argparse.Namespace, log) -> list[dict[str, Any]]:
     return sorted(chosen, key=lambda r: r["task_id"])
 
 
-def _engine_statuses(rows: list[dict[str, Any]], opts: Any) -> list[tuple[dict[str, Any], tuple[str, str | None]]]:
+def _engine_statuses(
+    rows: list[dict[str, Any]], opts: Any
+) -> list[tuple[dict[str, Any], tuple[str, str | None]]]:
     """Each row with the engine's task status (golden phase and harness strength, cached)."""
     from biocoder_metric.execution.engine import Session
 

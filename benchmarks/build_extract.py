@@ -94,28 +94,51 @@ def main(argv: list[str] | None = None) -> int:
         if not repo.is_dir():
             raise SystemExit(f"{repo}: repository snapshot not found (see ../shared/repos/README.md)")
         _extract(repo, name, language)  # warm-up: imports, parser construction, file cache
-        parse_s, parse_all, n_files = _median_time(lambda r=repo, lang=language: _parse_only(r, lang), args.repeat)
-        extract_s, extract_all, n_functions = _median_time(lambda r=repo, n=name, lang=language: _extract(r, n, lang), args.repeat)
-        rows.append({
-            "repository": name, "language": language, "files": n_files, "functions": n_functions,
-            "parse_only_s": round(parse_s, 4), "extract_s": round(extract_s, 4),
-            "functions_per_s": round(n_functions / extract_s, 1), "files_per_s": round(n_files / extract_s, 1),
-            "extract_over_parse": round(extract_s / parse_s, 2),
-            "runs_parse_s": [round(t, 4) for t in parse_all], "runs_extract_s": [round(t, 4) for t in extract_all],
-        })
-    print(f"{'repository':<30} {'lang':<7} {'files':>5} {'funcs':>6} {'parse s':>8} {'extract s':>9} {'funcs/s':>8} {'extract/parse':>13}")
+        parse_s, parse_all, n_files = _median_time(
+            lambda r=repo, lang=language: _parse_only(r, lang), args.repeat
+        )
+        extract_s, extract_all, n_functions = _median_time(
+            lambda r=repo, n=name, lang=language: _extract(r, n, lang), args.repeat
+        )
+        rows.append(
+            {
+                "repository": name,
+                "language": language,
+                "files": n_files,
+                "functions": n_functions,
+                "parse_only_s": round(parse_s, 4),
+                "extract_s": round(extract_s, 4),
+                "functions_per_s": round(n_functions / extract_s, 1),
+                "files_per_s": round(n_files / extract_s, 1),
+                "extract_over_parse": round(extract_s / parse_s, 2),
+                "runs_parse_s": [round(t, 4) for t in parse_all],
+                "runs_extract_s": [round(t, 4) for t in extract_all],
+            }
+        )
+    print(
+        f"{'repository':<30} {'lang':<7} {'files':>5} {'funcs':>6} {'parse s':>8} {'extract s':>9} {'funcs/s':>8} {'extract/parse':>13}"
+    )
     for r in rows:
-        print(f"{r['repository']:<30} {r['language']:<7} {r['files']:>5} {r['functions']:>6} {r['parse_only_s']:>8.3f} "
-              f"{r['extract_s']:>9.3f} {r['functions_per_s']:>8.1f} {r['extract_over_parse']:>12.2f}x")
+        print(
+            f"{r['repository']:<30} {r['language']:<7} {r['files']:>5} {r['functions']:>6} {r['parse_only_s']:>8.3f} "
+            f"{r['extract_s']:>9.3f} {r['functions_per_s']:>8.1f} {r['extract_over_parse']:>12.2f}x"
+        )
     try:
         from importlib.metadata import version
 
         ts = {"tree-sitter": version("tree-sitter"), "tree-sitter-java": version("tree-sitter-java")}
     except Exception:  # noqa: BLE001 - versions are informative only
         ts = {}
-    result = {"benchmark": "build_extract", "repeat": args.repeat, "python": platform.python_version(),
-              "machine": platform.machine(), "cpus": os.cpu_count(), "load_avg_1m": os.getloadavg()[0],
-              "versions": ts, "results": rows}
+    result = {
+        "benchmark": "build_extract",
+        "repeat": args.repeat,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "load_avg_1m": os.getloadavg()[0],
+        "versions": ts,
+        "results": rows,
+    }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     print(f"raw output: {args.out}")

@@ -114,7 +114,9 @@ def render_markdown(data: dict[str, Any]) -> str:
             cells.append("" if st is None else f"{st['median_ms']:.2f} ({st['p90_ms']:.2f})")
         if any(cells):
             name = label.strip()
-            rows.append(f"| {'&nbsp;&nbsp;' + name if label.startswith(' ') else name} | " + " | ".join(cells) + " |")
+            rows.append(
+                f"| {'&nbsp;&nbsp;' + name if label.startswith(' ') else name} | " + " | ".join(cells) + " |"
+            )
     cases = ", ".join(f"{m}: {data['modes'][m]['cases']} cases" for m in modes)
     return "\n".join(
         rows
@@ -140,10 +142,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--source-dir", default=None)
     p.add_argument("--sandbox", default="docker")
     p.add_argument("--image", default=None)
-    p.add_argument("--task-ids", default=None, help="comma-separated (default: every Python harness task, up to --tasks)")
+    p.add_argument(
+        "--task-ids", default=None, help="comma-separated (default: every Python harness task, up to --tasks)"
+    )
     p.add_argument("--tasks", type=int, default=24)
     p.add_argument("--fuzz-cases", type=int, default=5)
-    p.add_argument("--repeats", type=int, default=3, help="timed jobs per task and design after one warm-up job")
+    p.add_argument(
+        "--repeats", type=int, default=3, help="timed jobs per task and design after one warm-up job"
+    )
     p.add_argument("--out", default=None)
     args = p.parse_args(argv)
 
@@ -163,7 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     load_start = os.getloadavg()
     try:
         for row in rows:
-            programs = harness.build_harness_programs(row, row["golden_code"], fuzz_cases=args.fuzz_cases, seed=0)
+            programs = harness.build_harness_programs(
+                row, row["golden_code"], fuzz_cases=args.fuzz_cases, seed=0
+            )
             job = Job(language="python", programs=tuple(programs), timeout_s=30.0)
             for box in boxes.values():
                 box.run(job)  # warm-up: the zygote preloads this task's imports once
@@ -176,7 +184,8 @@ def main(argv: list[str] | None = None) -> int:
         for box in boxes.values():
             box.close()
     report: dict[str, Any] = {
-        "command": "python -m benchmarks case_profile " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "command": "python -m benchmarks case_profile "
+        + " ".join(argv if argv is not None else sys.argv[1:]),
         "config": args.config,
         "sandbox": args.sandbox,
         "tasks": [r["task_id"] for r in rows],

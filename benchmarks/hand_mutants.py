@@ -51,8 +51,9 @@ CLASSES = (OFF_BY_ONE, FLIPPED_COMPARISON, DROPPED_BRANCH, CHANGED_RETURN_TYPE, 
 VERSION = 1
 
 
-def mutants(code: str, language: str, function_name: str | None = None, limit: int = 10,
-            seed: int | str = 0) -> list[tuple[str, str]]:
+def mutants(
+    code: str, language: str, function_name: str | None = None, limit: int = 10, seed: int | str = 0
+) -> list[tuple[str, str]]:
     """Up to ``limit`` distinct mutants ``(class, source)`` of ``code``, a few of each class.
 
     Classes take turns (round-robin in :data:`CLASSES` order, sites shuffled per class by
@@ -152,8 +153,12 @@ def _body_nodes(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]
     """
     yield fn  # the function itself carries the defaults
     body = fn.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant) \
-            and isinstance(body[0].value.value, str):
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(getattr(body[0], "value", None), ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
         body = body[1:]
     for stmt in body:
         yield from _walk_no_annotations(stmt)
@@ -172,8 +177,18 @@ def _walk_no_annotations(node: ast.AST) -> Iterator[ast.AST]:
             yield from _walk_no_annotations(value)
 
 
-_FLIP = {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE, ast.Eq: ast.NotEq,
-         ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}
+_FLIP = {
+    ast.Lt: ast.Gt,
+    ast.Gt: ast.Lt,
+    ast.LtE: ast.GtE,
+    ast.GtE: ast.LtE,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+}
 _LOOSEN = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt}
 
 
@@ -185,10 +200,14 @@ def _plus(expr: ast.expr, delta: int) -> ast.expr:
     """``expr + 1`` / ``expr - 1`` (a constant is folded: ``3`` -> ``4``)."""
     if _is_int(expr):
         return ast.Constant(expr.value + delta)
-    return ast.BinOp(left=copy.deepcopy(expr), op=ast.Add() if delta > 0 else ast.Sub(), right=ast.Constant(1))
+    return ast.BinOp(
+        left=copy.deepcopy(expr), op=ast.Add() if delta > 0 else ast.Sub(), right=ast.Constant(1)
+    )
 
 
-def _python_edits(node: ast.AST, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[str, Callable[[ast.AST], bool]]]:
+def _python_edits(
+    node: ast.AST, fn: ast.FunctionDef | ast.AsyncFunctionDef
+) -> list[tuple[str, Callable[[ast.AST], bool]]]:
     """The (class, in-place edit) pairs that apply to ``node``; each edit returns whether it changed it."""
     edits: list[tuple[str, Callable[[ast.AST], bool]]] = []
     if node is fn:
@@ -207,8 +226,13 @@ def _python_edits(node: ast.AST, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> 
             return True
 
         edits.append((OFF_BY_ONE, const))
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range" and node.args \
-            and not node.keywords:
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "range"
+        and node.args
+        and not node.keywords
+    ):
         stop = 1 if len(node.args) >= 2 else 0
 
         def range_stop(n: ast.AST, stop: int = stop) -> bool:
@@ -221,6 +245,7 @@ def _python_edits(node: ast.AST, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> 
     if isinstance(node, ast.Slice):
         for bound in ("lower", "upper"):
             if getattr(node, bound) is not None:
+
                 def slice_bound(n: ast.AST, bound: str = bound) -> bool:
                     if _is_int(getattr(n, bound)):
                         return False
@@ -231,18 +256,21 @@ def _python_edits(node: ast.AST, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> 
     if isinstance(node, ast.Compare):
         for j, op in enumerate(node.ops):
             if type(op) in _LOOSEN:
+
                 def loosen(n: ast.AST, j: int = j) -> bool:
                     n.ops[j] = _LOOSEN[type(n.ops[j])]()
                     return True
 
                 edits.append((OFF_BY_ONE, loosen))
             if type(op) in _FLIP:
+
                 def flip(n: ast.AST, j: int = j) -> bool:
                     n.ops[j] = _FLIP[type(n.ops[j])]()
                     return True
 
                 edits.append((FLIPPED_COMPARISON, flip))
     if isinstance(node, ast.If):
+
         def drop_body(n: ast.AST) -> bool:
             if all(isinstance(s, ast.Pass) for s in n.body):
                 return False
@@ -251,12 +279,14 @@ def _python_edits(node: ast.AST, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> 
 
         edits.append((DROPPED_BRANCH, drop_body))
         if node.orelse:
+
             def drop_else(n: ast.AST) -> bool:
                 n.orelse = []
                 return True
 
             edits.append((DROPPED_BRANCH, drop_else))
     if isinstance(node, ast.IfExp):
+
         def take_else(n: ast.AST) -> bool:
             n.body = copy.deepcopy(n.orelse)
             return True
@@ -272,8 +302,9 @@ def _is_none(node: ast.AST) -> bool:
 
 
 #: Names that, in bioinformatics code, usually hold text: ``str(x)`` would change nothing.
-_TEXTY = re.compile(r"(^|_)(s|seq|sequence|str|string|text|name|line|header|id|chrom|contig|sep|fmt)(_|$|s$)",
-                    re.IGNORECASE)
+_TEXTY = re.compile(
+    r"(^|_)(s|seq|sequence|str|string|text|name|line|header|id|chrom|contig|sep|fmt)(_|$|s$)", re.IGNORECASE
+)
 
 
 def _return_edit(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> Callable[[ast.AST], bool]:
@@ -303,7 +334,11 @@ def _return_edit(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> Callable[[ast.AS
             wrap = "str"
         elif isinstance(v, ast.Name) and _TEXTY.search(v.id):
             wrap = "list"
-        elif isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr in ("join", "upper", "lower", "strip", "format", "replace"):
+        elif (
+            isinstance(v, ast.Call)
+            and isinstance(v.func, ast.Attribute)
+            and v.func.attr in ("join", "upper", "lower", "strip", "format", "replace")
+        ):
             wrap = "list"
         elif isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in ("str", "repr"):
             wrap = "list"
@@ -341,14 +376,22 @@ def _param_for_default(fn: ast.FunctionDef | ast.AsyncFunctionDef, field: str, j
 
 def _other_default(old: ast.expr, fn: ast.AST, param: str) -> ast.expr | None:
     """A different, plausible default: what a reviewer would type instead."""
-    if isinstance(old, ast.UnaryOp) and isinstance(old.op, ast.USub) and isinstance(old.operand, ast.Constant) \
-            and isinstance(old.operand.value, int | float) and not isinstance(old.operand.value, bool):
+    if (
+        isinstance(old, ast.UnaryOp)
+        and isinstance(old.op, ast.USub)
+        and isinstance(old.operand, ast.Constant)
+        and isinstance(old.operand.value, int | float)
+        and not isinstance(old.operand.value, bool)
+    ):
         return ast.Constant(-old.operand.value + 1)
     if not isinstance(old, ast.Constant | ast.Tuple | ast.List):
         return None  # a name or call: no obvious other value
     if isinstance(old, ast.Tuple | ast.List):
-        return type(old)(elts=copy.deepcopy(old.elts[:-1]), ctx=ast.Load()) if old.elts else \
-            type(old)(elts=[ast.Constant(0)], ctx=ast.Load())
+        return (
+            type(old)(elts=copy.deepcopy(old.elts[:-1]), ctx=ast.Load())
+            if old.elts
+            else type(old)(elts=[ast.Constant(0)], ctx=ast.Load())
+        )
     v = old.value
     if isinstance(v, bool):
         return ast.Constant(not v)
@@ -390,8 +433,14 @@ _PRIMITIVE_FLOAT = ("double", "float")
 
 def _masked(code: str) -> str:
     """``code`` with comments and string/char literals blanked (same length), so edits never land inside them."""
-    return _JAVA_MASK.sub(lambda m: m.group(0)[0] + " " * (len(m.group(0)) - 2) + m.group(0)[-1]
-                          if m.group(0)[0] in "\"'" else " " * len(m.group(0)), code)
+    return _JAVA_MASK.sub(
+        lambda m: (
+            m.group(0)[0] + " " * (len(m.group(0)) - 2) + m.group(0)[-1]
+            if m.group(0)[0] in "\"'"
+            else " " * len(m.group(0))
+        ),
+        code,
+    )
 
 
 def _unannotated(masked: str) -> str:
@@ -417,8 +466,23 @@ def _java_return_type(code: str, masked: str) -> str:
     unannotated = _unannotated(masked)
     head = unannotated[: unannotated.find("(")]
     words = re.findall(r"[\w\[\]<>,.?]+", head.replace(", ", ","))
-    words = [w for w in words if w not in ("public", "private", "protected", "static", "final", "synchronized",
-                                           "abstract", "native", "strictfp", "default")]
+    words = [
+        w
+        for w in words
+        if w
+        not in (
+            "public",
+            "private",
+            "protected",
+            "static",
+            "final",
+            "synchronized",
+            "abstract",
+            "native",
+            "strictfp",
+            "default",
+        )
+    ]
     return words[-2] if len(words) >= 2 else ""
 
 
@@ -432,7 +496,7 @@ def _java_sites(code: str) -> dict[str, list[Callable[[], str | None]]]:
     sites: dict[str, list[Callable[[], str | None]]] = {c: [] for c in CLASSES}
 
     def replace(start: int, end: int, text: str) -> Callable[[], str | None]:
-        return lambda: code[: a + start] + text + code[a + end:]
+        return lambda: code[: a + start] + text + code[a + end :]
 
     # off-by-one: integer literals (not part of a name, a float, a hex number or an array size in `new`)
     for m in re.finditer(r"(?<![\w.])(\d+)(?![\w.])", body):
@@ -442,9 +506,14 @@ def _java_sites(code: str) -> dict[str, list[Callable[[], str | None]]]:
     for m in re.finditer(r"(?<=\s)(<=|>=|<|>|==|!=)(?=\s)", body):
         op = m.group(1)
         if op in ("<", "<=", ">", ">="):
-            sites[OFF_BY_ONE].append(replace(m.start(1), m.end(1), {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}[op]))
-        sites[FLIPPED_COMPARISON].append(replace(m.start(1), m.end(1), {"<": ">", ">": "<", "<=": ">=", ">=": "<=",
-                                                                       "==": "!=", "!=": "=="}[op]))
+            sites[OFF_BY_ONE].append(
+                replace(m.start(1), m.end(1), {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}[op])
+            )
+        sites[FLIPPED_COMPARISON].append(
+            replace(
+                m.start(1), m.end(1), {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "!=", "!=": "=="}[op]
+            )
+        )
     # dropped branch: `if (cond)` -> `if (false)`; `else { ... }` / `else stmt;` removed
     for m in re.finditer(r"\bif\s*\(", body):
         close = _matching(body, m.end() - 1, "(", ")")
@@ -461,7 +530,7 @@ def _java_sites(code: str) -> dict[str, list[Callable[[], str | None]]]:
     # changed return value (a declared type cannot change and still compile)
     rtype = _java_return_type(code, masked)
     for m in re.finditer(r"\breturn\b([^;]+);", body):
-        expr = code[a + m.start(1): a + m.end(1)].strip()
+        expr = code[a + m.start(1) : a + m.end(1)].strip()
         if not expr:
             continue
         if rtype == "boolean":
@@ -480,7 +549,7 @@ def _java_sites(code: str) -> dict[str, list[Callable[[], str | None]]]:
     # wrong default: a local variable's literal initial value
     decl = re.compile(r"\b(int|long|short|double|float|boolean|String|char)\s+(\w+)\s*=\s*([^;,]+?)\s*[;,]")
     for m in decl.finditer(body):
-        typ, value = m.group(1), code[a + m.start(3): a + m.end(3)]
+        typ, value = m.group(1), code[a + m.start(3) : a + m.end(3)]
         other = _java_other_value(typ, value)
         if other is not None:
             sites[WRONG_DEFAULT].append(replace(m.start(3), m.end(3), other))

@@ -149,7 +149,9 @@ class NaiveBackend(ABC):
             if language == "java" and not os.path.isfile(os.path.join(d, "classes", f"{class_name}.class")):
                 if status == RunStatus.OK and rc == JAVAC_FAILED:
                     return CaseOutcome(
-                        status=RunStatus.COMPILE_ERROR, returncode=1, stderr=_tail(os.path.join(d, "compile.txt"))
+                        status=RunStatus.COMPILE_ERROR,
+                        returncode=1,
+                        stderr=_tail(os.path.join(d, "compile.txt")),
                     )
             out = _read(os.path.join(d, "stdout"), self.output_limit + 1)
             if status == RunStatus.OK and len(out) > self.output_limit:
@@ -516,8 +518,15 @@ class NaiveDockerDriver(NaiveDocker):
         try:
             mount = f"{self.CASES_MOUNT}/{os.path.basename(root)}"
             container.exec_run(
-                ["python3", f"{self.CASES_MOUNT}/driver.py", mount, str(len(goldens)), f"{self.timeout_s:g}",
-                 str(self.memory_mb), str(fsize)],
+                [
+                    "python3",
+                    f"{self.CASES_MOUNT}/driver.py",
+                    mount,
+                    str(len(goldens)),
+                    f"{self.timeout_s:g}",
+                    str(self.memory_mb),
+                    str(fsize),
+                ],
                 workdir=mount,
                 user=self._dk.SANDBOX_USER,
                 environment=clean_env({"HOME": "/tmp"}, path=self._dk.CONTAINER_PATH),
@@ -541,7 +550,11 @@ class NaiveDockerDriver(NaiveDocker):
         out = _read(os.path.join(d, "stdout"), self.output_limit + 1)
         err = _tail(os.path.join(d, "stderr"))
         if rc_text == "timeout":
-            return CaseOutcome(status=RunStatus.TIMEOUT, stdout=out[: self.output_limit].decode("utf-8", "replace"), stderr=err)
+            return CaseOutcome(
+                status=RunStatus.TIMEOUT,
+                stdout=out[: self.output_limit].decode("utf-8", "replace"),
+                stderr=err,
+            )
         rc = int(rc_text)
         status = RunStatus.OUTPUT_LIMIT if len(out) > self.output_limit else RunStatus.OK
         return CaseOutcome(
@@ -621,7 +634,13 @@ def naive_sample(
                     "reason": f"golden: {g.status} rc={g.returncode}: {g.stderr[-300:]}",
                 }
         st, passed, _ = judge(outcomes, [g.stdout for g in gold_out], language)
-        return {**base, "status": st, "cases_passed": passed, "cases": len(outcomes), "runs": 2 * len(goldens)}
+        return {
+            **base,
+            "status": st,
+            "cases_passed": passed,
+            "cases": len(outcomes),
+            "runs": 2 * len(goldens),
+        }
     expected: list[str] = []
     outcomes: list[CaseOutcome] = []
     runs = 0
@@ -688,4 +707,13 @@ def evaluate_naive(
     return sorted(out, key=lambda r: (r["task_id"], r["sample_index"]))
 
 
-__all__ = ["BASELINES", "DRIVER", "NaiveBackend", "NaiveDockerDriver", "case_script", "evaluate_naive", "make_naive_backend", "naive_sample"]
+__all__ = [
+    "BASELINES",
+    "DRIVER",
+    "NaiveBackend",
+    "NaiveDockerDriver",
+    "case_script",
+    "evaluate_naive",
+    "make_naive_backend",
+    "naive_sample",
+]

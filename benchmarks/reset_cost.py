@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-_PROGRAM = r'''
+_PROGRAM = r"""
 import importlib.util, json, os, sys, time, ctypes
 root = "@@ROOT@@"
 spec = importlib.util.spec_from_file_location("_rt", os.path.join(root, "__init__.py"), submodule_search_locations=[root])
@@ -42,7 +42,7 @@ def timed(plant):
         out.append(time.perf_counter_ns() - t)
     return out
 print(json.dumps({"places": state.places, "clean_ns": timed(False), "messy_ns": timed(True)}))
-'''
+"""
 
 
 #: The raw output ``scripts/figures.py`` prints the ``reset_cost`` block from.
@@ -50,15 +50,25 @@ RESULTS_FILE = "reset_cost.json"
 
 
 def render_markdown(data: dict) -> str:
-    rows = ["| sandbox | places reset (from mountinfo) | reset, clean case (median / p90) | reset after a messy case (median) | trivial case, whole (median) |",
-            "|---|---|---:|---:|---:|"]
+    rows = [
+        "| sandbox | places reset (from mountinfo) | reset, clean case (median / p90) | reset after a messy case (median) | trivial case, whole (median) |",
+        "|---|---|---:|---:|---:|",
+    ]
     for r in data["sandboxes"]:
-        rows.append(f"| {r['sandbox']} | {', '.join(f'`{p}`' for p in r['places'])} | {r['reset_clean']['median_us']} / "
-                    f"{r['reset_clean']['p90_us']} us | {r['reset_after_messy_case']['median_us']} us | "
-                    f"{r['trivial_case_wall_ms_median']} ms |")
-    return "\n".join(rows + ["", f"{data['repeats']} resets per row, timed inside the sandbox; a messy case left "
-                              "50 files and 3 SysV objects. Raw output `docs/bench-results/reset_cost.json` "
-                              "(`python -m benchmarks reset_cost`)."])
+        rows.append(
+            f"| {r['sandbox']} | {', '.join(f'`{p}`' for p in r['places'])} | {r['reset_clean']['median_us']} / "
+            f"{r['reset_clean']['p90_us']} us | {r['reset_after_messy_case']['median_us']} us | "
+            f"{r['trivial_case_wall_ms_median']} ms |"
+        )
+    return "\n".join(
+        rows
+        + [
+            "",
+            f"{data['repeats']} resets per row, timed inside the sandbox; a messy case left "
+            "50 files and 3 SysV objects. Raw output `docs/bench-results/reset_cost.json` "
+            "(`python -m benchmarks reset_cost`).",
+        ]
+    )
 
 
 def _stats(ns: list[int]) -> dict[str, float]:

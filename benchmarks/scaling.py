@@ -39,7 +39,8 @@ DEMO_SAMPLES = REPO / "examples" / "demo_samples.jsonl"
 def _workload(root: Path, repeat: int) -> tuple[Path, str, int]:
     """Python + Rosalind demo samples (repeated ``repeat`` times); Java's JVM start would dominate 2 cores."""
     lines = [
-        ln for ln in DEMO_SAMPLES.read_text(encoding="utf-8").splitlines()
+        ln
+        for ln in DEMO_SAMPLES.read_text(encoding="utf-8").splitlines()
         if ln.strip() and not json.loads(ln)["task_id"].startswith("demo_java")
     ] * repeat
     path = root / "samples.jsonl"
@@ -61,9 +62,25 @@ def _cli(argv: list[str]) -> float:
 def _shards(base: list[str], root: Path) -> float:
     t = time.perf_counter()
     procs = [
-        subprocess.Popen([sys.executable, "-m", "biocoder_metric", "evaluate", *base, "--workers", "1",
-                          "--shard", f"{i}/2", "--out", str(root / f"shard{i}")],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=REPO)
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "biocoder_metric",
+                "evaluate",
+                *base,
+                "--workers",
+                "1",
+                "--shard",
+                f"{i}/2",
+                "--out",
+                str(root / f"shard{i}"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=REPO,
+        )
         for i in (0, 1)
     ]
     for p in procs:
@@ -113,10 +130,25 @@ def main(argv: list[str] | None = None) -> int:
     root = Path(tempfile.mkdtemp(prefix="biocoder-scaling-"))
     samples, task_ids, n = _workload(root, args.repeat)
     gc = root / "golden"
-    base = ["--config", "demo", "--samples", str(samples), "--task-ids", task_ids, "--sandbox", args.sandbox,
-            "--fuzz-cases", str(args.fuzz_cases), "--golden-cache", str(gc), "--no-progress"]
-    print(f"scaling: {n} samples, {args.fuzz_cases} fuzz cases, sandbox {args.sandbox}, {os.cpu_count()} CPUs",
-          file=sys.stderr)
+    base = [
+        "--config",
+        "demo",
+        "--samples",
+        str(samples),
+        "--task-ids",
+        task_ids,
+        "--sandbox",
+        args.sandbox,
+        "--fuzz-cases",
+        str(args.fuzz_cases),
+        "--golden-cache",
+        str(gc),
+        "--no-progress",
+    ]
+    print(
+        f"scaling: {n} samples, {args.fuzz_cases} fuzz cases, sandbox {args.sandbox}, {os.cpu_count()} CPUs",
+        file=sys.stderr,
+    )
     _cli(["evaluate", *base, "--workers", "2", "--out", str(root / "warmup")])  # fills the golden cache
     wall: dict[str, float] = {}
     wall["local_1_worker"] = _cli(["evaluate", *base, "--workers", "1", "--out", str(root / "local1")])
@@ -130,8 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     cluster.wait_for_nodes()
     cluster_start_s = time.perf_counter() - t
     try:
-        wall["ray_2_nodes"] = _cli(["evaluate", *base, "--executor", "ray", "--workers-per-node", "1",
-                                    "--out", str(root / "ray")])
+        wall["ray_2_nodes"] = _cli(
+            ["evaluate", *base, "--executor", "ray", "--workers-per-node", "1", "--out", str(root / "ray")]
+        )
         opts = EvalOptions(sandbox=args.sandbox, workers=1, executor="ray", workers_per_node=1)
         t = time.perf_counter()
         rpool = RayPool(opts, "candidate")
@@ -151,33 +184,54 @@ def main(argv: list[str] | None = None) -> int:
     wall["shards_2_plus_merge"] = _shards(base, root)
 
     reference = (root / "local1" / "results.jsonl").read_bytes()
-    identical = {m: (root / d / "results.jsonl").read_bytes() == reference
-                 for m, d in (("local_2_workers", "local2"), ("ray_2_nodes", "ray"), ("shards_2_plus_merge", "sharded"))}
+    identical = {
+        m: (root / d / "results.jsonl").read_bytes() == reference
+        for m, d in (
+            ("local_2_workers", "local2"),
+            ("ray_2_nodes", "ray"),
+            ("shards_2_plus_merge", "sharded"),
+        )
+    }
     summaries_identical = all(
         (root / d / "summary.json").read_bytes() == (root / "local1" / "summary.json").read_bytes()
         for d in ("local2", "ray", "sharded")
     )
     one = wall["local_1_worker"]
     result = {
-        "workload": {"samples": n, "fuzz_cases": args.fuzz_cases, "sandbox": args.sandbox, "config": "demo",
-                     "tasks": len(task_ids.split(",")), "golden_cache": "warm (filled by a warm-up run)"},
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform(),
-                    "ray": ray.__version__, "note": "shared machine: other processes were running"},
+        "workload": {
+            "samples": n,
+            "fuzz_cases": args.fuzz_cases,
+            "sandbox": args.sandbox,
+            "config": "demo",
+            "tasks": len(task_ids.split(",")),
+            "golden_cache": "warm (filled by a warm-up run)",
+        },
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "ray": ray.__version__,
+            "note": "shared machine: other processes were running",
+        },
         "wall_s": {k: round(v, 3) for k, v in wall.items()},
         "speedup_vs_local_1_worker": {k: round(one / v, 3) for k, v in wall.items()},
         "samples_per_s": {k: round(n / v, 2) for k, v in wall.items()},
         "ray": {
             "cluster_start_s": round(cluster_start_s, 2),
             "pool_start_s": round(pool_start_s, 2),
-            "job_latency_ms_median": {"local_pool": round(1000 * statistics.median(local_lat), 2),
-                                      "ray_actor": round(1000 * statistics.median(ray_lat), 2)},
+            "job_latency_ms_median": {
+                "local_pool": round(1000 * statistics.median(local_lat), 2),
+                "ray_actor": round(1000 * statistics.median(ray_lat), 2),
+            },
             "scheduling_overhead_ms_per_job_direct": round(
-                1000 * (statistics.median(ray_lat) - statistics.median(local_lat)), 2),
+                1000 * (statistics.median(ray_lat) - statistics.median(local_lat)), 2
+            ),
             "scheduling_overhead_ms_per_sample_in_workload": round(
-                1000 * (wall["ray_2_nodes"] - wall["local_2_workers"]) / n, 2),
+                1000 * (wall["ray_2_nodes"] - wall["local_2_workers"]) / n, 2
+            ),
             "note": "the workload figure includes starting the Ray pools (actors + one sandbox pool per node, "
-                    "golden and candidate pools) and run-to-run noise of a shared machine; the direct figure "
-                    "is the dispatch latency alone",
+            "golden and candidate pools) and run-to-run noise of a shared machine; the direct figure "
+            "is the dispatch latency alone",
         },
         "results_identical_to_local_1_worker": identical,
         "summaries_identical": summaries_identical,
@@ -188,11 +242,13 @@ def main(argv: list[str] | None = None) -> int:
     for k, v in wall.items():
         print(f"{k:<22}{v:>9.2f}{n / v:>11.2f}{one / v:>11.2f}")
     r = result["ray"]
-    print(f"ray job latency median: local pool {r['job_latency_ms_median']['local_pool']} ms, "
-          f"ray actor {r['job_latency_ms_median']['ray_actor']} ms -> "
-          f"{r['scheduling_overhead_ms_per_job_direct']} ms/job overhead; "
-          f"in the workload (pool starts included) {r['scheduling_overhead_ms_per_sample_in_workload']} ms/sample; "
-          f"one pool start {r['pool_start_s']} s; cluster start {r['cluster_start_s']} s")
+    print(
+        f"ray job latency median: local pool {r['job_latency_ms_median']['local_pool']} ms, "
+        f"ray actor {r['job_latency_ms_median']['ray_actor']} ms -> "
+        f"{r['scheduling_overhead_ms_per_job_direct']} ms/job overhead; "
+        f"in the workload (pool starts included) {r['scheduling_overhead_ms_per_sample_in_workload']} ms/sample; "
+        f"one pool start {r['pool_start_s']} s; cluster start {r['cluster_start_s']} s"
+    )
     print(f"results identical: {identical}; summaries identical: {summaries_identical}")
     print(f"raw: {args.out}")
     return 0 if all(identical.values()) and summaries_identical else 1

@@ -59,18 +59,42 @@ def _pct(values: list[float], q: float) -> float:
 class ServerProcess:
     """``biocoder serve`` as a child process on a loopback port."""
 
-    def __init__(self, args: argparse.Namespace, cache: Path, queue: int | None = None, port: int | None = None):
+    def __init__(
+        self, args: argparse.Namespace, cache: Path, queue: int | None = None, port: int | None = None
+    ):
         self.port = port or _port()
         self.url = f"http://127.0.0.1:{self.port}"
-        cmd = [sys.executable, "-m", "biocoder_metric", "serve", "--config", args.config, "--sandbox", args.sandbox,
-               "--workers", str(args.workers), "--fuzz-cases", str(args.fuzz_cases), "--port", str(self.port),
-               "--golden-cache", str(cache), "--no-progress"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "biocoder_metric",
+            "serve",
+            "--config",
+            args.config,
+            "--sandbox",
+            args.sandbox,
+            "--workers",
+            str(args.workers),
+            "--fuzz-cases",
+            str(args.fuzz_cases),
+            "--port",
+            str(self.port),
+            "--golden-cache",
+            str(cache),
+            "--no-progress",
+        ]
         if args.source_dir:
             cmd += ["--source-dir", args.source_dir]
         if queue:
             cmd += ["--queue", str(queue)]
-        self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(
+            cmd,
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
         self.started_s = self._wait()
 
     def _wait(self, deadline_s: float = 600) -> float:
@@ -98,7 +122,9 @@ class ServerProcess:
                 self.proc.wait()
 
 
-def post(url: str, sample: dict[str, Any], timeout: float = 600, retry: bool = True) -> tuple[dict[str, Any] | None, dict]:
+def post(
+    url: str, sample: dict[str, Any], timeout: float = 600, retry: bool = True
+) -> tuple[dict[str, Any] | None, dict]:
     """(verdict or None, counters): one sample, retried on 429 and on connection errors when ``retry``."""
     import httpx
 
@@ -132,20 +158,29 @@ def fire(url: str, samples: list[dict[str, Any]], clients: int, retry: bool = Tr
     wall = time.monotonic() - t0
     lat = [c["latency_s"] for v, c in done if v is not None]
     return {
-        "clients": clients, "samples": len(samples), "wall_s": round(wall, 3),
+        "clients": clients,
+        "samples": len(samples),
+        "wall_s": round(wall, 3),
         "samples_per_s": round(len(samples) / wall, 3),
-        "latency_p50_s": round(_pct(lat, 0.5), 4), "latency_p95_s": round(_pct(lat, 0.95), 4),
+        "latency_p50_s": round(_pct(lat, 0.5), 4),
+        "latency_p95_s": round(_pct(lat, 0.95), 4),
         "latency_p99_s": round(_pct(lat, 0.99), 4),
-        "http_429": sum(c["429"] for _, c in done), "connection_errors": sum(c["conn_errors"] for _, c in done),
+        "http_429": sum(c["429"] for _, c in done),
+        "connection_errors": sum(c["conn_errors"] for _, c in done),
         "verdicts": [v for v, _ in done],
     }
 
 
-def check(verdicts: list[dict[str, Any] | None], samples: list[dict[str, Any]], expected: dict[tuple[str, str], str]) -> dict[str, int]:
+def check(
+    verdicts: list[dict[str, Any] | None], samples: list[dict[str, Any]], expected: dict[tuple[str, str], str]
+) -> dict[str, int]:
     """Lost (no verdict), wrong (not the CLI's status) and duplicated (sample ids answered twice)."""
     lost = sum(v is None for v in verdicts)
-    wrong = sum(1 for v, s in zip(verdicts, samples, strict=True)
-                if v is not None and v["status"] != expected[(s["task_id"], s["completion"])])
+    wrong = sum(
+        1
+        for v, s in zip(verdicts, samples, strict=True)
+        if v is not None and v["status"] != expected[(s["task_id"], s["completion"])]
+    )
     ids = [v["sample_id"] for v in verdicts if v is not None]
     return {"lost": lost, "wrong": wrong, "duplicated": len(ids) - len(set(ids))}
 
@@ -154,7 +189,9 @@ def kill_sandboxes(server: ServerProcess, stop: threading.Event, every_s: float 
     """Kill sandbox worker processes of the server's session now and then (mid-request)."""
     killed: list[int] = []
     while not stop.wait(every_s):
-        out = subprocess.run(["pgrep", "-f", "worker.py --contained"], capture_output=True, text=True).stdout.split()
+        out = subprocess.run(
+            ["pgrep", "-f", "worker.py --contained"], capture_output=True, text=True
+        ).stdout.split()
         for pid in out[:1]:
             try:
                 os.kill(int(pid), signal.SIGKILL)
@@ -165,8 +202,11 @@ def kill_sandboxes(server: ServerProcess, stop: threading.Event, every_s: float 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks serve_load", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks serve_load",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--config", default="demo")
     parser.add_argument("--source-dir", default=None)
     parser.add_argument("--samples", default=str(REPO / "examples" / "demo_samples.jsonl"))
@@ -178,20 +218,48 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     base = [json.loads(x) for x in Path(args.samples).read_text(encoding="utf-8").splitlines() if x.strip()]
-    samples = [{"task_id": s["task_id"], "completion": s["completion"], "sample_id": f"{i}"}
-               for i, s in enumerate(base * args.repeat)]
+    samples = [
+        {"task_id": s["task_id"], "completion": s["completion"], "sample_id": f"{i}"}
+        for i, s in enumerate(base * args.repeat)
+    ]
     work = Path(tempfile.mkdtemp(prefix="biocoder-serve-load-"))
     cache = work / "golden"
-    report: dict[str, Any] = {"benchmark": "serve_load", "config": args.config, "sandbox": args.sandbox,
-                              "workers": args.workers, "fuzz_cases": args.fuzz_cases, "samples": len(samples),
-                              "cpu_count": os.cpu_count(), "scenarios": {}}
+    report: dict[str, Any] = {
+        "benchmark": "serve_load",
+        "config": args.config,
+        "sandbox": args.sandbox,
+        "workers": args.workers,
+        "fuzz_cases": args.fuzz_cases,
+        "samples": len(samples),
+        "cpu_count": os.cpu_count(),
+        "scenarios": {},
+    }
 
     # baseline: biocoder evaluate on the same samples (warm golden cache: a first run fills it)
     sfile = work / "samples.jsonl"
-    sfile.write_text("".join(json.dumps({k: s[k] for k in ("task_id", "completion")}) + "\n" for s in samples))
-    cmd = [sys.executable, "-m", "biocoder_metric", "evaluate", "--config", args.config, "--samples", str(sfile),
-           "--sandbox", args.sandbox, "--workers", str(args.workers), "--fuzz-cases", str(args.fuzz_cases),
-           "--golden-cache", str(cache), "--no-progress", "--allow-missing"]
+    sfile.write_text(
+        "".join(json.dumps({k: s[k] for k in ("task_id", "completion")}) + "\n" for s in samples)
+    )
+    cmd = [
+        sys.executable,
+        "-m",
+        "biocoder_metric",
+        "evaluate",
+        "--config",
+        args.config,
+        "--samples",
+        str(sfile),
+        "--sandbox",
+        args.sandbox,
+        "--workers",
+        str(args.workers),
+        "--fuzz-cases",
+        str(args.fuzz_cases),
+        "--golden-cache",
+        str(cache),
+        "--no-progress",
+        "--allow-missing",
+    ]
     if args.source_dir:
         cmd += ["--source-dir", args.source_dir]
     subprocess.run(cmd + ["--out", str(work / "warm")], cwd=REPO, check=True, capture_output=True)
@@ -210,10 +278,16 @@ def main(argv: list[str] | None = None) -> int:
         i = seen.get(s["task_id"], 0)
         seen[s["task_id"]] = i + 1
         expected[(s["task_id"], s["completion"])] = per_task[s["task_id"]][i]
-    report["baseline"] = {"command": "biocoder evaluate (warm golden cache, process start included)",
-                          "wall_s": round(cli_wall, 3), "samples_per_s": round(len(samples) / cli_wall, 3)}
-    print(f"baseline biocoder evaluate: {len(samples)} samples in {cli_wall:.1f} s "
-          f"({len(samples) / cli_wall:.2f}/s)", flush=True)
+    report["baseline"] = {
+        "command": "biocoder evaluate (warm golden cache, process start included)",
+        "wall_s": round(cli_wall, 3),
+        "samples_per_s": round(len(samples) / cli_wall, 3),
+    }
+    print(
+        f"baseline biocoder evaluate: {len(samples)} samples in {cli_wall:.1f} s "
+        f"({len(samples) / cli_wall:.2f}/s)",
+        flush=True,
+    )
 
     server = ServerProcess(args, cache)
     report["server_start_s"] = server.started_s
@@ -223,9 +297,12 @@ def main(argv: list[str] | None = None) -> int:
             res.update(check(res.pop("verdicts"), samples, expected))
             res["vs_evaluate"] = round(res["samples_per_s"] / report["baseline"]["samples_per_s"], 3)
             report["scenarios"][f"clients_{clients}"] = res
-            print(f"{clients:>2} clients: {res['samples_per_s']:.2f} samples/s ({res['vs_evaluate']:.2f}x evaluate), "
-                  f"p50 {res['latency_p50_s']:.3f} s, p99 {res['latency_p99_s']:.3f} s, lost {res['lost']}, "
-                  f"wrong {res['wrong']}", flush=True)
+            print(
+                f"{clients:>2} clients: {res['samples_per_s']:.2f} samples/s ({res['vs_evaluate']:.2f}x evaluate), "
+                f"p50 {res['latency_p50_s']:.3f} s, p99 {res['latency_p99_s']:.3f} s, lost {res['lost']}, "
+                f"wrong {res['wrong']}",
+                flush=True,
+            )
 
         # a sandbox dying mid-request
         stop = threading.Event()
@@ -237,7 +314,10 @@ def main(argv: list[str] | None = None) -> int:
         killer.join()
         res.update(check(res.pop("verdicts"), samples, expected), sandbox_workers_killed=len(killed))
         report["scenarios"]["sandbox_killed_mid_request"] = res
-        print(f"sandboxes killed mid-request: {len(killed)} kills, lost {res['lost']}, wrong {res['wrong']}", flush=True)
+        print(
+            f"sandboxes killed mid-request: {len(killed)} kills, lost {res['lost']}, wrong {res['wrong']}",
+            flush=True,
+        )
 
         # a client disconnecting mid-request, then the server still answers correctly
         import httpx
@@ -251,7 +331,10 @@ def main(argv: list[str] | None = None) -> int:
         res = fire(server.url, samples[:16], 4)
         res.update(check(res.pop("verdicts"), samples[:16], expected), abandoned_requests=abandoned)
         report["scenarios"]["client_disconnects"] = res
-        print(f"clients disconnecting: {abandoned} abandoned, then lost {res['lost']}, wrong {res['wrong']}", flush=True)
+        print(
+            f"clients disconnecting: {abandoned} abandoned, then lost {res['lost']}, wrong {res['wrong']}",
+            flush=True,
+        )
     finally:
         server.stop()
 
@@ -261,8 +344,10 @@ def main(argv: list[str] | None = None) -> int:
         res = fire(small.url, samples, 32)
         res.update(check(res.pop("verdicts"), samples, expected))
         report["scenarios"]["overload_queue_4"] = res
-        print(f"overload (queue 4, 32 clients): {res['http_429']} x 429, lost {res['lost']}, wrong {res['wrong']}",
-              flush=True)
+        print(
+            f"overload (queue 4, 32 clients): {res['http_429']} x 429, lost {res['lost']}, wrong {res['wrong']}",
+            flush=True,
+        )
     finally:
         small.stop()
 
@@ -283,8 +368,11 @@ def main(argv: list[str] | None = None) -> int:
     second.stop()
     results.update(check(results.pop("verdicts"), samples, expected), restart_s=second.started_s)
     report["scenarios"]["restart_in_flight"] = results
-    print(f"restart with requests in flight: {results['connection_errors']} connection errors retried, "
-          f"lost {results['lost']}, wrong {results['wrong']}", flush=True)
+    print(
+        f"restart with requests in flight: {results['connection_errors']} connection errors retried, "
+        f"lost {results['lost']}, wrong {results['wrong']}",
+        flush=True,
+    )
 
     bad = {k: v for k, v in report["scenarios"].items() if v["lost"] or v["wrong"] or v["duplicated"]}
     report["all_verdicts_match_cli"] = not bad
@@ -305,18 +393,24 @@ def render_markdown(data: dict[str, Any]) -> str:
         path = REPO / "docs" / "bench-results" / name
         if path.is_file():
             runs.append(json.loads(path.read_text(encoding="utf-8")))
-    rows = ["| config | scenario | samples/s | vs `biocoder evaluate` | p50 s | p99 s | 429s | lost / wrong |",
-            "|---|---|---|---|---|---|---|---|"]
+    rows = [
+        "| config | scenario | samples/s | vs `biocoder evaluate` | p50 s | p99 s | 429s | lost / wrong |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     notes = []
     for run in runs:
         for name, s in run["scenarios"].items():
-            rows.append(f"| `{run['config']}` | {name.replace('_', ' ')} | {s['samples_per_s']:.2f} | "
-                        f"{s.get('vs_evaluate', '-')} | {s['latency_p50_s']:.3f} | {s['latency_p99_s']:.3f} | "
-                        f"{s['http_429']} | {s['lost']} / {s['wrong']} |")
+            rows.append(
+                f"| `{run['config']}` | {name.replace('_', ' ')} | {s['samples_per_s']:.2f} | "
+                f"{s.get('vs_evaluate', '-')} | {s['latency_p50_s']:.3f} | {s['latency_p99_s']:.3f} | "
+                f"{s['http_429']} | {s['lost']} / {s['wrong']} |"
+            )
         b = run["baseline"]
-        notes.append(f"`{run['config']}`: baseline `biocoder evaluate` {b['samples_per_s']:.2f} samples/s "
-                     f"({run['samples']} samples, {run['workers']} workers, {run['sandbox']}, {run['fuzz_cases']} "
-                     "fuzz cases, warm golden cache, in the same run).")
+        notes.append(
+            f"`{run['config']}`: baseline `biocoder evaluate` {b['samples_per_s']:.2f} samples/s "
+            f"({run['samples']} samples, {run['workers']} workers, {run['sandbox']}, {run['fuzz_cases']} "
+            "fuzz cases, warm golden cache, in the same run)."
+        )
     return "\n".join(rows + [""] + notes)
 
 

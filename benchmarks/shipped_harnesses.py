@@ -68,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
         scores = [
             r["validation"]["mutation_score"]
             for r in recs
-            if r.get("status") == "validated" and (r.get("validation") or {}).get("mutation_score") is not None
+            if r.get("status") == "validated"
+            and (r.get("validation") or {}).get("mutation_score") is not None
         ]
         entry = {
             "config": config,
@@ -81,9 +82,12 @@ def main(argv: list[str] | None = None) -> int:
                 "validated": sum(r.get("status") == "validated" for r in recs),
                 "median_mutation_score": round(statistics.median(scores), 3) if scores else None,
                 "tasks": [
-                    {"task_id": r["task_id"], "status": r.get("status"),
-                     "mutation_score": (r.get("validation") or {}).get("mutation_score"),
-                     "reason": (r.get("reason") or "")[:200] or None}
+                    {
+                        "task_id": r["task_id"],
+                        "status": r.get("status"),
+                        "mutation_score": (r.get("validation") or {}).get("mutation_score"),
+                        "reason": (r.get("reason") or "")[:200] or None,
+                    }
                     for r in recs
                 ],
             },
@@ -91,11 +95,14 @@ def main(argv: list[str] | None = None) -> int:
         if not report_file.is_file() and config in previous:
             entry["synthesis"] = previous[config]["synthesis"]
         out.append(entry)
-        print(f"{config:15} rows {entry['rows']:4} executable {entry['executable']:4} "
-              f"(upstream {entry['upstream']}, synthesized {entry['synthesized']}); "
-              f"synthesis {entry['synthesis']['validated']}/{entry['synthesis']['processed']}")
-    Path(args.out).write_text(json.dumps({"benchmark": "shipped_harnesses", "configs": out}, indent=2) + "\n",
-                              encoding="utf-8")
+        print(
+            f"{config:15} rows {entry['rows']:4} executable {entry['executable']:4} "
+            f"(upstream {entry['upstream']}, synthesized {entry['synthesized']}); "
+            f"synthesis {entry['synthesis']['validated']}/{entry['synthesis']['processed']}"
+        )
+    Path(args.out).write_text(
+        json.dumps({"benchmark": "shipped_harnesses", "configs": out}, indent=2) + "\n", encoding="utf-8"
+    )
     print(f"raw output: {args.out}")
     return 0
 

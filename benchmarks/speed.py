@@ -375,7 +375,9 @@ class OverheadReport:
 def _quantiles(xs: Sequence[float]) -> dict[str, float]:
     """p10, p25, p50, p75 and p90 of ``xs`` in milliseconds (nearest rank)."""
     ys = sorted(xs)
-    return {f"p{q}": round(1000 * ys[min(len(ys) - 1, (q * len(ys)) // 100)], 2) for q in (10, 25, 50, 75, 90)}
+    return {
+        f"p{q}": round(1000 * ys[min(len(ys) - 1, (q * len(ys)) // 100)], 2) for q in (10, 25, 50, 75, 90)
+    }
 
 
 def measure_overhead(

@@ -34,13 +34,21 @@ def render_markdown(data: dict) -> str:
     for c in data["configs"]:
         weak = ", ".join(f"`{t}`" for t in c["weak_harness"]) or "none"
         unobs = ", ".join(f"`{t}`" for t in c["return_unobserved"]) or "none"
-        rows.append(f"| `{c['config']}` | {c['golden_ok']} | {c['golden_phase_s']} s | {c['strength_check_s']} s | "
-                    f"{c['seconds_per_task']} s | {c['cases_per_task']} | {len(c['weak_harness'])} ({weak}) | "
-                    f"{len(c['return_unobserved'])} ({unobs}) |")
+        rows.append(
+            f"| `{c['config']}` | {c['golden_ok']} | {c['golden_phase_s']} s | {c['strength_check_s']} s | "
+            f"{c['seconds_per_task']} s | {c['cases_per_task']} | {len(c['weak_harness'])} ({weak}) | "
+            f"{len(c['return_unobserved'])} ({unobs}) |"
+        )
     first = data["configs"][0]
-    return "\n".join(rows + ["", f"{first['sandbox']}, {first['workers']} workers, {first['fuzz_cases']} fuzz cases, "
-                              "fresh caches; once per harness and environment (cached). Raw output "
-                              "`docs/bench-results/strength_cost.json` (`python -m benchmarks strength_cost`)."])
+    return "\n".join(
+        rows
+        + [
+            "",
+            f"{first['sandbox']}, {first['workers']} workers, {first['fuzz_cases']} fuzz cases, "
+            "fresh caches; once per harness and environment (cached). Raw output "
+            "`docs/bench-results/strength_cost.json` (`python -m benchmarks strength_cost`).",
+        ]
+    )
 
 
 class _CountingPool:
@@ -63,14 +71,19 @@ def measure(config: str, source_dir: str | None, sandbox: str, workers: int, fuz
     from biocoder_metric.execution.tasks import static_task_status
     from biocoder_metric.types import TaskStatus
 
-    rows = [r for r in load_problems(config, source_dir=source_dir)
-            if r.get("kind") == "harness" and static_task_status(r)[0] == TaskStatus.OK]
+    rows = [
+        r
+        for r in load_problems(config, source_dir=source_dir)
+        if r.get("kind") == "harness" and static_task_status(r)[0] == TaskStatus.OK
+    ]
     cache = tempfile.mkdtemp(prefix="biocoder-strength-")
     base = EvalOptions(sandbox=sandbox, workers=workers, fuzz_cases=fuzz_cases, golden_cache_dir=cache)
     session = Session(dataclasses.replace(base, include_weak=True))
     try:
         start = time.monotonic()
-        goldens = {r["task_id"]: g for r, g in parallel_map(session.goldens.golden, rows, workers, "goldens", True)}
+        goldens = {
+            r["task_id"]: g for r, g in parallel_map(session.goldens.golden, rows, workers, "goldens", True)
+        }
         golden_s = time.monotonic() - start
         ok_rows = [r for r in rows if goldens[r["task_id"]].ok]
         counting = _CountingPool(session.goldens.pool())
@@ -78,8 +91,12 @@ def measure(config: str, source_dir: str | None, sandbox: str, workers: int, fuz
         records = {
             row["task_id"]: rec
             for row, rec in parallel_map(
-                lambda r: session.strength.check(r, goldens[r["task_id"]].outputs, counting), ok_rows, workers,
-                "strength", True)
+                lambda r: session.strength.check(r, goldens[r["task_id"]].outputs, counting),
+                ok_rows,
+                workers,
+                "strength",
+                True,
+            )
         }
         strength_s = time.monotonic() - start
     finally:
@@ -111,17 +128,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--fuzz-cases", type=int, default=10)
     parser.add_argument("--out", default=None, help="raw figures as JSON")
-    parser.add_argument("--ship", action="store_true", help="write the verdicts into the shipped harness_strength file")
+    parser.add_argument(
+        "--ship", action="store_true", help="write the verdicts into the shipped harness_strength file"
+    )
     args = parser.parse_args(argv)
     report = {"benchmark": "strength_cost", "configs": []}
     for config in [c for c in args.config.split(",") if c]:
         row = measure(config, args.source_dir, args.sandbox, args.workers, args.fuzz_cases)
         report["configs"].append(row)
-        print(f"{config} ({row['sandbox']}, {row['workers']} workers, {row['fuzz_cases']} cases): "
-              f"{row['golden_ok']} of {row['harness_tasks']} harness tasks checked; golden phase "
-              f"{row['golden_phase_s']} s, strength check {row['strength_check_s']} s on top "
-              f"({row['seconds_per_task']} s, {row['cases_per_task']} cases per task, once); "
-              f"weak_harness {len(row['weak_harness'])}, return_unobserved {len(row['return_unobserved'])}")
+        print(
+            f"{config} ({row['sandbox']}, {row['workers']} workers, {row['fuzz_cases']} cases): "
+            f"{row['golden_ok']} of {row['harness_tasks']} harness tasks checked; golden phase "
+            f"{row['golden_phase_s']} s, strength check {row['strength_check_s']} s on top "
+            f"({row['seconds_per_task']} s, {row['cases_per_task']} cases per task, once); "
+            f"weak_harness {len(row['weak_harness'])}, return_unobserved {len(row['return_unobserved'])}"
+        )
         if args.ship:
             from biocoder_dataset.harness_strength import merge_strength_checks
 

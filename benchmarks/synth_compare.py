@@ -59,9 +59,15 @@ def main(argv: list[str] | None = None) -> int:
     rows = sorted(rows, key=lambda r: r["task_id"])[: args.limit]
     golden_alone = [dict(r, context=None, kind="golden_only", executable=False) for r in rows]
     repos = {p.name: str(p) for p in REPOS.iterdir() if p.is_dir()} if REPOS.is_dir() else {}
-    opts = SynthOptions(sandbox=args.sandbox, workers=args.workers, fuzz_cases=args.fuzz_cases,
-                        mutant_limit=args.mutants, max_plans=args.max_plans, good_score=args.good_score,
-                        repos=repos)
+    opts = SynthOptions(
+        sandbox=args.sandbox,
+        workers=args.workers,
+        fuzz_cases=args.fuzz_cases,
+        mutant_limit=args.mutants,
+        max_plans=args.max_plans,
+        good_score=args.good_score,
+        repos=repos,
+    )
     work = Path(args.work)
     started = time.monotonic()
     # Other tasks' goldens (same repository) may be sliced in as helpers: the benchmark's own data,
@@ -83,7 +89,9 @@ def main(argv: list[str] | None = None) -> int:
         pool = SandboxPool(EvalOptions(sandbox=args.sandbox, workers=args.workers), args.workers)
 
         def upstream(row: dict[str, Any]) -> dict[str, Any]:
-            v = validate(pool, row, fuzz_cases=args.fuzz_cases, mutants=task_mutants(row, args.mutants), strict=False)
+            v = validate(
+                pool, row, fuzz_cases=args.fuzz_cases, mutants=task_mutants(row, args.mutants), strict=False
+            )
             return {"task_id": row["task_id"], "validation": v.to_json()}
 
         try:
@@ -101,23 +109,45 @@ def main(argv: list[str] | None = None) -> int:
         sv = rec.get("validation") or {}
         agree = None
         if rec["status"] == "validated" and up.get("mutants"):
-            pairs = list(zip([m["killed"] for m in sv.get("mutants", [])], [m["killed"] for m in up["mutants"]], strict=False))
+            pairs = list(
+                zip(
+                    [m["killed"] for m in sv.get("mutants", [])],
+                    [m["killed"] for m in up["mutants"]],
+                    strict=False,
+                )
+            )
             same = sum(a == b for a, b in pairs) + 1  # + the golden: passes under both (validated)
             agree = round(same / (len(pairs) + 1), 4)
-        table.append({
-            "task_id": row["task_id"], "function_name": row["function_name"],
-            "synth_validated": rec["status"] == "validated", "synth_reason": rec.get("reason"),
-            "synth_mutation_score": sv.get("mutation_score"), "upstream_passes_gates": up.get("passed"),
-            "upstream_reason": up.get("reason"), "upstream_mutation_score": up.get("mutation_score"),
-            "mutants": up.get("mutants_total"), "verdict_agreement": agree, "synth_seconds": rec["seconds"],
-            "slice": rec.get("slice"),
-        })
+        table.append(
+            {
+                "task_id": row["task_id"],
+                "function_name": row["function_name"],
+                "synth_validated": rec["status"] == "validated",
+                "synth_reason": rec.get("reason"),
+                "synth_mutation_score": sv.get("mutation_score"),
+                "upstream_passes_gates": up.get("passed"),
+                "upstream_reason": up.get("reason"),
+                "upstream_mutation_score": up.get("mutation_score"),
+                "mutants": up.get("mutants_total"),
+                "verdict_agreement": agree,
+                "synth_seconds": rec["seconds"],
+                "slice": rec.get("slice"),
+            }
+        )
     print(f"{'task':18} {'function':28} {'synth':>6} {'score_s':>8} {'score_up':>8} {'agree':>6} {'sec':>6}")
     for t in table:
-        print(f"{t['task_id']:18} {t['function_name'][:28]:28} {('yes' if t['synth_validated'] else 'no'):>6} "
-              f"{_f(t['synth_mutation_score']):>8} {_f(t['upstream_mutation_score']):>8} {_f(t['verdict_agreement']):>6} "
-              f"{t['synth_seconds']:>6.1f}")
-    both = [t for t in table if t["synth_validated"] and t["upstream_mutation_score"] is not None and t["synth_mutation_score"] is not None]
+        print(
+            f"{t['task_id']:18} {t['function_name'][:28]:28} {('yes' if t['synth_validated'] else 'no'):>6} "
+            f"{_f(t['synth_mutation_score']):>8} {_f(t['upstream_mutation_score']):>8} {_f(t['verdict_agreement']):>6} "
+            f"{t['synth_seconds']:>6.1f}"
+        )
+    both = [
+        t
+        for t in table
+        if t["synth_validated"]
+        and t["upstream_mutation_score"] is not None
+        and t["synth_mutation_score"] is not None
+    ]
     summary = {
         "tasks": len(table),
         "synth_validated": sum(t["synth_validated"] for t in table),
@@ -125,16 +155,26 @@ def main(argv: list[str] | None = None) -> int:
         "both_scored": len(both),
         "median_mutation_score_synth": _med([t["synth_mutation_score"] for t in both]),
         "median_mutation_score_upstream": _med([t["upstream_mutation_score"] for t in both]),
-        "median_verdict_agreement": _med([t["verdict_agreement"] for t in table if t["verdict_agreement"] is not None]),
+        "median_verdict_agreement": _med(
+            [t["verdict_agreement"] for t in table if t["verdict_agreement"] is not None]
+        ),
         "median_seconds_synth_and_validate_per_task": _med([t["synth_seconds"] for t in table]),
         "synthesis_wall_s": round(synth_wall, 1),
-        "settings": {"sandbox": args.sandbox, "workers": args.workers, "fuzz_cases": args.fuzz_cases,
-                     "mutants": args.mutants, "max_plans": args.max_plans, "good_score": args.good_score},
+        "settings": {
+            "sandbox": args.sandbox,
+            "workers": args.workers,
+            "fuzz_cases": args.fuzz_cases,
+            "mutants": args.mutants,
+            "max_plans": args.max_plans,
+            "good_score": args.good_score,
+        },
     }
     print("\n" + json.dumps(summary, indent=2))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"summary": summary, "tasks": table}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    out.write_text(
+        json.dumps({"summary": summary, "tasks": table}, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+    )
     return 0
 
 

@@ -95,7 +95,11 @@ def load_manifest(path: Path = MANIFEST) -> dict[str, Any]:
     """The corpus manifest, after checking that every project's ``part`` follows the split rule."""
     manifest = json.loads(path.read_text(encoding="utf-8"))
     want = rule_parts(manifest["projects"])
-    wrong = [f"{p['name']}: {p['part']} (rule: {want[p['name']]})" for p in manifest["projects"] if p["part"] != want[p["name"]]]
+    wrong = [
+        f"{p['name']}: {p['part']} (rule: {want[p['name']]})"
+        for p in manifest["projects"]
+        if p["part"] != want[p["name"]]
+    ]
     if wrong:
         raise ValueError(f"{path}: parts disagree with the split rule: {'; '.join(wrong)}")
     names = [p["name"] for p in manifest["projects"]]
@@ -109,8 +113,11 @@ def upstream_part(task_id: str) -> str:
     return PARTS[int(_h(task_id), 16) % 2]
 
 
-def upstream_split(rows_by_config: dict[str, list[dict[str, Any]]], configs: list[str], cap: int,
-                   ) -> dict[tuple[str, str], list[dict[str, Any]]]:
+def upstream_split(
+    rows_by_config: dict[str, list[dict[str, Any]]],
+    configs: list[str],
+    cap: int,
+) -> dict[tuple[str, str], list[dict[str, Any]]]:
     """(part, language) -> the capped rows, by the manifest's upstream rule (dedup by golden first)."""
     seen: set[tuple[str, str]] = set()
     pool: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -138,8 +145,16 @@ def code_fingerprint() -> str:
 
 def _git_describe() -> str | None:
     try:
-        return subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True,
-                              text=True, timeout=30).stdout.strip() or None
+        return (
+            subprocess.run(
+                ["git", "describe", "--always", "--dirty"],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                timeout=30,
+            ).stdout.strip()
+            or None
+        )
     except (OSError, subprocess.SubprocessError):
         return None
 
@@ -169,11 +184,23 @@ def fetch(project: dict[str, Any], cache: Path, log) -> Path:
         if project["source"] == "pypi":
             # --no-binary NAME: the sdist of the project itself; its build tools may be wheels
             # (--no-binary :all: would also build numpy & co. from source just to read metadata).
-            cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", project["name"],
-                   f"{project['name']}=={project['version']}", "-d", str(folder)]
+            cmd = [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--no-binary",
+                project["name"],
+                f"{project['name']}=={project['version']}",
+                "-d",
+                str(folder),
+            ]
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
             if not path.is_file():
-                raise RuntimeError(f"{project['name']}: pip download did not produce {path.name}: {proc.stderr[-600:]}")
+                raise RuntimeError(
+                    f"{project['name']}: pip download did not produce {path.name}: {proc.stderr[-600:]}"
+                )
         elif project["source"] == "debian":
             _apt_source(project, cache, folder)
         else:
@@ -197,17 +224,34 @@ def _apt_source(project: dict[str, Any], cache: Path, folder: Path) -> None:
     sources = apt / "sources.list"
     lines = sorted({f"deb-src {opt}{uri} {suite} main" for uri, opt in _system_deb_mirrors(suite)})
     if not lines:
-        raise RuntimeError(f"no apt mirror for {suite} is configured on this system: cannot fetch {project['name']}")
+        raise RuntimeError(
+            f"no apt mirror for {suite} is configured on this system: cannot fetch {project['name']}"
+        )
     sources.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    opts = ["-o", f"Dir::Etc::SourceList={sources}", "-o", "Dir::Etc::SourceParts=/nonexistent",
-            "-o", f"Dir::State::Lists={lists}", "-o", "Debug::NoLocking=1"]
+    opts = [
+        "-o",
+        f"Dir::Etc::SourceList={sources}",
+        "-o",
+        "Dir::Etc::SourceParts=/nonexistent",
+        "-o",
+        f"Dir::State::Lists={lists}",
+        "-o",
+        "Debug::NoLocking=1",
+    ]
     if not any(lists.glob("*Sources*")):
         subprocess.run(["apt-get", *opts, "update"], capture_output=True, text=True, timeout=900)
     pkg = project.get("debian_package", project["name"])
-    proc = subprocess.run(["apt-get", *opts, "source", "--download-only", f"{pkg}={project['version']}"],
-                          cwd=folder, capture_output=True, text=True, timeout=1800)
+    proc = subprocess.run(
+        ["apt-get", *opts, "source", "--download-only", f"{pkg}={project['version']}"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     if not (folder / project["file"]).is_file():
-        raise RuntimeError(f"{project['name']}: apt-get source did not fetch {project['file']}: {proc.stderr[-600:]}")
+        raise RuntimeError(
+            f"{project['name']}: apt-get source did not fetch {project['file']}: {proc.stderr[-600:]}"
+        )
 
 
 def _system_deb_mirrors(suite: str) -> list[tuple[str, str]]:
@@ -221,9 +265,16 @@ def _system_deb_mirrors(suite: str) -> list[tuple[str, str]]:
                 if ":" in line and not line.startswith(("#", " ")):
                     k, v = line.split(":", 1)
                     fields[k.strip().lower()] = v.strip()
-            if "deb" in fields.get("types", "").split() and suite in fields.get("suites", "").split() \
-                    and "main" in fields.get("components", "").split():
-                opt = f"[signed-by={fields['signed-by']}] " if fields.get("signed-by", "").startswith("/") else ""
+            if (
+                "deb" in fields.get("types", "").split()
+                and suite in fields.get("suites", "").split()
+                and "main" in fields.get("components", "").split()
+            ):
+                opt = (
+                    f"[signed-by={fields['signed-by']}] "
+                    if fields.get("signed-by", "").startswith("/")
+                    else ""
+                )
                 out += [(u, opt) for u in fields.get("uris", "").split()]
     for f in [etc / "sources.list", *sorted(etc.glob("sources.list.d/*.list"))]:
         if f.is_file():
@@ -256,8 +307,17 @@ def unpack(project: dict[str, Any], archive: Path, cache: Path) -> Path:
 def _synth_options(args: argparse.Namespace, repos: dict[str, str] | None = None) -> Any:
     from biocoder_metric.synth.pipeline import SynthOptions
 
-    kw: dict[str, Any] = {"sandbox": args.sandbox, "workers": args.workers, "repos": repos or {}, "image": args.image}
-    for flag, field_name in (("fuzz_cases", "fuzz_cases"), ("mutants", "mutant_limit"), ("max_plans", "max_plans")):
+    kw: dict[str, Any] = {
+        "sandbox": args.sandbox,
+        "workers": args.workers,
+        "repos": repos or {},
+        "image": args.image,
+    }
+    for flag, field_name in (
+        ("fuzz_cases", "fuzz_cases"),
+        ("mutants", "mutant_limit"),
+        ("max_plans", "max_plans"),
+    ):
         if getattr(args, flag) is not None:
             kw[field_name] = getattr(args, flag)
     return SynthOptions(**kw)
@@ -270,7 +330,9 @@ def fresh_project(project: dict[str, Any], args: argparse.Namespace, work: Path,
     from biocoder_metric.synth.pipeline import synthesize
 
     cache = cache_root()
-    entry: dict[str, Any] = {k: project[k] for k in ("name", "version", "source", "language", "domain", "part", "package_dir")}
+    entry: dict[str, Any] = {
+        k: project[k] for k in ("name", "version", "source", "language", "domain", "part", "package_dir")
+    }
     try:
         root = unpack(project, fetch(project, cache, log), cache)
     except (OSError, RuntimeError, tarfile.TarError, subprocess.SubprocessError) as exc:
@@ -281,7 +343,9 @@ def fresh_project(project: dict[str, Any], args: argparse.Namespace, work: Path,
     out_dir = work / "build" / project["name"]
     started = time.monotonic()
     try:
-        summary = build_run(root, repo_name, project["language"], out_dir, package_dir=project["package_dir"], progress=False)
+        summary = build_run(
+            root, repo_name, project["language"], out_dir, package_dir=project["package_dir"], progress=False
+        )
     except Exception as exc:  # noqa: BLE001 - one project's build must not end a long run; the error is reported
         entry["error"] = f"biocoder build failed: {type(exc).__name__}: {exc}"[:500]
         log(f"  {project['name']}: {entry['error']}")
@@ -295,16 +359,32 @@ def fresh_project(project: dict[str, Any], args: argparse.Namespace, work: Path,
     rng = random.Random(f"{args.seed}:{project['name']}")
     sample = sorted(rng.sample(rows, min(args.max_per_project, len(rows))), key=lambda r: r["task_id"])
     entry["sampled"] = [r["task_id"] for r in sample]
-    log(f"  {project['name']}: {entry['extracted']} functions, {entry['selected']} selected, "
-        f"{len(sample)} sampled; synthesising")
+    log(
+        f"  {project['name']}: {entry['extracted']} functions, {entry['selected']} selected, "
+        f"{len(sample)} sampled; synthesising"
+    )
     opts = _synth_options(args, {repo_name: str(root), project["name"]: str(root)})
-    records = synthesize(sample, opts, work / "synth" / f"{project['name']}.report.jsonl",
-                         progress=args.progress, helper_rows=rows) if sample else []
+    records = (
+        synthesize(
+            sample,
+            opts,
+            work / "synth" / f"{project['name']}.report.jsonl",
+            progress=args.progress,
+            helper_rows=rows,
+        )
+        if sample
+        else []
+    )
     return entry | {"rows": sample, "records": records}
 
 
-def upstream_groups(manifest: dict[str, Any], args: argparse.Namespace, parts: list[str], work: Path, log,
-                    ) -> list[dict[str, Any]]:
+def upstream_groups(
+    manifest: dict[str, Any],
+    args: argparse.Namespace,
+    parts: list[str],
+    work: Path,
+    log,
+) -> list[dict[str, Any]]:
     """Synthesise the capped upstream rows of each (part, language) from the golden alone, per config."""
     from biocoder_dataset.configs import load_problems
     from biocoder_metric.synth.pipeline import synthesize
@@ -323,9 +403,16 @@ def upstream_groups(manifest: dict[str, Any], args: argparse.Namespace, parts: l
                     continue
                 log(f"  upstream {part} {lang} {config}: {len(rows)} rows; synthesising")
                 helpers = [_golden_alone(r) for r in by_config[config]]
-                records = synthesize(rows, _synth_options(args), work / "synth" / f"upstream-{part}-{lang}-{config}.report.jsonl",
-                                     progress=args.progress, helper_rows=helpers)
-                out.append({"part": part, "language": lang, "config": config, "rows": rows, "records": records})
+                records = synthesize(
+                    rows,
+                    _synth_options(args),
+                    work / "synth" / f"upstream-{part}-{lang}-{config}.report.jsonl",
+                    progress=args.progress,
+                    helper_rows=helpers,
+                )
+                out.append(
+                    {"part": part, "language": lang, "config": config, "rows": rows, "records": records}
+                )
     return out
 
 
@@ -335,8 +422,9 @@ def _golden_alone(row: dict[str, Any]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------- judging
-def judge_validated(rows: list[dict[str, Any]], records: list[dict[str, Any]], args: argparse.Namespace,
-                    cache_path: Path, log) -> dict[tuple[str, str], dict[str, Any]]:
+def judge_validated(
+    rows: list[dict[str, Any]], records: list[dict[str, Any]], args: argparse.Namespace, cache_path: Path, log
+) -> dict[tuple[str, str], dict[str, Any]]:
     """For each validated harness: the engine's verdict on the golden, the null candidates and the hand mutants.
 
     Cached in ``cache_path`` by (task id, golden sha256, harness sha256, generator version,
@@ -346,8 +434,10 @@ def judge_validated(rows: list[dict[str, Any]], records: list[dict[str, Any]], a
     from biocoder_metric.execution.strength import null_candidates
     from biocoder_metric.synth.pipeline import apply_records, golden_sha256
 
-    settings_key = (f"v{hand_mutants.VERSION}:n{args.hand_mutants}:f{args.fuzz_cases}:t{args.timeout}:s{args.eval_seed}"
-                    f":x{SURVIVOR_FACTOR}:j2")
+    settings_key = (
+        f"v{hand_mutants.VERSION}:n{args.hand_mutants}:f{args.fuzz_cases}:t{args.timeout}:s{args.eval_seed}"
+        f":x{SURVIVOR_FACTOR}:j2"
+    )
     done: dict[str, dict[str, Any]] = {}
     if cache_path.is_file():
         for line in cache_path.read_text(encoding="utf-8").splitlines():
@@ -369,34 +459,62 @@ def judge_validated(rows: list[dict[str, Any]], records: list[dict[str, Any]], a
             continue
         cands = [("golden", "golden", row["golden_code"])]
         cands += [("null", label, code) for label, code in null_candidates(harnessed)]
-        cands += [("hand", cls, code) for cls, code in hand_mutants.mutants(
-            row["golden_code"], row["language"], row.get("function_name"), args.hand_mutants, seed=row["task_id"])]
+        cands += [
+            ("hand", cls, code)
+            for cls, code in hand_mutants.mutants(
+                row["golden_code"],
+                row["language"],
+                row.get("function_name"),
+                args.hand_mutants,
+                seed=row["task_id"],
+            )
+        ]
         todo.append((key, harnessed, cands))
     if todo:
         log(f"  judging {len(todo)} validated harnesses: golden, null candidates, hand mutants")
-    options = EvalOptions(sandbox=args.sandbox, workers=args.workers, image=args.image,
-                          fuzz_cases=args.fuzz_cases or _default_fuzz(), timeout_s=args.timeout,
-                          seed=args.eval_seed, include_weak=True)
+    options = EvalOptions(
+        sandbox=args.sandbox,
+        workers=args.workers,
+        image=args.image,
+        fuzz_cases=args.fuzz_cases or _default_fuzz(),
+        timeout_s=args.timeout,
+        seed=args.eval_seed,
+        include_weak=True,
+    )
     cache_path.parent.mkdir(parents=True, exist_ok=True)
     for i in range(0, len(todo), JUDGE_CHUNK):
-        chunk = todo[i: i + JUDGE_CHUNK]
+        chunk = todo[i : i + JUDGE_CHUNK]
         # sample_index = position in cands: the engine numbers each task's samples in the order given
-        samples = [{"task_id": h["task_id"], "sample_index": j, "completion": code}
-                   for _, h, cands in chunk for j, (_, _, code) in enumerate(cands)]
+        samples = [
+            {"task_id": h["task_id"], "sample_index": j, "completion": code}
+            for _, h, cands in chunk
+            for j, (_, _, code) in enumerate(cands)
+        ]
         started = time.monotonic()
         run = run_evaluation([h for _, h, _ in chunk], samples, options, progress=False, allow_partial=True)
         by = {(r.task_id, r.sample_index): r.status for r in run.results}
         # Surviving hand mutants are judged again with 3x the fuzz cases, to tell a harness with too
         # few cases (killed then) from generators that never reach the difference (survives again).
         # Either way the mutant counts as a survivor: the harness as shipped misses it.
-        again = [s for s in samples if s["sample_index"] and by.get((s["task_id"], s["sample_index"])) == "passed"
-                 and _kind_of(chunk, s) == "hand" and str(run.task_status.get(s["task_id"], ("?",))[0]) == "ok"]
+        again = [
+            s
+            for s in samples
+            if s["sample_index"]
+            and by.get((s["task_id"], s["sample_index"])) == "passed"
+            and _kind_of(chunk, s) == "hand"
+            and str(run.task_status.get(s["task_id"], ("?",))[0]) == "ok"
+        ]
         by3: dict[tuple[str, int], str] = {}
         if again:
             more = EvalOptions(**{**vars(options), "fuzz_cases": options.fuzz_cases * SURVIVOR_FACTOR})
             ids = sorted({s["task_id"] for s in again})
-            rerun = run_evaluation([h for _, h, _ in chunk if h["task_id"] in ids], again, more, progress=False,
-                                   allow_partial=True)
+            rerun = run_evaluation(
+                [h for _, h, _ in chunk if h["task_id"] in ids],
+                again,
+                more,
+                progress=False,
+                allow_partial=True,
+            )
             # the engine numbers each task's samples 0, 1, ... in the order given: map back to ours
             original: dict[str, list[int]] = {}
             for smp in again:
@@ -412,11 +530,18 @@ def judge_validated(rows: list[dict[str, Any]], records: list[dict[str, Any]], a
                     if (h["task_id"], j) in by3:
                         v["status_more_cases"] = by3[(h["task_id"], j)]
                     if kind == "hand" and v["status"] == "passed":
-                        v["diff"] = _change(h["golden_code"], cands[j][2], h["language"])  # what the harness misses
+                        v["diff"] = _change(
+                            h["golden_code"], cands[j][2], h["language"]
+                        )  # what the harness misses
                     verdicts.append(v)
-                entry = {"key": key, "task_id": h["task_id"], "task_status": str(task_status[0]),
-                         "task_reason": task_status[1], "verdicts": verdicts,
-                         "seconds": round(took / max(len(chunk), 1), 3)}
+                entry = {
+                    "key": key,
+                    "task_id": h["task_id"],
+                    "task_status": str(task_status[0]),
+                    "task_reason": task_status[1],
+                    "verdicts": verdicts,
+                    "seconds": round(took / max(len(chunk), 1), 3),
+                }
                 fh.write(json.dumps(entry, sort_keys=True) + "\n")
                 out[(h["task_id"], golden_sha256(h))] = entry
     return out
@@ -432,12 +557,17 @@ def _change(golden: str, mutant: str, language: str) -> str:
             golden = ast.unparse(ast.parse(golden))  # mutants are unparsed: compare like with like
         except SyntaxError:
             pass
-    lines = [ln for ln in difflib.unified_diff(golden.splitlines(), mutant.splitlines(), lineterm="", n=0)
-             if ln[:1] in "+-" and not ln.startswith(("+++", "---"))]
+    lines = [
+        ln
+        for ln in difflib.unified_diff(golden.splitlines(), mutant.splitlines(), lineterm="", n=0)
+        if ln[:1] in "+-" and not ln.startswith(("+++", "---"))
+    ]
     return "\n".join(ln.strip()[:160] for ln in lines)[:400]
 
 
-def _kind_of(chunk: list[tuple[str, dict[str, Any], list[tuple[str, str, str]]]], sample: dict[str, Any]) -> str:
+def _kind_of(
+    chunk: list[tuple[str, dict[str, Any], list[tuple[str, str, str]]]], sample: dict[str, Any]
+) -> str:
     for _, h, cands in chunk:
         if h["task_id"] == sample["task_id"]:
             return cands[sample["sample_index"]][0]
@@ -482,10 +612,15 @@ def judged_counts(entry: dict[str, Any] | None) -> dict[str, Any]:
         "hand_judged": sum(c[1] for c in per_class.values()),
         "hand_killed": sum(c[0] for c in per_class.values()),
         "hand_survive_more_cases": sum(c[3] for c in per_class.values()),
-        "hand_survivors": [{"class": x["label"], "diff": x.get("diff"), "status_more_cases": x.get("status_more_cases")}
-                           for x in hand if ok and x["status"] == "passed"],
-        "hand_per_class": {k: {"killed": c[0], "judged": c[1], "not_judged": c[2], "survive_more_cases": c[3]}
-                           for k, c in sorted(per_class.items())},
+        "hand_survivors": [
+            {"class": x["label"], "diff": x.get("diff"), "status_more_cases": x.get("status_more_cases")}
+            for x in hand
+            if ok and x["status"] == "passed"
+        ],
+        "hand_per_class": {
+            k: {"killed": c[0], "judged": c[1], "not_judged": c[2], "survive_more_cases": c[3]}
+            for k, c in sorted(per_class.items())
+        },
         "judge_seconds": entry.get("seconds"),
     }
 
@@ -502,7 +637,9 @@ def cause_key(record: dict[str, Any]) -> str | None:
     if record.get("status") == "validated":
         return None
     attempts = record.get("attempts") or []
-    reason = str((attempts[0].get("reason") if attempts else None) or record.get("reason") or "no reason recorded")
+    reason = str(
+        (attempts[0].get("reason") if attempts else None) or record.get("reason") or "no reason recorded"
+    )
     m = re.match(r"golden raises on \d+/\d+ calls \(([^)]*)\)", reason)
     if m:
         names = re.findall(r"exception: ([\w.]+)", m.group(1))
@@ -530,30 +667,65 @@ def _median(xs: list[float]) -> float | None:
     return round(statistics.median(xs), 4) if xs else None
 
 
-def task_record(group: str, part: str, source: str, row: dict[str, Any], rec: dict[str, Any],
-                judged: dict[str, Any]) -> dict[str, Any]:
+def task_record(
+    group: str, part: str, source: str, row: dict[str, Any], rec: dict[str, Any], judged: dict[str, Any]
+) -> dict[str, Any]:
     """One task's line of the raw output."""
     v = rec.get("validation") or {}
     return {
-        "group": group, "part": part, "source": source, "task_id": row["task_id"],
-        "function_name": row.get("function_name"), "language": row["language"], "status": rec.get("status"),
-        "cause": cause_key(rec), "reason": rec.get("reason"), "seconds": rec.get("seconds"),
-        "slice": rec.get("slice"), "plan": rec.get("plan"),
-        "attempts": [{"plan": a.get("plan"), "passed": a.get("passed"), "reason": a.get("reason")} for a in rec.get("attempts") or []],
-        "validation": {k: v.get(k) for k in (
-            "cases", "calls", "golden_error_cases", "mutants_total", "mutants_judged", "mutants_killed",
-            "mutants_likely_equivalent", "mutation_score", "heldout_total", "heldout_judged", "heldout_killed",
-            "heldout_mutation_score", "null_candidates_passed", "return_unobserved", "seconds")} if v else None,
+        "group": group,
+        "part": part,
+        "source": source,
+        "task_id": row["task_id"],
+        "function_name": row.get("function_name"),
+        "language": row["language"],
+        "status": rec.get("status"),
+        "cause": cause_key(rec),
+        "reason": rec.get("reason"),
+        "seconds": rec.get("seconds"),
+        "slice": rec.get("slice"),
+        "plan": rec.get("plan"),
+        "attempts": [
+            {"plan": a.get("plan"), "passed": a.get("passed"), "reason": a.get("reason")}
+            for a in rec.get("attempts") or []
+        ],
+        "validation": {
+            k: v.get(k)
+            for k in (
+                "cases",
+                "calls",
+                "golden_error_cases",
+                "mutants_total",
+                "mutants_judged",
+                "mutants_killed",
+                "mutants_likely_equivalent",
+                "mutation_score",
+                "heldout_total",
+                "heldout_judged",
+                "heldout_killed",
+                "heldout_mutation_score",
+                "null_candidates_passed",
+                "return_unobserved",
+                "seconds",
+            )
+        }
+        if v
+        else None,
         **judged,
     }
 
 
-def summarise(tasks: list[dict[str, Any]], projects: list[dict[str, Any]], group: str, part: str) -> dict[str, Any]:
+def summarise(
+    tasks: list[dict[str, Any]], projects: list[dict[str, Any]], group: str, part: str
+) -> dict[str, Any]:
     """The numbers of one (group, part) cell of the table."""
     ts = [t for t in tasks if t["group"] == group and t["part"] == part]
     ok = [t for t in ts if t["status"] == "validated"]
-    s: dict[str, Any] = {"attempted": len(ts), "validated": len(ok),
-                         "yield": round(len(ok) / len(ts), 4) if ts else None}
+    s: dict[str, Any] = {
+        "attempted": len(ts),
+        "validated": len(ok),
+        "yield": round(len(ok) / len(ts), 4) if ts else None,
+    }
     if group.startswith("fresh"):
         ps = [p for p in projects if p["part"] == part and f"fresh-{p['language']}" == group]
         s["projects"] = [p["name"] for p in ps]
@@ -576,8 +748,12 @@ def summarise(tasks: list[dict[str, Any]], projects: list[dict[str, Any]], group
     s["engine_golden_passed"] = sum(1 for t in ok if t.get("engine_golden") == "passed")
     s["engine_judged_tasks"] = sum(1 for t in ok if t.get("engine_golden") is not None)
     s["median_project_mutation_score"] = _median([(t["validation"] or {}).get("mutation_score") for t in ok])
-    s["median_heldout_family_score"] = _median([(t["validation"] or {}).get("heldout_mutation_score") for t in ok])
-    s["null_candidates_passing_in_validation"] = sum(len((t["validation"] or {}).get("null_candidates_passed") or []) for t in ok)
+    s["median_heldout_family_score"] = _median(
+        [(t["validation"] or {}).get("heldout_mutation_score") for t in ok]
+    )
+    s["null_candidates_passing_in_validation"] = sum(
+        len((t["validation"] or {}).get("null_candidates_passed") or []) for t in ok
+    )
     s["null_candidates_total"] = sum(t.get("nulls_total", 0) for t in ok)
     s["null_candidates_rejected"] = sum(t.get("nulls_rejected", 0) for t in ok)
     killed = sum(t.get("hand_killed", 0) for t in ok)
@@ -596,7 +772,9 @@ def summarise(tasks: list[dict[str, Any]], projects: list[dict[str, Any]], group
             for k in d:
                 d[k] += c[k]
     s["hand_per_class"] = {c: per[c] for c in hand_mutants.CLASSES if c in per}
-    s["median_hand_kill_rate_per_task"] = _median([t["hand_killed"] / t["hand_judged"] for t in ok if t.get("hand_judged")])
+    s["median_hand_kill_rate_per_task"] = _median(
+        [t["hand_killed"] / t["hand_judged"] for t in ok if t.get("hand_judged")]
+    )
     s["median_seconds_per_validated_task"] = _median([t["seconds"] for t in ok])
     s["median_seconds_per_attempted_task"] = _median([t["seconds"] for t in ts])
     s["synthesis_task_seconds_total"] = round(sum(t["seconds"] or 0 for t in ts), 1)
@@ -614,7 +792,9 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
-def render_table(summary: dict[str, dict[str, dict[str, Any]]], parts: list[str], show_heldout_causes: bool) -> str:
+def render_table(
+    summary: dict[str, dict[str, dict[str, Any]]], parts: list[str], show_heldout_causes: bool
+) -> str:
     """The compact side-by-side table (one block per group that has any task or project)."""
     lines = []
     for group in GROUPS:
@@ -628,7 +808,9 @@ def render_table(summary: dict[str, dict[str, dict[str, Any]]], parts: list[str]
             lines.append(f"{label:38}" + "".join(f"{(fn(cells[p]) if cells[p] else '-'):>18}" for p in parts))
 
         if group.startswith("fresh"):
-            row("projects (unavailable)", lambda c: f"{len(c['projects'])} ({len(c['projects_unavailable'])})")
+            row(
+                "projects (unavailable)", lambda c: f"{len(c['projects'])} ({len(c['projects_unavailable'])})"
+            )
             row("functions extracted", lambda c: str(c["functions_extracted"]))
             row("selected", lambda c: str(c["selected"]))
             rules = sorted({r for p in parts if cells[p] for r in cells[p]["select_dropped"]})
@@ -638,15 +820,33 @@ def render_table(summary: dict[str, dict[str, dict[str, Any]]], parts: list[str]
         row("validated (yield)", lambda c: f"{c['validated']} ({_fmt(c['yield'])})")
         configs = sorted({k for p in parts if cells[p] for k in cells[p].get("by_config", {})})
         for k in configs:
-            row(f"  {k}: validated / attempted",
-                lambda c, k=k: (lambda d: f"{d['validated']}/{d['attempted']}" if d else "-")(c.get("by_config", {}).get(k)))
-        row("engine: golden passes / judged", lambda c: f"{c['engine_golden_passed']}/{c['engine_judged_tasks']}")
+            row(
+                f"  {k}: validated / attempted",
+                lambda c, k=k: (lambda d: f"{d['validated']}/{d['attempted']}" if d else "-")(
+                    c.get("by_config", {}).get(k)
+                ),
+            )
+        row(
+            "engine: golden passes / judged",
+            lambda c: f"{c['engine_golden_passed']}/{c['engine_judged_tasks']}",
+        )
         row("median project mutation score", lambda c: _fmt(c["median_project_mutation_score"]))
         row("median held-out family score", lambda c: _fmt(c["median_heldout_family_score"]))
-        row("null candidates rejected (engine)", lambda c: f"{c['null_candidates_rejected']}/{c['null_candidates_total']}")
-        row("hand mutants killed / judged", lambda c: f"{c['hand_mutants_killed']}/{c['hand_mutants_judged']} ({_fmt(c['hand_kill_rate'])})")
+        row(
+            "null candidates rejected (engine)",
+            lambda c: f"{c['null_candidates_rejected']}/{c['null_candidates_total']}",
+        )
+        row(
+            "hand mutants killed / judged",
+            lambda c: f"{c['hand_mutants_killed']}/{c['hand_mutants_judged']} ({_fmt(c['hand_kill_rate'])})",
+        )
         for cls in hand_mutants.CLASSES:
-            row(f"  {cls}", lambda c, cls=cls: (lambda d: f"{d['killed']}/{d['judged']}" if d else "-")(c["hand_per_class"].get(cls)))
+            row(
+                f"  {cls}",
+                lambda c, cls=cls: (lambda d: f"{d['killed']}/{d['judged']}" if d else "-")(
+                    c["hand_per_class"].get(cls)
+                ),
+            )
         row("  survivors, also with 3x cases", lambda c: str(c["hand_mutants_survive_more_cases"]))
         row("hand mutants not judged (compile)", lambda c: str(c["hand_mutants_not_judged"]))
         row("median s / validated task", lambda c: _fmt(c["median_seconds_per_validated_task"]))
@@ -656,8 +856,10 @@ def render_table(summary: dict[str, dict[str, dict[str, Any]]], parts: list[str]
             if not c or not c["failure_causes"]:
                 continue
             if p == "heldout" and not show_heldout_causes:
-                lines.append(f"failure causes ({p}): {sum(c['failure_causes'].values())} failed "
-                             "(causes in the JSON; not printed, see --print-heldout-causes)")
+                lines.append(
+                    f"failure causes ({p}): {sum(c['failure_causes'].values())} failed "
+                    "(causes in the JSON; not printed, see --print-heldout-causes)"
+                )
                 continue
             lines.append(f"failure causes ({p}):")
             lines.extend(f"  {n:4} x {cause}" for cause, n in c["failure_causes"].items())
@@ -666,33 +868,71 @@ def render_table(summary: dict[str, dict[str, dict[str, Any]]], parts: list[str]
 
 # ------------------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="python -m benchmarks synth_generalise", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m benchmarks synth_generalise",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     ap.add_argument("--parts", default="dev", help="comma-separated: dev, heldout (default: dev only)")
-    ap.add_argument("--sources", default="fresh,upstream", help="comma-separated: fresh, upstream (default: both)")
-    ap.add_argument("--projects", default=None, help="only these projects (comma-separated names; smoke runs)")
-    ap.add_argument("--languages", default="python,java", help="comma-separated: python, java (default: both)")
-    ap.add_argument("--max-per-project", type=int, default=10, help="task rows sampled per fresh project (default: 10)")
-    ap.add_argument("--upstream-per-part", type=int, default=None,
-                    help="upstream rows per part and language (default: the manifest's cap, 30)")
+    ap.add_argument(
+        "--sources", default="fresh,upstream", help="comma-separated: fresh, upstream (default: both)"
+    )
+    ap.add_argument(
+        "--projects", default=None, help="only these projects (comma-separated names; smoke runs)"
+    )
+    ap.add_argument(
+        "--languages", default="python,java", help="comma-separated: python, java (default: both)"
+    )
+    ap.add_argument(
+        "--max-per-project", type=int, default=10, help="task rows sampled per fresh project (default: 10)"
+    )
+    ap.add_argument(
+        "--upstream-per-part",
+        type=int,
+        default=None,
+        help="upstream rows per part and language (default: the manifest's cap, 30)",
+    )
     ap.add_argument("--seed", type=int, default=0, help="seed of the per-project row sample (default: 0)")
-    ap.add_argument("--source-dir", default=str(UPSTREAM), help="the upstream files (default: ../shared/biocoder-upstream)")
+    ap.add_argument(
+        "--source-dir",
+        default=str(UPSTREAM),
+        help="the upstream files (default: ../shared/biocoder-upstream)",
+    )
     ap.add_argument("--sandbox", default="bwrap", help="sandbox for synthesis and judging (default: bwrap)")
     ap.add_argument("--image", default=None, help="Docker image (docker; bwrap's root filesystem)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--fuzz-cases", type=int, default=None, help="fuzz cases (default: synthesis's default)")
-    ap.add_argument("--mutants", type=int, default=None, help="project mutants per task (default: synthesis's)")
-    ap.add_argument("--max-plans", type=int, default=None, help="generator plans per task (default: synthesis's)")
-    ap.add_argument("--hand-mutants", type=int, default=10, help="hand-style mutants judged per validated task (default: 10)")
+    ap.add_argument(
+        "--mutants", type=int, default=None, help="project mutants per task (default: synthesis's)"
+    )
+    ap.add_argument(
+        "--max-plans", type=int, default=None, help="generator plans per task (default: synthesis's)"
+    )
+    ap.add_argument(
+        "--hand-mutants",
+        type=int,
+        default=10,
+        help="hand-style mutants judged per validated task (default: 10)",
+    )
     ap.add_argument("--timeout", type=float, default=5.0, help="seconds per case when judging (default: 5)")
     ap.add_argument("--eval-seed", type=int, default=0, help="fuzz seed of the judging run (default: 0)")
-    ap.add_argument("--work", default=None,
-                    help="work folder; runs live in WORK/<code fingerprint>/ (default: $BIOCODER_CACHE_DIR/generalise/work, "
-                    "normally ~/.cache/biocoder/generalise/work)")
-    ap.add_argument("--out", default=str(DEFAULT_OUT), help="raw output JSON (default: docs/bench-results/synth_generalise.json)")
+    ap.add_argument(
+        "--work",
+        default=None,
+        help="work folder; runs live in WORK/<code fingerprint>/ (default: $BIOCODER_CACHE_DIR/generalise/work, "
+        "normally ~/.cache/biocoder/generalise/work)",
+    )
+    ap.add_argument(
+        "--out",
+        default=str(DEFAULT_OUT),
+        help="raw output JSON (default: docs/bench-results/synth_generalise.json)",
+    )
     ap.add_argument("--manifest", default=str(MANIFEST))
-    ap.add_argument("--print-heldout-causes", action="store_true",
-                    help="also print the held-out part's failure causes (they are always in the JSON)")
+    ap.add_argument(
+        "--print-heldout-causes",
+        action="store_true",
+        help="also print the held-out part's failure causes (they are always in the JSON)",
+    )
     ap.add_argument("--no-progress", dest="progress", action="store_false")
     return ap
 
@@ -702,13 +942,19 @@ def main(argv: list[str] | None = None) -> int:
     parts = [p.strip() for p in args.parts.split(",") if p.strip()]
     sources = {s.strip() for s in args.sources.split(",") if s.strip()}
     languages = {s.strip() for s in args.languages.split(",") if s.strip()}
-    bad = [p for p in parts if p not in PARTS] + [s for s in sources if s not in ("fresh", "upstream")] \
+    bad = (
+        [p for p in parts if p not in PARTS]
+        + [s for s in sources if s not in ("fresh", "upstream")]
         + [x for x in languages if x not in ("python", "java")]
+    )
     if bad or not parts:
         print(f"synth_generalise: unknown --parts/--sources/--languages value(s): {bad}", file=sys.stderr)
         return 2
     if args.sandbox == "none":
-        print("synth_generalise: --sandbox none would run project code unsandboxed; use bwrap or docker", file=sys.stderr)
+        print(
+            "synth_generalise: --sandbox none would run project code unsandboxed; use bwrap or docker",
+            file=sys.stderr,
+        )
         return 2
 
     from biocoder_metric.synth.pipeline import golden_sha256
@@ -742,10 +988,20 @@ def main(argv: list[str] | None = None) -> int:
             log(f"fresh {project['part']}: {project['name']} {project['version']} ({project['language']})")
             entry = fresh_project(project, args, work, log)
             group = f"fresh-{project['language']}"
-            judged = judge_validated(entry["rows"], entry["records"], args, work / "judge" / f"{project['name']}.jsonl", log)
+            judged = judge_validated(
+                entry["rows"], entry["records"], args, work / "judge" / f"{project['name']}.jsonl", log
+            )
             for row, rec in zip(entry["rows"], entry["records"], strict=True):
-                tasks.append(task_record(group, project["part"], project["name"], row, rec,
-                                         judged_counts(judged.get((row["task_id"], golden_sha256(row))))))
+                tasks.append(
+                    task_record(
+                        group,
+                        project["part"],
+                        project["name"],
+                        row,
+                        rec,
+                        judged_counts(judged.get((row["task_id"], golden_sha256(row)))),
+                    )
+                )
             projects.append({k: v for k, v in entry.items() if k not in ("rows", "records")})
         timings["fresh_wall_s"] = round(time.monotonic() - t0, 1)
     if "upstream" in sources:
@@ -757,11 +1013,24 @@ def main(argv: list[str] | None = None) -> int:
             if g["language"] not in languages:
                 continue
             group = f"upstream-{g['language']}"
-            judged = judge_validated(g["rows"], g["records"], args,
-                                     work / "judge" / f"upstream-{g['part']}-{g['language']}-{g['config']}.jsonl", log)
+            judged = judge_validated(
+                g["rows"],
+                g["records"],
+                args,
+                work / "judge" / f"upstream-{g['part']}-{g['language']}-{g['config']}.jsonl",
+                log,
+            )
             for row, rec in zip(g["rows"], g["records"], strict=True):
-                tasks.append(task_record(group, g["part"], g["config"], row, rec,
-                                         judged_counts(judged.get((row["task_id"], golden_sha256(row))))))
+                tasks.append(
+                    task_record(
+                        group,
+                        g["part"],
+                        g["config"],
+                        row,
+                        rec,
+                        judged_counts(judged.get((row["task_id"], golden_sha256(row)))),
+                    )
+                )
         timings["upstream_wall_s"] = round(time.monotonic() - t0, 1)
 
     summary = {group: {part: summarise(tasks, projects, group, part) for part in parts} for group in GROUPS}
@@ -769,12 +1038,33 @@ def main(argv: list[str] | None = None) -> int:
     attempted = len(tasks)
     report = {
         "benchmark": "synth_generalise",
-        "command": "python -m benchmarks synth_generalise " + shlex.join(argv if argv is not None else sys.argv[1:]),
+        "command": "python -m benchmarks synth_generalise "
+        + shlex.join(argv if argv is not None else sys.argv[1:]),
         "parts": parts,
-        "settings": {k: getattr(args, k) for k in ("sources", "languages", "projects", "max_per_project", "upstream_per_part",
-                                                   "seed", "sandbox", "image", "workers", "fuzz_cases", "mutants",
-                                                   "max_plans", "hand_mutants", "timeout", "eval_seed")},
-        "synth_defaults": {k: getattr(_synth_options(args), k) for k in ("fuzz_cases", "mutant_limit", "max_plans", "good_score")},
+        "settings": {
+            k: getattr(args, k)
+            for k in (
+                "sources",
+                "languages",
+                "projects",
+                "max_per_project",
+                "upstream_per_part",
+                "seed",
+                "sandbox",
+                "image",
+                "workers",
+                "fuzz_cases",
+                "mutants",
+                "max_plans",
+                "hand_mutants",
+                "timeout",
+                "eval_seed",
+            )
+        },
+        "synth_defaults": {
+            k: getattr(_synth_options(args), k)
+            for k in ("fuzz_cases", "mutant_limit", "max_plans", "good_score")
+        },
         "hand_mutants_version": hand_mutants.VERSION,
         "code_fingerprint": fingerprint,
         "git": _git_describe(),
@@ -783,14 +1073,17 @@ def main(argv: list[str] | None = None) -> int:
         "upstream_rule": manifest["upstream"]["rule"],
         "cpu_count": os.cpu_count(),
         "loadavg_end": os.getloadavg(),
-        "timings": timings | {"wall_s_per_attempted_task": round(timings["total_wall_s"] / attempted, 2) if attempted else None},
+        "timings": timings
+        | {"wall_s_per_attempted_task": round(timings["total_wall_s"] / attempted, 2) if attempted else None},
         "summary": summary,
         "projects": projects,
         "tasks": tasks,
     }
     print(render_table(summary, parts, args.print_heldout_causes))
-    print(f"\n{attempted} tasks in {timings['total_wall_s']} s "
-          f"({report['timings']['wall_s_per_attempted_task']} s per attempted task, including builds and judging)")
+    print(
+        f"\n{attempted} tasks in {timings['total_wall_s']} s "
+        f"({report['timings']['wall_s_per_attempted_task']} s per attempted task, including builds and judging)"
+    )
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(out.suffix + ".tmp")
@@ -815,15 +1108,19 @@ def render_markdown(data: dict[str, Any]) -> str:
         v = (c or {}).get(key)
         return "-" if v is None else fmt.format(v)
 
-    rows = ["| set | part | validated / attempted | median project / held-out mutant score | null candidates "
-            "rejected | hand mutants killed |", "|---|---|---|---|---|---|"]
+    rows = [
+        "| set | part | validated / attempted | median project / held-out mutant score | null candidates "
+        "rejected | hand mutants killed |",
+        "|---|---|---|---|---|---|",
+    ]
     for group in ("fresh-python", "upstream-python", "fresh-java", "upstream-java"):
         for part in ("heldout", "dev"):
             c = (data["summary"].get(group) or {}).get(part)
             if not c:
                 continue
-            hand = (f"{c['hand_mutants_killed']} / {c['hand_mutants_judged']}"
-                    + (f" ({100 * c['hand_kill_rate']:.0f}%)" if c.get("hand_kill_rate") is not None else ""))
+            hand = f"{c['hand_mutants_killed']} / {c['hand_mutants_judged']}" + (
+                f" ({100 * c['hand_kill_rate']:.0f}%)" if c.get("hand_kill_rate") is not None else ""
+            )
             rows.append(
                 f"| {group} | {part} | {c['validated']} / {c['attempted']} ({100 * (c.get('yield') or 0):.0f}%) | "
                 f"{cell(c, 'median_project_mutation_score', '{:.2f}')} / {cell(c, 'median_heldout_family_score', '{:.2f}')} | "

@@ -24,8 +24,10 @@ from biocoder_dataset import __version__
 from biocoder_dataset.configs import load_problems
 from biocoder_dataset.schema import CONFIGS, SPLIT, features
 
-_DESCRIPTION = ("BioCoder (arXiv 2308.16458): bioinformatics code generation problems in Python and Java "
-                "from real repositories, plus Rosalind problems, normalised into one schema.")
+_DESCRIPTION = (
+    "BioCoder (arXiv 2308.16458): bioinformatics code generation problems in Python and Java "
+    "from real repositories, plus Rosalind problems, normalised into one schema."
+)
 _CITATION = """@article{tang2023biocoder,
   title={BioCoder: A Benchmark for Bioinformatics Code Generation with Large Language Models},
   author={Tang, Xiangru and Qian, Bill and Gao, Rick and Chen, Jiakang and Chen, Xinyun and Gerstein, Mark},
@@ -60,8 +62,12 @@ class BiocoderBuilder(datasets.GeneratorBasedBuilder):
         super().__init__(*args, **kwargs)
 
     def _info(self) -> datasets.DatasetInfo:
-        return datasets.DatasetInfo(description=_DESCRIPTION, citation=_CITATION, features=features(),
-                                    homepage="https://github.com/gersteinlab/BioCoder")
+        return datasets.DatasetInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            features=features(),
+            homepage="https://github.com/gersteinlab/BioCoder",
+        )
 
     def _split_generators(self, dl_manager):  # downloads happen in sources.py (pinned, verified)
         return [datasets.SplitGenerator(name=SPLIT, gen_kwargs={})]

@@ -178,7 +178,9 @@ def _harness_records(res: SourceResolver, names: tuple[str, ...]) -> list[_Harne
                 lang = "python" if re.search(r"^\s*(async\s+)?def\s", golden, re.M) else "java"
             lang = str(lang).strip().lower()
             if lang not in _PREFIX:
-                raise RecordError(f"{where}: field 'language' should be Python or Java, got {fields['language']!r}")
+                raise RecordError(
+                    f"{where}: field 'language' should be Python or Java, got {fields['language']!r}"
+                )
             if fields["task_id"] is not None:
                 task_id = require_str(fields["task_id"], "task_id", where)
             elif fields["hash"] is not None:
@@ -200,7 +202,7 @@ def _repo_and_path(fields: dict[str, Any]) -> tuple[str | None, str | None, str 
     if isinstance(repo, str) and "/" not in repo and "," in repo:
         prefix = f"/home/ubuntu/repos/{repo}/"
         if isinstance(path, str) and path.startswith(prefix):
-            path = path[len(prefix):]
+            path = path[len(prefix) :]
         repo = repo.replace(",", "/", 1)
     return repo, path, (raw_path if raw_path != path else None)
 
@@ -257,8 +259,12 @@ def _harness_signature(language: str, upstream: str | None, info: Any) -> str | 
 def _harness_row(config: str, h: _Harness, g: _Golden | None, how: str | None) -> dict[str, Any]:
     info = _function_info(h.language, h.golden)
     gf = g.fields if g is not None else {}
-    repo, path, raw_path = _repo_and_path({"repository": h.fields["repository"] or gf.get("repository"),
-                                           "file_path": h.fields["file_path"] or gf.get("file_path")})
+    repo, path, raw_path = _repo_and_path(
+        {
+            "repository": h.fields["repository"] or gf.get("repository"),
+            "file_path": h.fields["file_path"] or gf.get("file_path"),
+        }
+    )
     row = _base_row(config, h.language, h.task_id)
     row.update(
         kind=KIND_HARNESS,
@@ -297,8 +303,14 @@ def _harness_row(config: str, h: _Harness, g: _Golden | None, how: str | None) -
 
 def _fill_missing(row: dict[str, Any], h: _Harness) -> None:
     """A second upstream copy of an already-built harness task only fills what the first lacked."""
-    for col, key in (("signature", "signature"), ("comment", "comment"), ("file_path", "file_path"),
-                     ("line_start", "line_start"), ("line_end", "line_end"), ("repository", "repository")):
+    for col, key in (
+        ("signature", "signature"),
+        ("comment", "comment"),
+        ("file_path", "file_path"),
+        ("line_start", "line_start"),
+        ("line_end", "line_end"),
+        ("repository", "repository"),
+    ):
         if row[col] is None and h.fields.get(key) is not None:
             row[col] = h.fields[key]
     summary = h.fields.get("summary") or _summary_from_upstream_prompt(h.fields.get("upstream_prompt"))
@@ -310,8 +322,13 @@ def _fill_missing(row: dict[str, Any], h: _Harness) -> None:
     row["metadata"].setdefault("also_in", []).append(h.source)
 
 
-def _merge(config: str, language: str, goldens: list[_Golden], harnesses: list[_Harness],
-           keep_unmatched_harness: bool) -> ConfigBuild:
+def _merge(
+    config: str,
+    language: str,
+    goldens: list[_Golden],
+    harnesses: list[_Harness],
+    keep_unmatched_harness: bool,
+) -> ConfigBuild:
     """Harness rows (matched to goldens) first, then the goldens that have no harness."""
     by_key: dict[str, _Golden] = {}
     by_name: dict[str, list[_Golden]] = {}
@@ -398,8 +415,10 @@ def _rosalind_index(res: SourceResolver) -> list[tuple[str, str, str | None]]:
             for rec in to_records(read_json(index_path, "rosalind_index"), str(index_path)):
                 i = rec.get("index")
                 if not isinstance(i, int) or not 0 <= i < len(table) or rec.get("problem_id") != table[i][0]:
-                    raise RecordError(f"{index_path}: entry {rec!r:.120} disagrees with the shipped Rosalind table "
-                                      f"(biocoder_dataset/_rosalind_table.py); regenerate the table")
+                    raise RecordError(
+                        f"{index_path}: entry {rec!r:.120} disagrees with the shipped Rosalind table "
+                        f"(biocoder_dataset/_rosalind_table.py); regenerate the table"
+                    )
     return table
 
 
@@ -408,8 +427,10 @@ def _build_rosalind(res: SourceResolver) -> ConfigBuild:
     goldens = _golden_records(res, name)
     table = _rosalind_index(res)
     if len(goldens) != len(table):
-        raise RecordError(f"{REGISTRY[name].local_path}: expected {len(table)} Rosalind goldens "
-                          f"(the shipped table), found {len(goldens)}")
+        raise RecordError(
+            f"{REGISTRY[name].local_path}: expected {len(table)} Rosalind goldens "
+            f"(the shipped table), found {len(goldens)}"
+        )
     rows = []
     missing = 0
     for g, (pid, track, title) in zip(goldens, table, strict=True):
@@ -433,8 +454,13 @@ def _build_rosalind(res: SourceResolver) -> ConfigBuild:
             repository="danhalligan/rosalind.info",
             file_path=f"rosalind/{track}/{pid}.py",
             source=f"{name}+rosalind-testcases",
-            metadata={"problem_id": pid, "track": track, "title": title, "golden_index": g.index,
-                      "golden_defines_solve": bool(re.search(r"^def\s+solve\s*\(", g.code, re.M))},
+            metadata={
+                "problem_id": pid,
+                "track": track,
+                "title": title,
+                "golden_index": g.index,
+                "golden_defines_solve": bool(re.search(r"^def\s+solve\s*\(", g.code, re.M)),
+            },
         )
         rows.append(row)
     return ConfigBuild("rosalind", rows, {"goldens": len(goldens), "without_test_files": missing})
@@ -462,13 +488,21 @@ def _finish(build: ConfigBuild) -> ConfigBuild:
         if row["task_id"] in seen:
             raise RecordError(f"{where}: duplicate task_id (also row {seen[row['task_id']]})")
         seen[row["task_id"]] = i
-    build.report.update(rows=len(build.rows), executable=sum(r["executable"] for r in build.rows),
-                        kinds=dict(Counter(r["kind"] for r in build.rows)))
+    build.report.update(
+        rows=len(build.rows),
+        executable=sum(r["executable"] for r in build.rows),
+        kinds=dict(Counter(r["kind"] for r in build.rows)),
+    )
     return build
 
 
-def build_config(config: str, source_dir: str | os.PathLike | None = None, *, verify: bool | None = None,
-                 demo_dir: str | os.PathLike | None = None) -> ConfigBuild:
+def build_config(
+    config: str,
+    source_dir: str | os.PathLike | None = None,
+    *,
+    verify: bool | None = None,
+    demo_dir: str | os.PathLike | None = None,
+) -> ConfigBuild:
     """Build one config and report how (match counts etc.); see :func:`load_problems`."""
     _check_config(config)
     if config == "demo":
@@ -484,8 +518,13 @@ def build_config(config: str, source_dir: str | os.PathLike | None = None, *, ve
     return build
 
 
-def load_problems(config: str, source_dir: str | os.PathLike | None = None, *, verify: bool | None = None,
-                  demo_dir: str | os.PathLike | None = None) -> list[TaskRow]:
+def load_problems(
+    config: str,
+    source_dir: str | os.PathLike | None = None,
+    *,
+    verify: bool | None = None,
+    demo_dir: str | os.PathLike | None = None,
+) -> list[TaskRow]:
     """The rows of ``config``, each with exactly the schema's columns.
 
     ``source_dir=None`` uses the source-dir setting if set, else downloads the pinned
@@ -495,6 +534,8 @@ def load_problems(config: str, source_dir: str | os.PathLike | None = None, *, v
     return build_config(config, source_dir, verify=verify, demo_dir=demo_dir).rows
 
 
-def load_problem_index(config: str, source_dir: str | os.PathLike | None = None, **kwargs: Any) -> dict[str, dict[str, Any]]:
+def load_problem_index(
+    config: str, source_dir: str | os.PathLike | None = None, **kwargs: Any
+) -> dict[str, dict[str, Any]]:
     """``{task_id: row}`` for ``config`` (same arguments as :func:`load_problems`)."""
     return {row["task_id"]: row for row in load_problems(config, source_dir, **kwargs)}

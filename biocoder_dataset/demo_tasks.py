@@ -37,7 +37,9 @@ def load_demo_rows(demo_dir: str | Path | None = None) -> list[dict[str, Any]]:
     """Rows of the demo config (without prompts; ``configs`` adds those), sorted by task id."""
     root = Path(demo_dir) if demo_dir is not None else DEMO_DIR
     if not root.is_dir():
-        raise RecordError(f"demo folder {root} does not exist (expected one sub-folder per task with a task.json)")
+        raise RecordError(
+            f"demo folder {root} does not exist (expected one sub-folder per task with a task.json)"
+        )
     rows: list[dict[str, Any]] = []
     for task_dir in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
         where = f"demo task {task_dir}"
@@ -50,9 +52,13 @@ def load_demo_rows(demo_dir: str | Path | None = None) -> list[dict[str, Any]]:
         lang = meta.get("language")
         kind = meta.get("kind")
         if lang not in _EXT:
-            raise RecordError(f"{task_dir / 'task.json'}: field 'language' should be 'python' or 'java', got {lang!r}")
+            raise RecordError(
+                f"{task_dir / 'task.json'}: field 'language' should be 'python' or 'java', got {lang!r}"
+            )
         if kind not in (KIND_HARNESS, KIND_ROSALIND):
-            raise RecordError(f"{task_dir / 'task.json'}: field 'kind' should be 'harness' or 'rosalind', got {kind!r}")
+            raise RecordError(
+                f"{task_dir / 'task.json'}: field 'kind' should be 'harness' or 'rosalind', got {kind!r}"
+            )
         if kind == KIND_ROSALIND and lang != "python":
             raise RecordError(f"{task_dir / 'task.json'}: Rosalind-style tasks are Python, got {lang!r}")
         ext = _EXT[lang]
@@ -63,7 +69,9 @@ def load_demo_rows(demo_dir: str | Path | None = None) -> list[dict[str, Any]]:
             language=lang,
             kind=kind,
             executable=True,
-            function_name=require_str(meta.get("function_name"), "function_name", str(task_dir / "task.json")),
+            function_name=require_str(
+                meta.get("function_name"), "function_name", str(task_dir / "task.json")
+            ),
             signature=require_str(meta.get("signature"), "signature", str(task_dir / "task.json")),
             comment=require_str(meta.get("comment"), "comment", str(task_dir / "task.json"), allow_none=True),
             golden_code=_read(task_dir / f"golden.{ext}", where),
@@ -77,8 +85,11 @@ def load_demo_rows(demo_dir: str | Path | None = None) -> list[dict[str, Any]]:
         else:
             row["test_input"] = _read(task_dir / "input.txt", where)
             row["expected_output"] = _read(task_dir / "output.txt", where)
-        extra = {k: v for k, v in meta.items() if k not in ("task_id", "language", "kind", "function_name",
-                                                            "signature", "comment", "file_path")}
+        extra = {
+            k: v
+            for k, v in meta.items()
+            if k not in ("task_id", "language", "kind", "function_name", "signature", "comment", "file_path")
+        }
         mutant = task_dir / f"mutant.{ext}"
         if mutant.is_file():
             extra["mutant_code"] = mutant.read_text(encoding="utf-8")

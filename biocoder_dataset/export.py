@@ -80,14 +80,21 @@ def _front_matter(counts: dict[str, dict[str, Any]]) -> str:
         "tags": ["code", "bioinformatics", "code-generation", "benchmark", "python", "java"],
         "size_categories": [_size_category(sum(c["rows"] for c in counts.values()))],
         "configs": [
-            {"config_name": name, "data_files": [{"split": SPLIT, "path": f"{name}/{PARQUET_NAME}"}],
-             **({"default": True} if name == "demo" else {})}
+            {
+                "config_name": name,
+                "data_files": [{"split": SPLIT, "path": f"{name}/{PARQUET_NAME}"}],
+                **({"default": True} if name == "demo" else {}),
+            }
             for name in counts
         ],
         "dataset_info": [
-            {"config_name": name, "features": feature_list,
-             "splits": [{"name": SPLIT, "num_bytes": c["num_bytes"], "num_examples": c["rows"]}],
-             "download_size": c["download_size"], "dataset_size": c["num_bytes"]}
+            {
+                "config_name": name,
+                "features": feature_list,
+                "splits": [{"name": SPLIT, "num_bytes": c["num_bytes"], "num_examples": c["rows"]}],
+                "download_size": c["download_size"],
+                "dataset_size": c["num_bytes"],
+            }
             for name, c in counts.items()
         ],
     }
@@ -104,21 +111,25 @@ def _strength_notes(counts: dict[str, dict[str, Any]]) -> str:
             continue
         weak = ", ".join(f"`{t}`" for t in s["weak"]) or "none"
         unobserved = ", ".join(f"`{t}`" for t in s.get("return_unobserved", [])) or "none"
-        rows.append(f"| `{name}` | {s['audited']} | {len(s['weak'])} ({weak}) | "
-                    f"{len(s.get('return_unobserved', []))} ({unobserved}) | {s['constant_output']} | "
-                    f"{s['mutants_killed']}/{s['mutants_total']} | {s['likely_equivalent']} |")
+        rows.append(
+            f"| `{name}` | {s['audited']} | {len(s['weak'])} ({weak}) | "
+            f"{len(s.get('return_unobserved', []))} ({unobserved}) | {s['constant_output']} | "
+            f"{s['mutants_killed']}/{s['mutants_total']} | {s['likely_equivalent']} |"
+        )
     if not rows:
         return ""
     version = next(iter(card_summary().values()))["audit_version"]
-    return ("\n\n## Harness strength (audit " + str(version) + ")\n\n"
-            "`biocoder audit` judges null candidates (`return None`, `pass`, the first argument, `raise`) and "
-            "single-site mutants of the golden on every executable task. A task where a null candidate passes is "
-            "a *weak harness*: evaluators leave it out of the headline pass@k unless asked (`--include-weak`). "
-            "A task whose test never detects a replaced return value while the golden returns one is "
-            "*return unobserved*, left out by the same rule. "
-            "Per task results are in the `harness_strength` column; method in the project's `docs/validity.md`.\n\n"
-            "| config | audited | weak harness | return unobserved | constant output | mutants killed | likely equivalent |\n"
-            "|---|---:|---|---|---:|---:|---:|\n" + "\n".join(rows))
+    return (
+        "\n\n## Harness strength (audit " + str(version) + ")\n\n"
+        "`biocoder audit` judges null candidates (`return None`, `pass`, the first argument, `raise`) and "
+        "single-site mutants of the golden on every executable task. A task where a null candidate passes is "
+        "a *weak harness*: evaluators leave it out of the headline pass@k unless asked (`--include-weak`). "
+        "A task whose test never detects a replaced return value while the golden returns one is "
+        "*return unobserved*, left out by the same rule. "
+        "Per task results are in the `harness_strength` column; method in the project's `docs/validity.md`.\n\n"
+        "| config | audited | weak harness | return unobserved | constant output | mutants killed | likely equivalent |\n"
+        "|---|---:|---|---|---:|---:|---:|\n" + "\n".join(rows)
+    )
 
 
 def render_card(counts: dict[str, dict[str, Any]], reports: dict[str, dict[str, Any]], source: str) -> str:
@@ -127,7 +138,8 @@ def render_card(counts: dict[str, dict[str, Any]], reports: dict[str, dict[str, 
 
     table = "\n".join(
         f"| `{name}` | {c['rows']} | {c['executable']} | "
-        + ", ".join(f"{k} {v}" for k, v in sorted(c["kinds"].items())) + " |"
+        + ", ".join(f"{k} {v}" for k, v in sorted(c["kinds"].items()))
+        + " |"
         for name, c in counts.items()
     )
     notes = []
@@ -135,21 +147,39 @@ def render_card(counts: dict[str, dict[str, Any]], reports: dict[str, dict[str, 
         match = rep.get("golden_match")
         if match:
             parts = ", ".join(f"{v} by {k.replace('_', ' ')}" for k, v in sorted(match.items()))
-            notes.append(f"- `{name}`: harness tasks matched to the {rep.get('goldens')} published goldens: {parts}.")
-    match_notes = ("How harness tasks were matched to upstream goldens (whitespace-free golden text, "
-                   "else a unique function name):\n\n" + "\n".join(notes)) if notes else ""
+            notes.append(
+                f"- `{name}`: harness tasks matched to the {rep.get('goldens')} published goldens: {parts}."
+            )
+    match_notes = (
+        (
+            "How harness tasks were matched to upstream goldens (whitespace-free golden text, "
+            "else a unique function name):\n\n" + "\n".join(notes)
+        )
+        if notes
+        else ""
+    )
     columns = "\n".join(f"| `{n}` | {t} | {d} |" for n, (t, d) in COLUMNS.items())
     sources = "\n".join(
         f"- `{e.local_path}`: `{e.repo}` @ `{e.revision[:12]}` `{e.path}`"
-        + (f" (sha256 `{e.sha256[:16]}...`)" if e.sha256
-           else " (optional; verified against the Hub's LFS sha256 on download, and per record)" if e.host == "hf"
-           else " (no checksum: the real file's was never computed; verified per record)")
+        + (
+            f" (sha256 `{e.sha256[:16]}...`)"
+            if e.sha256
+            else " (optional; verified against the Hub's LFS sha256 on download, and per record)"
+            if e.host == "hf"
+            else " (no checksum: the real file's was never computed; verified per record)"
+        )
         for e in REGISTRY.values()
     )
     sources += "\n- `rosalind-testcases/`: `gersteinlab/BioCoder` `evaluation/TestRosalind/testcases/` (each file pinned by sha256)"
     return Template(_TEMPLATE.read_text(encoding="utf-8")).substitute(
-        front_matter=_front_matter(counts), version=__version__, source=source, configs_table=table,
-        match_notes=match_notes + _strength_notes(counts), columns_table=columns, sources_list=sources, citation=_CITATION,
+        front_matter=_front_matter(counts),
+        version=__version__,
+        source=source,
+        configs_table=table,
+        match_notes=match_notes + _strength_notes(counts),
+        columns_table=columns,
+        sources_list=sources,
+        citation=_CITATION,
     )
 
 
@@ -165,13 +195,24 @@ def _write_config(rows: list[dict[str, Any]], folder: Path) -> dict[str, Any]:
     kinds: dict[str, int] = {}
     for k in table.column("kind").to_pylist():
         kinds[k] = kinds.get(k, 0) + 1
-    return {"rows": table.num_rows, "executable": sum(bool(x) for x in table.column("executable").to_pylist()),
-            "kinds": kinds, "num_bytes": int(table.nbytes), "download_size": path.stat().st_size}
+    return {
+        "rows": table.num_rows,
+        "executable": sum(bool(x) for x in table.column("executable").to_pylist()),
+        "kinds": kinds,
+        "num_bytes": int(table.nbytes),
+        "download_size": path.stat().st_size,
+    }
 
 
-def export(out_dir: str | os.PathLike, configs: str | list[str] | None = None,
-           source_dir: str | os.PathLike | None = None, *, verify: bool | None = None,
-           overwrite: bool = False, demo_dir: str | os.PathLike | None = None) -> ExportResult:
+def export(
+    out_dir: str | os.PathLike,
+    configs: str | list[str] | None = None,
+    source_dir: str | os.PathLike | None = None,
+    *,
+    verify: bool | None = None,
+    overwrite: bool = False,
+    demo_dir: str | os.PathLike | None = None,
+) -> ExportResult:
     """Write ``<out>/<config>/test-00000-of-00001.parquet`` for each config and ``<out>/README.md``.
 
     An existing non-empty ``out_dir`` is replaced only with ``overwrite=True``.
@@ -185,7 +226,9 @@ def export(out_dir: str | os.PathLike, configs: str | list[str] | None = None,
             result.counts[name] = _write_config(build.rows, tmp / name)
             result.reports[name] = build.report
         source = "the embedded demo tasks" if names == ["demo"] else SourceResolver(source_dir).describe()
-        (tmp / "README.md").write_text(render_card(result.counts, result.reports, f"`{source}`"), encoding="utf-8")
+        (tmp / "README.md").write_text(
+            render_card(result.counts, result.reports, f"`{source}`"), encoding="utf-8"
+        )
         _publish(tmp, out)
     finally:
         if tmp.exists():
@@ -197,8 +240,10 @@ def _staging(out_dir: str | os.PathLike, overwrite: bool) -> tuple[Path, Path]:
     """(output folder, a fresh staging folder beside it); refuses a non-empty output unless ``overwrite``."""
     out = Path(out_dir).resolve()
     if out.exists() and (not out.is_dir() or any(out.iterdir())) and not overwrite:
-        raise DatasetError(f"output folder {out} already exists and is not empty; choose another folder "
-                           f"or pass overwrite=True (--overwrite) to replace it")
+        raise DatasetError(
+            f"output folder {out} already exists and is not empty; choose another folder "
+            f"or pass overwrite=True (--overwrite) to replace it"
+        )
     out.parent.mkdir(parents=True, exist_ok=True)
     return out, Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.partial-"))
 
@@ -214,7 +259,9 @@ def _publish(tmp: Path, out: Path) -> None:
         os.replace(tmp, out)
 
 
-def export_task_file(out_dir: str | os.PathLike, tasks_file: str | os.PathLike, *, overwrite: bool = False) -> ExportResult:
+def export_task_file(
+    out_dir: str | os.PathLike, tasks_file: str | os.PathLike, *, overwrite: bool = False
+) -> ExportResult:
     """Export the rows of a tasks file (``biocoder build tasks``) like :func:`export`, one folder per config.
 
     Rows are grouped by their ``config`` column (``custom`` when absent), so a built set is
@@ -232,8 +279,10 @@ def export_task_file(out_dir: str | os.PathLike, tasks_file: str | os.PathLike, 
         for name, group in groups.items():
             result.counts[name] = _write_config(group, tmp / name)
             result.reports[name] = {}
-        (tmp / "README.md").write_text(render_card(result.counts, result.reports, f"`{Path(tasks_file).name}` (a built task set)"),
-                                       encoding="utf-8")
+        (tmp / "README.md").write_text(
+            render_card(result.counts, result.reports, f"`{Path(tasks_file).name}` (a built task set)"),
+            encoding="utf-8",
+        )
         _publish(tmp, out)
     finally:
         if tmp.exists():
@@ -246,22 +295,32 @@ def check_export_folder(folder: str | os.PathLike) -> list[str]:
     root = Path(folder)
     card = root / "README.md"
     if not card.is_file():
-        raise DatasetError(f"{root} is not a BioCoder export: {card} is missing (run `biocoder data export` first)")
+        raise DatasetError(
+            f"{root} is not a BioCoder export: {card} is missing (run `biocoder data export` first)"
+        )
     text = card.read_text(encoding="utf-8")
     if not text.startswith("---\n") or "\n---\n" not in text[4:]:
         raise DatasetError(f"{card}: no YAML front matter")
-    meta = yaml.safe_load(text[4:text.index("\n---\n", 4)])
+    meta = yaml.safe_load(text[4 : text.index("\n---\n", 4)])
     names = [c.get("config_name") for c in (meta or {}).get("configs", [])]
     if not names:
         raise DatasetError(f"{card}: the YAML front matter lists no configs")
     for name in names:
         if not (root / str(name) / PARQUET_NAME).is_file():
-            raise DatasetError(f"{root}: config {name!r} is listed in README.md but {name}/{PARQUET_NAME} is missing")
+            raise DatasetError(
+                f"{root}: config {name!r} is listed in README.md but {name}/{PARQUET_NAME} is missing"
+            )
     return names
 
 
-def push(folder: str | os.PathLike, repo_id: str, *, private: bool = False, token: str | None = None,
-         commit_message: str | None = None) -> str:
+def push(
+    folder: str | os.PathLike,
+    repo_id: str,
+    *,
+    private: bool = False,
+    token: str | None = None,
+    commit_message: str | None = None,
+) -> str:
     """Upload an export folder to a Hub dataset repo (created if needed); returns the repo URL.
 
     The card and the Parquet files are uploaded together, so the card in the repo is always
@@ -274,6 +333,10 @@ def push(folder: str | os.PathLike, repo_id: str, *, private: bool = False, toke
 
     api = HfApi(token=token)
     url = api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
-    api.upload_folder(folder_path=str(folder), repo_id=repo_id, repo_type="dataset",
-                      commit_message=commit_message or f"BioCoder export ({', '.join(names)}), biocoder-eval {__version__}")
+    api.upload_folder(
+        folder_path=str(folder),
+        repo_id=repo_id,
+        repo_type="dataset",
+        commit_message=commit_message or f"BioCoder export ({', '.join(names)}), biocoder-eval {__version__}",
+    )
     return str(url)

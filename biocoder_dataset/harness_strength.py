@@ -54,11 +54,15 @@ def merge_strength_checks(
     tasks = data["configs"].setdefault(config, {"run": {}, "tasks": {}}).setdefault("tasks", {})
     for task_id, check in sorted(checks.items()):
         rec = tasks.get(task_id) or {
-            "weak_harness": False, "constant_output": check.get("constant_output"), "null_candidates_passed": [],
+            "weak_harness": False,
+            "constant_output": check.get("constant_output"),
+            "null_candidates_passed": [],
             "mutation_score": {k: None for k in _KEEP_SCORE},
         }
         rec["weak_harness"] = bool(rec.get("weak_harness")) or bool(check.get("weak_harness"))
-        passed = sorted(set(rec.get("null_candidates_passed") or []) | set(check.get("null_candidates_passed") or []))
+        passed = sorted(
+            set(rec.get("null_candidates_passed") or []) | set(check.get("null_candidates_passed") or [])
+        )
         rec["null_candidates_passed"] = passed
         rec.update({k: check.get(k) for k in _CHECK_KEEP})
         tasks[task_id] = rec
@@ -78,7 +82,11 @@ def _load(path: str) -> dict[str, Any]:
         data = json.loads(p.read_text(encoding="utf-8"))
     except ValueError as exc:
         raise ValueError(f"{p}: harness_strength file is not valid JSON ({exc})") from None
-    if not isinstance(data, dict) or data.get("schema") != SCHEMA or not isinstance(data.get("configs"), dict):
+    if (
+        not isinstance(data, dict)
+        or data.get("schema") != SCHEMA
+        or not isinstance(data.get("configs"), dict)
+    ):
         raise ValueError(f"{p}: not a {SCHEMA} file (field 'schema' or 'configs' missing or wrong)")
     return data
 
@@ -113,8 +121,9 @@ def card_summary(path: str | os.PathLike = SHIPPED_FILE) -> dict[str, dict[str, 
     return out
 
 
-def write_strength_file(path: str | os.PathLike, config: str, records: dict[str, dict[str, Any]],
-                        run: dict[str, Any]) -> Path:
+def write_strength_file(
+    path: str | os.PathLike, config: str, records: dict[str, dict[str, Any]], run: dict[str, Any]
+) -> Path:
     """Replace ``config``'s block of the file at ``path`` (created if absent) and bump its version."""
     p = Path(path)
     data = json.loads(json.dumps(_load(str(p)))) if p.is_file() else {"schema": SCHEMA, "configs": {}}

@@ -62,11 +62,15 @@ def read_json(path: Path, name: str) -> Any:
                 try:
                     out.append(json.loads(line))
                 except json.JSONDecodeError as exc:
-                    raise RecordError(f"{path}:{i}: upstream file {name!r} is neither JSON nor JSON Lines "
-                                      f"(line {i}: {exc.msg}); truncated or corrupted?") from exc
+                    raise RecordError(
+                        f"{path}:{i}: upstream file {name!r} is neither JSON nor JSON Lines "
+                        f"(line {i}: {exc.msg}); truncated or corrupted?"
+                    ) from exc
             return out
-        raise RecordError(f"{path}: upstream file {name!r} is not valid JSON (line {first.lineno}, column "
-                          f"{first.colno}: {first.msg}); truncated or corrupted?") from first
+        raise RecordError(
+            f"{path}: upstream file {name!r} is not valid JSON (line {first.lineno}, column "
+            f"{first.colno}: {first.msg}); truncated or corrupted?"
+        ) from first
 
 
 def to_records(data: Any, where: str) -> list[dict[str, Any]]:
@@ -93,12 +97,16 @@ def to_records(data: Any, where: str) -> list[dict[str, Any]]:
             try:
                 index.sort(key=int)
             except ValueError as exc:
-                raise RecordError(f"{where}: pandas 'columns' layout expected integer row keys, got {index[:3]}") from exc
+                raise RecordError(
+                    f"{where}: pandas 'columns' layout expected integer row keys, got {index[:3]}"
+                ) from exc
             return [{col: values.get(k) for col, values in data.items()} for k in index]
         if "data" in data and isinstance(data["data"], list):  # a wrapped list of records
             return to_records(data["data"], where)
-    raise RecordError(f"{where}: expected a list of records or a pandas 'columns' object "
-                      f"{{column: {{row: value}}}}, got {type(data).__name__}")
+    raise RecordError(
+        f"{where}: expected a list of records or a pandas 'columns' object "
+        f"{{column: {{row: value}}}}, got {type(data).__name__}"
+    )
 
 
 def canonical(record: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -122,7 +130,9 @@ def require_str(value: Any, field: str, where: str, allow_none: bool = False) ->
             return None
         raise RecordError(f"{where}: field {field!r} is missing (expected a non-empty string)")
     if not isinstance(value, str):
-        raise RecordError(f"{where}: field {field!r} should be a string, got {type(value).__name__}: {value!r:.60}")
+        raise RecordError(
+            f"{where}: field {field!r} should be a string, got {type(value).__name__}: {value!r:.60}"
+        )
     if not allow_none and not value.strip():
         raise RecordError(f"{where}: field {field!r} is empty (expected a non-empty string)")
     return value
@@ -168,15 +178,15 @@ def python_function_info(code: str) -> FunctionInfo:
                 lines = code.splitlines()
                 first_body = node.body[0]
                 end_line = first_body.lineno - 1  # header spans node.lineno .. the line before the body
-                header = "\n".join(lines[node.lineno - 1:max(end_line, node.lineno)])
+                header = "\n".join(lines[node.lineno - 1 : max(end_line, node.lineno)])
                 if end_line < node.lineno:  # body on the header line: "def f(x): return x"
-                    header = lines[node.lineno - 1][:first_body.col_offset]
+                    header = lines[node.lineno - 1][: first_body.col_offset]
                 header = re.sub(r":\s*(#.*)?$", "", header.rstrip())
                 return FunctionInfo(node.name, header.strip(), ast.get_docstring(node))
     m = re.search(r"^[ \t]*((?:async\s+)?def\s+(\w+)\s*\(.*?\)\s*(?:->[^:]+)?):", code, re.S | re.M)
     if not m:
         return FunctionInfo(None, None, None)
-    doc = re.match(r'\s*(?:"""(.*?)"""|\'\'\'(.*?)\'\'\')', code[m.end():], re.S)
+    doc = re.match(r'\s*(?:"""(.*?)"""|\'\'\'(.*?)\'\'\')', code[m.end() :], re.S)
     docstring = (doc.group(1) or doc.group(2)).strip() if doc else None
     return FunctionInfo(m.group(2), m.group(1).strip(), docstring)
 
@@ -191,7 +201,7 @@ def java_function_info(code: str) -> FunctionInfo:
     rest = code
     if m:
         comment = m.group(0).strip()
-        rest = code[m.end():]
+        rest = code[m.end() :]
     brace = rest.find("{")
     header = rest[:brace] if brace >= 0 else rest.split("\n", 1)[0]
     header = header.strip()

@@ -35,7 +35,10 @@ KIND_GOLDEN_ONLY = "golden_only"  # upstream ships the golden code but no execut
 
 #: Column name -> (arrow/datasets dtype, description). Order matters: it is the Parquet column order.
 COLUMNS: dict[str, tuple[str, str]] = {
-    "task_id": ("string", "Stable id, unique within a config (e.g. 'py_039995e59529', 'rosalind_2sum', 'demo_py_gc_content')."),
+    "task_id": (
+        "string",
+        "Stable id, unique within a config (e.g. 'py_039995e59529', 'rosalind_2sum', 'demo_py_gc_content').",
+    ),
     "config": ("string", "The config this row belongs to."),
     "language": ("string", "'python' or 'java' (Rosalind tasks are Python)."),
     "kind": ("string", "'harness', 'rosalind' or 'golden_only'."),
@@ -56,9 +59,15 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "line_end": ("int32", "Last line of the function in that file."),
     "source": ("string", "Which upstream file(s) this row was built from (registry names)."),
     "metadata": ("string", "Remaining upstream fields, as a JSON object string."),
-    "harness_source": ("string", "Who wrote the harness: 'upstream' (hand-written) or 'synthesized' (biocoder build harness, validated); null without one."),
-    "harness_strength": ("string", "Harness audit (`biocoder audit`) as a JSON object string: weak_harness, "
-                         "constant_output, null_candidates_passed, mutation_score, audit_version; null if not audited."),
+    "harness_source": (
+        "string",
+        "Who wrote the harness: 'upstream' (hand-written) or 'synthesized' (biocoder build harness, validated); null without one.",
+    ),
+    "harness_strength": (
+        "string",
+        "Harness audit (`biocoder audit`) as a JSON object string: weak_harness, "
+        "constant_output, null_candidates_passed, mutation_score, audit_version; null if not audited.",
+    ),
 }
 
 #: The Python type of each column dtype (a value may also be null).
@@ -67,7 +76,8 @@ PYTHON_TYPES: dict[str, type] = {"string": str, "bool": bool, "int32": int}
 #: The type of one row, generated from :data:`COLUMNS` (same keys, same order; every value may
 #: be null), so the two cannot drift: ``row: TaskRow`` in the stages that read rows.
 TaskRow = TypedDict(  # noqa: UP013 - the functional form is what lets the keys come from COLUMNS
-    "TaskRow", {name: Optional[PYTHON_TYPES[dtype]] for name, (dtype, _) in COLUMNS.items()}  # noqa: UP045
+    "TaskRow",
+    {name: Optional[PYTHON_TYPES[dtype]] for name, (dtype, _) in COLUMNS.items()},  # noqa: UP045
 )
 
 
@@ -103,4 +113,6 @@ def validate_row(row: dict[str, Any], where: str) -> None:
             "int32": isinstance(value, int) and not isinstance(value, bool),
         }[dtype]
         if not ok:
-            raise ValueError(f"{where}: field {name!r} should be {dtype}, got {type(value).__name__}: {value!r:.80}")
+            raise ValueError(
+                f"{where}: field {name!r} should be {dtype}, got {type(value).__name__}: {value!r:.80}"
+            )

@@ -118,7 +118,11 @@ ENV_VARS: tuple[EnvVar, ...] = (
     EnvVar(ENV_FUZZ_CASES, f"`{FUZZ_CASES}`", "lm-eval: fuzz cases per harness task"),
     EnvVar(ENV_TIMEOUT, "the engine's", "lm-eval: seconds per case"),
     EnvVar(ENV_SEED, f"`{SEED}`", "lm-eval: fuzz seed"),
-    EnvVar(ENV_RESULTS_DIR, "unset", "lm-eval: also write each filter batch's run folder here (`batchN-pidP/`: results.jsonl, summary.json, timing.json, as `biocoder evaluate` writes them)"),
+    EnvVar(
+        ENV_RESULTS_DIR,
+        "unset",
+        "lm-eval: also write each filter batch's run folder here (`batchN-pidP/`: results.jsonl, summary.json, timing.json, as `biocoder evaluate` writes them)",
+    ),
     EnvVar(ENV_ALLOW_PARTIAL, "`0`", "lm-eval: `1` scores the other tasks when goldens fail here"),
     EnvVar(
         ENV_SYNTH_HARNESSES, "`1`", "`0`: load golden-only rows without the shipped synthesised harnesses"
@@ -140,13 +144,30 @@ ENV_VARS: tuple[EnvVar, ...] = (
         "`1`: install without Docker (tests then use bwrap only)",
         "scripts/install.sh, tests",
     ),
-    EnvVar(ENV_CONFIG, "`python_public` (Slurm), `demo` (rewards)",
-           "dataset config of the array job; of the in-process reward verifier", "scripts/slurm, rewards"),
-    EnvVar(ENV_SERVER_URL, "unset (judge in process)", "`biocoder serve` URL the reward functions call", "rewards"),
-    EnvVar(ENV_SERVER_TOKEN, "unset", "bearer token of `biocoder serve` (and of its clients)", "serve, rewards"),
-    EnvVar("BIOCODER_SHARD_COUNT", "the array's size", "shards of a Slurm array (re-running one element)",
-           "scripts/slurm"),
-    EnvVar("BIOCODER_ARRAY_MIN", "`0`", "first array index when BIOCODER_SHARD_COUNT is set", "scripts/slurm"),
+    EnvVar(
+        ENV_CONFIG,
+        "`python_public` (Slurm), `demo` (rewards)",
+        "dataset config of the array job; of the in-process reward verifier",
+        "scripts/slurm, rewards",
+    ),
+    EnvVar(
+        ENV_SERVER_URL,
+        "unset (judge in process)",
+        "`biocoder serve` URL the reward functions call",
+        "rewards",
+    ),
+    EnvVar(
+        ENV_SERVER_TOKEN, "unset", "bearer token of `biocoder serve` (and of its clients)", "serve, rewards"
+    ),
+    EnvVar(
+        "BIOCODER_SHARD_COUNT",
+        "the array's size",
+        "shards of a Slurm array (re-running one element)",
+        "scripts/slurm",
+    ),
+    EnvVar(
+        "BIOCODER_ARRAY_MIN", "`0`", "first array index when BIOCODER_SHARD_COUNT is set", "scripts/slurm"
+    ),
     EnvVar("BIOCODER_ARRAY_STEP", "`1`", "array step when BIOCODER_SHARD_COUNT is set", "scripts/slurm"),
     EnvVar(
         "BIOCODER_ROOTFS_FROM",

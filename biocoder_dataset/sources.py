@@ -66,7 +66,6 @@ HF_PUBLIC_REVISION = "07a39549d6f6145f72954f15da205f55ae33f6f6"
 HF_HIDDEN_REPO = "lilbillbiscuit/biocoder_hidden"
 
 
-
 @dataclass(frozen=True)
 class SourceFile:
     """One pinned upstream file."""
@@ -88,45 +87,122 @@ class SourceFile:
         return f"https://huggingface.co/datasets/{self.repo}/resolve/{self.revision}/{self.path}"
 
 
-def _github(name: str, commit: str, path: str, local_path: str, sha256: str, repo: str = UPSTREAM_REPO) -> SourceFile:
+def _github(
+    name: str, commit: str, path: str, local_path: str, sha256: str, repo: str = UPSTREAM_REPO
+) -> SourceFile:
     return SourceFile(name, "github", repo, commit, path, local_path, sha256)
 
 
 _ENTRIES: tuple[SourceFile, ...] = (
-    _github("github-head/java_public", HEAD_COMMIT, "datasets/java_public.json", "github-head/java_public.json",
-            "510cdc6c68ef086f18705e8a662892f09e111a1283c73631c8715a394608bc6c"),
-    _github("github-head/java_similar", HEAD_COMMIT, "datasets/java_similar.json", "github-head/java_similar.json",
-            "e6e2d67e02bf5586ce98557f93d649036b4b915f0714f06637d77759237bdc2d"),
-    _github("github-head/rosalind", HEAD_COMMIT, "datasets/rosalind.json", "github-head/rosalind.json",
-            "9f82136935f832e8cb40e634817dbac74f0ca7b923acf0ec08d111bb4b8a4c70"),
-    _github("github-d1c922e/python_public", D1C922E_COMMIT, "datasets/python_public.json", "github-d1c922e/python_public.json",
-            "3e0ae80efa83253675aed34f71b2d7c1d470e449fff247f31603b3a1a0b606a8"),
-    _github("github-d1c922e/python_hidden", D1C922E_COMMIT, "datasets/python_hidden.json", "github-d1c922e/python_hidden.json",
-            "2047c642c0d7a8341be6c34a90c1d4b27ebd69bddeabc65d444b713908d6c97c"),
-    _github("github-d1c922e/python_similar", D1C922E_COMMIT, "datasets/python_similar.json", "github-d1c922e/python_similar.json",
-            "a66831df66df9243b35692496826161d3b51b6ee5014d9edc4779fa9dafd0c2b"),
-    _github("github-d1c922e/java_public", D1C922E_COMMIT, "datasets/java_public.json", "github-d1c922e/java_public.json",
-            "096bb6a32ed19177189636e99f847de5bd42df19167cef813aa1460825577ec7"),
-    _github("github-d1c922e/java_similar", D1C922E_COMMIT, "datasets/java_similar.json", "github-d1c922e/java_similar.json",
-            "3f708351d406fe1db727eda1513d4c46e7c264dd4c8f2cf59c1cad6652d4c907"),
-    _github("github-d1c922e/java_hidden", D1C922E_COMMIT, "datasets/java_hidden.json", "github-d1c922e/java_hidden.json",
-            "4b6658ad79de53a6c70223877b8ed8c8847a7c6c0ccc1c3c70ec9d4a1d79c753"),
-    _github("github-d1c922e/rosalind", D1C922E_COMMIT, "datasets/rosalind.json", "github-d1c922e/rosalind.json",
-            "9f82136935f832e8cb40e634817dbac74f0ca7b923acf0ec08d111bb4b8a4c70"),
+    _github(
+        "github-head/java_public",
+        HEAD_COMMIT,
+        "datasets/java_public.json",
+        "github-head/java_public.json",
+        "510cdc6c68ef086f18705e8a662892f09e111a1283c73631c8715a394608bc6c",
+    ),
+    _github(
+        "github-head/java_similar",
+        HEAD_COMMIT,
+        "datasets/java_similar.json",
+        "github-head/java_similar.json",
+        "e6e2d67e02bf5586ce98557f93d649036b4b915f0714f06637d77759237bdc2d",
+    ),
+    _github(
+        "github-head/rosalind",
+        HEAD_COMMIT,
+        "datasets/rosalind.json",
+        "github-head/rosalind.json",
+        "9f82136935f832e8cb40e634817dbac74f0ca7b923acf0ec08d111bb4b8a4c70",
+    ),
+    _github(
+        "github-d1c922e/python_public",
+        D1C922E_COMMIT,
+        "datasets/python_public.json",
+        "github-d1c922e/python_public.json",
+        "3e0ae80efa83253675aed34f71b2d7c1d470e449fff247f31603b3a1a0b606a8",
+    ),
+    _github(
+        "github-d1c922e/python_hidden",
+        D1C922E_COMMIT,
+        "datasets/python_hidden.json",
+        "github-d1c922e/python_hidden.json",
+        "2047c642c0d7a8341be6c34a90c1d4b27ebd69bddeabc65d444b713908d6c97c",
+    ),
+    _github(
+        "github-d1c922e/python_similar",
+        D1C922E_COMMIT,
+        "datasets/python_similar.json",
+        "github-d1c922e/python_similar.json",
+        "a66831df66df9243b35692496826161d3b51b6ee5014d9edc4779fa9dafd0c2b",
+    ),
+    _github(
+        "github-d1c922e/java_public",
+        D1C922E_COMMIT,
+        "datasets/java_public.json",
+        "github-d1c922e/java_public.json",
+        "096bb6a32ed19177189636e99f847de5bd42df19167cef813aa1460825577ec7",
+    ),
+    _github(
+        "github-d1c922e/java_similar",
+        D1C922E_COMMIT,
+        "datasets/java_similar.json",
+        "github-d1c922e/java_similar.json",
+        "3f708351d406fe1db727eda1513d4c46e7c264dd4c8f2cf59c1cad6652d4c907",
+    ),
+    _github(
+        "github-d1c922e/java_hidden",
+        D1C922E_COMMIT,
+        "datasets/java_hidden.json",
+        "github-d1c922e/java_hidden.json",
+        "4b6658ad79de53a6c70223877b8ed8c8847a7c6c0ccc1c3c70ec9d4a1d79c753",
+    ),
+    _github(
+        "github-d1c922e/rosalind",
+        D1C922E_COMMIT,
+        "datasets/rosalind.json",
+        "github-d1c922e/rosalind.json",
+        "9f82136935f832e8cb40e634817dbac74f0ca7b923acf0ec08d111bb4b8a4c70",
+    ),
     # No sha256: the real file (157 records) was never seen here, only a 79-record copy whose
     # checksum is not upstream's. Verified per record instead (verify_records).
-    SourceFile("python-harness/tasks", "github", ADAPTERS_REPO, ADAPTERS_COMMIT,
-               "src/biocoder/src/biocoder/data/biocoder_tasks.json", "python-harness/tasks.json", None),
-    SourceFile("hf-biocoder_public/biocoder", "hf", HF_PUBLIC_REPO, HF_PUBLIC_REVISION, "biocoder.json",
-               "hf-biocoder_public/biocoder.json", None, optional=True),
-    SourceFile("hf-biocoder_public/test_combined", "hf", HF_PUBLIC_REPO, HF_PUBLIC_REVISION, "test_combined.json",
-               "hf-biocoder_public/test_combined.json", None, optional=True),
+    SourceFile(
+        "python-harness/tasks",
+        "github",
+        ADAPTERS_REPO,
+        ADAPTERS_COMMIT,
+        "src/biocoder/src/biocoder/data/biocoder_tasks.json",
+        "python-harness/tasks.json",
+        None,
+    ),
+    SourceFile(
+        "hf-biocoder_public/biocoder",
+        "hf",
+        HF_PUBLIC_REPO,
+        HF_PUBLIC_REVISION,
+        "biocoder.json",
+        "hf-biocoder_public/biocoder.json",
+        None,
+        optional=True,
+    ),
+    SourceFile(
+        "hf-biocoder_public/test_combined",
+        "hf",
+        HF_PUBLIC_REPO,
+        HF_PUBLIC_REVISION,
+        "test_combined.json",
+        "hf-biocoder_public/test_combined.json",
+        None,
+        optional=True,
+    ),
 )
 
 #: Registry name -> entry (the Rosalind test cases are generated by :func:`rosalind_testcase`).
 REGISTRY: dict[str, SourceFile] = {e.name: e for e in _ENTRIES}
 
-_PINNED_TESTCASES: dict[str, tuple[str, str]] = {pid: (sha_in, sha_sol) for pid, _, _, sha_in, sha_sol in ROSALIND_TABLE}
+_PINNED_TESTCASES: dict[str, tuple[str, str]] = {
+    pid: (sha_in, sha_sol) for pid, _, _, sha_in, sha_sol in ROSALIND_TABLE
+}
 
 
 def rosalind_testcase(problem_id: str, solution: bool) -> SourceFile:
@@ -136,9 +212,16 @@ def rosalind_testcase(problem_id: str, solution: bool) -> SourceFile:
     """
     fname = f"rosalind_{problem_id}{'sol' if solution else ''}.txt"
     sha = _PINNED_TESTCASES.get(problem_id, (None, None))[1 if solution else 0]
-    return SourceFile(f"rosalind-testcases/{fname}", "github", UPSTREAM_REPO, HEAD_COMMIT,
-                      f"evaluation/TestRosalind/testcases/{fname}", f"rosalind-testcases/{fname}", sha,
-                      optional=True)
+    return SourceFile(
+        f"rosalind-testcases/{fname}",
+        "github",
+        UPSTREAM_REPO,
+        HEAD_COMMIT,
+        f"evaluation/TestRosalind/testcases/{fname}",
+        f"rosalind-testcases/{fname}",
+        sha,
+        optional=True,
+    )
 
 
 def all_sources() -> list[SourceFile]:
@@ -199,17 +282,23 @@ def verify_records(name: str, records: list[dict], where: str, complete: bool) -
         for i, rec in enumerate(records):
             full = rec.get("full_hash")
             if not isinstance(full, str) or not _HEX64.fullmatch(full):
-                raise SourceFileError(f"{where} record {i}: field 'full_hash' should be 64 lowercase hex digits, got {full!r:.80}")
+                raise SourceFileError(
+                    f"{where} record {i}: field 'full_hash' should be 64 lowercase hex digits, got {full!r:.80}"
+                )
             if rec.get("task_id") != f"py_{full[:12]}":
-                raise SourceFileError(f"{where} record {i}: field 'task_id' should be 'py_{full[:12]}' (py_ + the first 12 "
-                                      f"hex digits of full_hash), got {rec.get('task_id')!r:.80}")
+                raise SourceFileError(
+                    f"{where} record {i}: field 'task_id' should be 'py_{full[:12]}' (py_ + the first 12 "
+                    f"hex digits of full_hash), got {rec.get('task_id')!r:.80}"
+                )
             if full in seen:
                 raise SourceFileError(f"{where} record {i}: full_hash {full} appears twice")
             seen.add(full)
         limit = PUBLIC_SIZES["python"]
         if len(records) > limit or (complete and len(records) != limit):
-            raise SourceFileError(f"{where}: {len(records)} records; the upstream file at {ADAPTERS_COMMIT[:12]} holds "
-                                  f"{limit} (a local copy may hold fewer, never more)")
+            raise SourceFileError(
+                f"{where}: {len(records)} records; the upstream file at {ADAPTERS_COMMIT[:12]} holds "
+                f"{limit} (a local copy may hold fewer, never more)"
+            )
     elif name.startswith("hf-biocoder_public/"):
         seen = set()
         counts = {"python": 0, "java": 0}
@@ -217,20 +306,25 @@ def verify_records(name: str, records: list[dict], where: str, complete: bool) -
             # The 13-field layout's name; consumers of the Hub files also meet the snake_case family.
             tcid = rec.get("test_case_id", rec.get("full_hash"))
             if not isinstance(tcid, str) or not _HEX64.fullmatch(tcid):
-                raise SourceFileError(f"{where} record {i}: field 'test_case_id' should be 64 lowercase hex digits, "
-                                      f"got {tcid!r:.80}")
+                raise SourceFileError(
+                    f"{where} record {i}: field 'test_case_id' should be 64 lowercase hex digits, "
+                    f"got {tcid!r:.80}"
+                )
             if tcid in seen:
                 raise SourceFileError(f"{where} record {i}: test_case_id {tcid} appears twice")
             seen.add(tcid)
             lang = str(rec.get("language", "")).strip().lower()
             if lang not in counts:
-                raise SourceFileError(f"{where} record {i} ({tcid[:12]}): field 'language' should be 'Python' or 'Java', "
-                                      f"got {rec.get('language')!r:.40}")
+                raise SourceFileError(
+                    f"{where} record {i} ({tcid[:12]}): field 'language' should be 'Python' or 'Java', "
+                    f"got {rec.get('language')!r:.40}"
+                )
             counts[lang] += 1
         for lang, n in counts.items():
             if n > PUBLIC_SIZES[lang]:
-                raise SourceFileError(f"{where}: {n} {lang} records, more than the {PUBLIC_SIZES[lang]} tasks of the "
-                                      f"public set")
+                raise SourceFileError(
+                    f"{where}: {n} {lang} records, more than the {PUBLIC_SIZES[lang]} tasks of the public set"
+                )
 
 
 class SourceResolver:
@@ -240,14 +334,20 @@ class SourceResolver:
     made once, explicitly, instead of by each reader.
     """
 
-    def __init__(self, source_dir: str | os.PathLike | None = None, verify: bool | None = None,
-                 cache_dir: str | os.PathLike | None = None) -> None:
+    def __init__(
+        self,
+        source_dir: str | os.PathLike | None = None,
+        verify: bool | None = None,
+        cache_dir: str | os.PathLike | None = None,
+    ) -> None:
         if source_dir is None:
             source_dir = settings.env_str(settings.ENV_SOURCE_DIR)
         self.source_dir = Path(source_dir) if source_dir is not None else None
         if self.source_dir is not None and not self.source_dir.is_dir():
-            raise SourceFileError(f"source dir {self.source_dir} does not exist or is not a folder "
-                                  f"(expected a folder laid out like biocoder-upstream: github-head/, github-d1c922e/, ...)")
+            raise SourceFileError(
+                f"source dir {self.source_dir} does not exist or is not a folder "
+                f"(expected a folder laid out like biocoder-upstream: github-head/, github-d1c922e/, ...)"
+            )
         self.verify = (not settings.env_flag(settings.ENV_SKIP_CHECKSUM)) if verify is None else verify
         self.cache_dir = Path(cache_dir) if cache_dir is not None else settings.cache_dir("sources")
         self.skipped: list[str] = []  # optional files that could not be had (reported by the build)
@@ -305,8 +405,10 @@ class SourceResolver:
                 verify_file(Path(tmp), entry)
             os.replace(tmp, target)
         except (urllib.error.URLError, OSError) as exc:
-            raise SourceFileError(f"could not download upstream file {entry.name!r} from {entry.url}: {exc} "
-                                  f"(no network? pass --source-dir / set {settings.ENV_SOURCE_DIR} to a local copy)") from exc
+            raise SourceFileError(
+                f"could not download upstream file {entry.name!r} from {entry.url}: {exc} "
+                f"(no network? pass --source-dir / set {settings.ENV_SOURCE_DIR} to a local copy)"
+            ) from exc
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
@@ -317,22 +419,32 @@ class SourceResolver:
         try:
             from huggingface_hub import HfApi, hf_hub_download
 
-            local = Path(hf_hub_download(entry.repo, entry.path, repo_type="dataset", revision=entry.revision))
-            infos = HfApi().get_paths_info(entry.repo, [entry.path], repo_type="dataset", revision=entry.revision)
+            local = Path(
+                hf_hub_download(entry.repo, entry.path, repo_type="dataset", revision=entry.revision)
+            )
+            infos = HfApi().get_paths_info(
+                entry.repo, [entry.path], repo_type="dataset", revision=entry.revision
+            )
         except Exception as exc:  # huggingface_hub raises many types (offline, 404, auth)
-            raise SourceFileError(f"could not download {entry.name!r} ({entry.url}): {exc} "
-                                  f"(pass --source-dir with {entry.local_path} to use a local copy)") from exc
+            raise SourceFileError(
+                f"could not download {entry.name!r} ({entry.url}): {exc} "
+                f"(pass --source-dir with {entry.local_path} to use a local copy)"
+            ) from exc
         info = infos[0] if infos else None
         lfs = getattr(info, "lfs", None)
         if self.verify and lfs is not None:
             actual = sha256_file(local)
             if actual != lfs.sha256:
-                raise ChecksumError(f"{local}: sha256 mismatch for {entry.name!r}: the Hub reports {lfs.sha256}, "
-                                    f"the downloaded file has {actual}")
+                raise ChecksumError(
+                    f"{local}: sha256 mismatch for {entry.name!r}: the Hub reports {lfs.sha256}, "
+                    f"the downloaded file has {actual}"
+                )
         elif self.verify and getattr(info, "blob_id", None):  # a plain git file: compare the git blob id
             data = local.read_bytes()
             actual = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
             if actual != info.blob_id:
-                raise ChecksumError(f"{local}: git blob id mismatch for {entry.name!r}: the Hub reports "
-                                    f"{info.blob_id}, the downloaded file has {actual}")
+                raise ChecksumError(
+                    f"{local}: git blob id mismatch for {entry.name!r}: the Hub reports "
+                    f"{info.blob_id}, the downloaded file has {actual}"
+                )
         return local

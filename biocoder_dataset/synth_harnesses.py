@@ -50,7 +50,9 @@ def _load(path: str) -> dict[tuple[str, str, str], dict[str, Any]]:
             rec = json.loads(line)
         except ValueError as exc:
             raise ValueError(f"{p}:{i}: not JSON ({exc})") from None
-        missing = [k for k in ("task_id", "config", "golden_sha256", "context") if not isinstance(rec.get(k), str)]
+        missing = [
+            k for k in ("task_id", "config", "golden_sha256", "context") if not isinstance(rec.get(k), str)
+        ]
         if rec.get("schema") != SCHEMA or missing:
             raise ValueError(f"{p}:{i}: not a {SCHEMA} record (missing/ill-typed: {missing or ['schema']})")
         out[(rec["config"], rec["task_id"], rec["golden_sha256"])] = rec
@@ -106,8 +108,13 @@ def apply(config: str, row: dict[str, Any], path: str | os.PathLike = SHIPPED_FI
     rec = _load(str(path)).get((config, row["task_id"], golden_sha256(row.get("golden_code"))))
     if rec is None or context_leaks_golden(row, rec["context"]):
         return
-    row.update(kind="harness", executable=True, not_executable_reason=None, context=rec["context"],
-               harness_source=SOURCE_SYNTHESIZED)
+    row.update(
+        kind="harness",
+        executable=True,
+        not_executable_reason=None,
+        context=rec["context"],
+        harness_source=SOURCE_SYNTHESIZED,
+    )
 
 
 def write_shipped(records: list[dict[str, Any]], path: str | os.PathLike = SHIPPED_FILE) -> int:

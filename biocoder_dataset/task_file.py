@@ -33,7 +33,12 @@ def load_records(path: str | Path) -> list[dict[str, Any]]:
     if path.suffix in (".jsonl", ".ndjson"):  # one object per line (a one-line file is still a list)
         return read_jsonl(path, error=RecordError)
     data = read_json(path, path.name)
-    if isinstance(data, dict) and data and not all(isinstance(v, dict) for v in data.values()) and "data" not in data:
+    if (
+        isinstance(data, dict)
+        and data
+        and not all(isinstance(v, dict) for v in data.values())
+        and "data" not in data
+    ):
         return [data]  # a single row
     return to_records(data, str(path))
 
@@ -44,11 +49,15 @@ def load_task_rows(path: str | Path) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
     for i, rec in enumerate(load_records(path)):
-        where = f"{path}: row {i}" + (f" (task {rec['task_id']!r})" if isinstance(rec.get("task_id"), str) else "")
+        where = f"{path}: row {i}" + (
+            f" (task {rec['task_id']!r})" if isinstance(rec.get("task_id"), str) else ""
+        )
         unknown = sorted(k for k in rec if k not in COLUMNS)
         if unknown:
-            raise RecordError(f"{where}: unknown field(s) {unknown}; a task row has only the columns "
-                              f"{list(COLUMNS)} (put extra information in 'metadata' as a JSON string)")
+            raise RecordError(
+                f"{where}: unknown field(s) {unknown}; a task row has only the columns "
+                f"{list(COLUMNS)} (put extra information in 'metadata' as a JSON string)"
+            )
         row = empty_row()
         row["config"] = DEFAULT_CONFIG
         row.update({k: v for k, v in rec.items() if v is not None or k not in ("config", "executable")})
@@ -59,11 +68,15 @@ def load_task_rows(path: str | Path) -> list[dict[str, Any]]:
         except ValueError as exc:
             raise RecordError(str(exc)) from exc
         if row["language"] not in ("python", "java"):
-            raise RecordError(f"{where}: field 'language' must be 'python' or 'java', got {row['language']!r}")
+            raise RecordError(
+                f"{where}: field 'language' must be 'python' or 'java', got {row['language']!r}"
+            )
         if row["kind"] == "harness" and row["executable"] and not row.get("context"):
             raise RecordError(f"{where}: an executable harness task needs a 'context' program")
         if row["task_id"] in seen:
-            raise RecordError(f"{where}: duplicate task_id {row['task_id']!r} (first at row {seen[row['task_id']]})")
+            raise RecordError(
+                f"{where}: duplicate task_id {row['task_id']!r} (first at row {seen[row['task_id']]})"
+            )
         seen[row["task_id"]] = i
         rows.append(row)
     if not rows:

@@ -223,7 +223,9 @@ def _as_run_options(options: RunOptions | EvalOptions | None, changes: Mapping[s
     return replace(options, **changes) if changes else options
 
 
-def _task_config(problems: Iterable[Mapping[str, Any]], config: str | None, tasks: Iterable[str]) -> dict[str, str] | None:
+def _task_config(
+    problems: Iterable[Mapping[str, Any]], config: str | None, tasks: Iterable[str]
+) -> dict[str, str] | None:
     """task_id -> config for the per-config breakdown; None when some task has no config to name."""
     by_task = {r["task_id"]: r.get("config") or config for r in problems}
     chosen = {t: by_task.get(t) for t in tasks}
@@ -245,12 +247,21 @@ def _score(
 
     if options.allow_short_k:
         run_info = {**run_info, "allow_short_k": True}  # recorded: `merge` applies the same rule
-    summary = build_summary(results, options.ks, task_config, run_info, task_set=task_set, missing=missing,
-                            allow_short_k=options.allow_short_k)
+    summary = build_summary(
+        results,
+        options.ks,
+        task_config,
+        run_info,
+        task_set=task_set,
+        missing=missing,
+        allow_short_k=options.allow_short_k,
+    )
     if options.metrics:
         from biocoder_metric.reporting.text_metrics import text_metrics
 
-        summary["text_metrics"] = text_metrics(results, {r["task_id"]: r for r in problems}, list(options.metrics))
+        summary["text_metrics"] = text_metrics(
+            results, {r["task_id"]: r for r in problems}, list(options.metrics)
+        )
     return summary, account(results, task_set, missing)
 
 
@@ -327,7 +338,9 @@ def evaluate_run(
         allow_missing=options.allow_missing,
         allow_partial=options.allow_partial,
     )
-    if out is not None and shard_info is not None:  # first: a shard folder names its slice even if the rest fails
+    if (
+        out is not None and shard_info is not None
+    ):  # first: a shard folder names its slice even if the rest fails
         write_json_atomic(out / SHARD_FILE, shard_info)
     info = {
         **({} if options.config is None else {"config": options.config}),
@@ -338,8 +351,13 @@ def evaluate_run(
     }
     task_config = _task_config(problems, options.config, {r.task_id for r in run.results} | set(run.missing))
     summary, books = _score(
-        run.results, options, task_set=run.task_set, missing=run.missing, task_config=task_config,
-        run_info=info, problems=problems,
+        run.results,
+        options,
+        task_set=run.task_set,
+        missing=run.missing,
+        task_config=task_config,
+        run_info=info,
+        problems=problems,
     )
     timing: dict[str, Any] = {}
     if out is not None:
@@ -349,7 +367,9 @@ def evaluate_run(
             "samples_resumed": len(run.results) - run.executed,
         }
         _write_run_files(out, summary, timing)
-    upstream = _write_upstream(options.upstream_results, run.results, origin) if options.upstream_results else None
+    upstream = (
+        _write_upstream(options.upstream_results, run.results, origin) if options.upstream_results else None
+    )
     return RunResult(
         summary=summary,
         accounting=books,
@@ -391,12 +411,21 @@ def merge_run(
         return report, None
     out = Path(out_dir)
     write_merged_records(out, merged, overwrite=overwrite)
-    options = RunOptions(ks=tuple(merged.ks), allow_missing=allow_missing, allow_partial=allow_partial,
-                         overwrite=overwrite, allow_short_k=bool((merged.run_info or {}).get("allow_short_k")))
+    options = RunOptions(
+        ks=tuple(merged.ks),
+        allow_missing=allow_missing,
+        allow_partial=allow_partial,
+        overwrite=overwrite,
+        allow_short_k=bool((merged.run_info or {}).get("allow_short_k")),
+    )
     task_set, missing = merged.task_set, report.missing_tasks
     task_config = {t: merged.task_config[t] for t in {r.task_id for r in merged.results} | set(missing)}
     summary, books = _score(
-        merged.results, options, task_set=task_set, missing=missing, task_config=task_config,
+        merged.results,
+        options,
+        task_set=task_set,
+        missing=missing,
+        task_config=task_config,
         run_info=merged.run_info,
     )
     timing = merged_timing(merged)
@@ -472,7 +501,11 @@ def check_run(
         "tasks": checks,
     }
     if options.shard is not None:
-        report["shard"] = {"index": options.shard.index, "count": options.shard.count, "all_tasks": all_task_ids}
+        report["shard"] = {
+            "index": options.shard.index,
+            "count": options.shard.count,
+            "all_tasks": all_task_ids,
+        }
     out = None
     if out_dir is not None:
         out = Path(out_dir)

@@ -21,7 +21,9 @@ from biocoder_metric.errors import ResultsWriteError
 __all__ = ["iter_jsonl", "read_jsonl", "write_error", "write_json_atomic", "write_text_atomic"]
 
 
-def write_error(path: Path, exc: OSError, kept: int | None = None, kept_in: Path | None = None) -> ResultsWriteError:
+def write_error(
+    path: Path, exc: OSError, kept: int | None = None, kept_in: Path | None = None
+) -> ResultsWriteError:
     """The error for a failed write of ``path``; ``kept`` samples finished before stay in ``kept_in``."""
     kept_text = f"; the {kept} samples finished before are kept in {kept_in}" if kept else ""
     return ResultsWriteError(

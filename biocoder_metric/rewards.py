@@ -36,7 +36,9 @@ def _text(completion: Any) -> str:
     return str(completion)
 
 
-def local_verifier(config: str | None = None, source_dir: str | None = None, sandbox: str | None = None) -> Any:
+def local_verifier(
+    config: str | None = None, source_dir: str | None = None, sandbox: str | None = None
+) -> Any:
     """The in-process verifier for ``config`` (started on first use, then reused)."""
     from biocoder_dataset import settings
 
@@ -54,8 +56,12 @@ def local_verifier(config: str | None = None, source_dir: str | None = None, san
         return _LOCAL[key]
 
 
-def judge(samples: list[dict[str, Any]], server_url: str | None = None, token: str | None = None,
-          timeout_s: float = 3600.0) -> list[dict[str, Any]]:
+def judge(
+    samples: list[dict[str, Any]],
+    server_url: str | None = None,
+    token: str | None = None,
+    timeout_s: float = 3600.0,
+) -> list[dict[str, Any]]:
     """Verdict dicts (the ``/v1/judge`` result shape) for ``samples``, from the server or in process."""
     from biocoder_dataset import settings
 
@@ -67,7 +73,9 @@ def judge(samples: list[dict[str, Any]], server_url: str | None = None, token: s
     token = token or settings.env_str(settings.ENV_SERVER_TOKEN)
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     while True:
-        resp = httpx.post(url.rstrip("/") + "/v1/judge", json={"samples": samples}, headers=headers, timeout=timeout_s)
+        resp = httpx.post(
+            url.rstrip("/") + "/v1/judge", json={"samples": samples}, headers=headers, timeout=timeout_s
+        )
         if resp.status_code == 429:  # the server's queue is full: wait as it says, then retry
             import time
 
@@ -87,8 +95,14 @@ def reward_of(verdict: dict[str, Any], partial_credit: bool = False) -> float:
     return 0.0
 
 
-def trl_reward(prompts: Sequence[Any], completions: Sequence[Any], task_id: Sequence[str],
-               server_url: str | None = None, partial_credit: bool = False, **kwargs: Any) -> list[float]:
+def trl_reward(
+    prompts: Sequence[Any],
+    completions: Sequence[Any],
+    task_id: Sequence[str],
+    server_url: str | None = None,
+    partial_credit: bool = False,
+    **kwargs: Any,
+) -> list[float]:
     """TRL ``GRPOTrainer`` reward function: one reward per completion.
 
     TRL calls ``f(prompts=..., completions=..., completion_ids=..., **dataset_columns, trainer_state=...)``;
@@ -96,18 +110,27 @@ def trl_reward(prompts: Sequence[Any], completions: Sequence[Any], task_id: Sequ
     """
     if len(task_id) != len(completions):
         raise ValueError(f"trl_reward: {len(completions)} completions but {len(task_id)} task ids")
-    samples = [{"task_id": t, "completion": _text(c), "sample_id": i}
-               for i, (t, c) in enumerate(zip(task_id, completions, strict=True))]
+    samples = [
+        {"task_id": t, "completion": _text(c), "sample_id": i}
+        for i, (t, c) in enumerate(zip(task_id, completions, strict=True))
+    ]
     return [reward_of(v, partial_credit) for v in judge(samples, server_url)]
 
 
-def verl_compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: dict[str, Any] | None = None,
-                       **kwargs: Any) -> float:
+def verl_compute_score(
+    data_source: str,
+    solution_str: str,
+    ground_truth: Any,
+    extra_info: dict[str, Any] | None = None,
+    **kwargs: Any,
+) -> float:
     """verl's custom ``compute_score``: ``extra_info`` carries ``task_id`` (else ``ground_truth`` is the id)
     and optionally ``server_url`` and ``partial_credit``."""
     info = extra_info or {}
     task = info.get("task_id") or (ground_truth if isinstance(ground_truth, str) else None)
     if not task:
-        raise ValueError("verl_compute_score: put the BioCoder task id in extra_info['task_id'] (or ground_truth)")
+        raise ValueError(
+            "verl_compute_score: put the BioCoder task id in extra_info['task_id'] (or ground_truth)"
+        )
     verdict = judge([{"task_id": task, "completion": solution_str}], info.get("server_url"))[0]
     return reward_of(verdict, bool(info.get("partial_credit")))

@@ -190,7 +190,9 @@ class BiocoderPassk(evaluate.Metric):
         ]
         chosen = {"sandbox": sandbox, "workers": workers, "fuzz_cases": fuzz_cases, "timeout_s": timeout}
         options = RunOptions(
-            engine=EvalOptions(allow_unsafe=allow_unsafe, **{k: v for k, v in chosen.items() if v is not None}),
+            engine=EvalOptions(
+                allow_unsafe=allow_unsafe, **{k: v for k, v in chosen.items() if v is not None}
+            ),
             ks=k,
             config=config,
             task_ids=task_ids,

@@ -73,8 +73,10 @@ def speed() -> str:
             c = block.get("comparison") or {}
             if not c.get("baseline") or "naive" not in c or "engine" not in c:
                 continue  # no recorded baseline: not a figure we print
-            label = f"baseline {len(baselines) + 1}" if c["baseline"] not in baselines.values() else next(
-                k for k, v in baselines.items() if v == c["baseline"]
+            label = (
+                f"baseline {len(baselines) + 1}"
+                if c["baseline"] not in baselines.values()
+                else next(k for k, v in baselines.items() if v == c["baseline"])
             )
             baselines[label] = c["baseline"]
             n, e = c["naive"]["wall_s_median"], c["engine"]["wall_s_median"]
@@ -155,13 +157,18 @@ def audit() -> str:
         more = sum(m.get("killed_with_more_cases") or 0 for m in ms)
         equiv = sum(m.get("likely_equivalent") or 0 for m in ms)
         share = f" ({100 * killed / total:.1f}%)" if total else ""
-        rows.append(f"| `{config}` | {len(tasks)} | {len(weak)} | {len(unobserved)} | {len(const)} | {killed} / {total}{share} | {more} | {equiv} |")
+        rows.append(
+            f"| `{config}` | {len(tasks)} | {len(weak)} | {len(unobserved)} | {len(const)} | {killed} / {total}{share} | {more} | {equiv} |"
+        )
         if weak:
             lists.append(f"- `{config}` weak: " + ", ".join(f"`{t}`" for t in weak))
         if const:
             lists.append(f"- `{config}` constant output: " + ", ".join(f"`{t}`" for t in const))
-    return "\n".join(rows + ([""] + lists if lists else []) + [
-        "", f"Audit version {data.get('audit_version')}; settings per config in the file (`run`)."])
+    return "\n".join(
+        rows
+        + ([""] + lists if lists else [])
+        + ["", f"Audit version {data.get('audit_version')}; settings per config in the file (`run`)."]
+    )
 
 
 def _plugin_blocks() -> dict[str, Callable[[], str]]:
@@ -189,7 +196,13 @@ def _plugin_blocks() -> dict[str, Callable[[], str]]:
 
 
 def blocks() -> dict[str, Callable[[], str]]:
-    return {"speed": speed, "overhead": overhead, "reliability": reliability, "audit": audit, **_plugin_blocks()}
+    return {
+        "speed": speed,
+        "overhead": overhead,
+        "reliability": reliability,
+        "audit": audit,
+        **_plugin_blocks(),
+    }
 
 
 def documents() -> list[Path]:
@@ -200,7 +213,9 @@ def refresh(text: str, rendered: dict[str, str], where: Path) -> str:
     def sub(m: re.Match[str]) -> str:
         name = m.group("name")
         if name not in rendered:
-            raise SystemExit(f"figures: {where.relative_to(REPO)} has a block {name!r} that no renderer makes")
+            raise SystemExit(
+                f"figures: {where.relative_to(REPO)} has a block {name!r} that no renderer makes"
+            )
         return f"{m.group(1)}{rendered[name].rstrip()}\n{m.group(4)}"
 
     return BLOCK_RE.sub(sub, text)
@@ -212,7 +227,9 @@ def main(argv: list[str] | None = None) -> int:
     mode.add_argument("--write", action="store_true", help="rewrite the blocks in README.md and docs/*.md")
     mode.add_argument("--check", action="store_true", help="exit 1 if a block differs from the raw output")
     args = parser.parse_args(argv)
-    used = {m.group("name") for doc in documents() for m in BLOCK_RE.finditer(doc.read_text(encoding="utf-8"))}
+    used = {
+        m.group("name") for doc in documents() for m in BLOCK_RE.finditer(doc.read_text(encoding="utf-8"))
+    }
     makers = blocks()
     rendered = {name: makers[name]() for name in sorted(used) if name in makers}
     if not (args.write or args.check):
@@ -228,8 +245,12 @@ def main(argv: list[str] | None = None) -> int:
             if args.write:
                 doc.write_text(new, encoding="utf-8")
     if args.check and stale:
-        print("figures: out of date with docs/bench-results: " + ", ".join(map(str, stale))
-              + " (python scripts/figures.py --write)", file=sys.stderr)
+        print(
+            "figures: out of date with docs/bench-results: "
+            + ", ".join(map(str, stale))
+            + " (python scripts/figures.py --write)",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

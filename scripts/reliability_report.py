@@ -49,7 +49,17 @@ SUITE = (
 def run_suite(log: Path, junit: Path, extra: list[str], everything: bool = False) -> tuple[int, float]:
     env = dict(os.environ, BIOCODER_RELIABILITY_LOG=str(log))
     tests = ["tests"] if everything else list(SUITE)
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={junit}", *tests, *extra]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        f"--junitxml={junit}",
+        *tests,
+        *extra,
+    ]
     print(f"$ {' '.join(cmd)}", file=sys.stderr)
     start = time.monotonic()
     proc = subprocess.run(cmd, cwd=REPO, env=env, stdout=sys.stderr)  # stdout: the table only
@@ -72,7 +82,12 @@ def read_junit(junit: Path) -> dict[str, list[tuple[str, str]]]:
         for tag in ("skipped", "failure", "error"):
             el = case.find(tag)
             if el is not None:
-                out[tag].append((name, (el.get("message") or "").strip().splitlines()[0][:200] if el.get("message") else ""))
+                out[tag].append(
+                    (
+                        name,
+                        (el.get("message") or "").strip().splitlines()[0][:200] if el.get("message") else "",
+                    )
+                )
         if all(case.find(t) is None for t in ("skipped", "failure", "error")):
             out["passed"].append((name, ""))
     return out
@@ -120,13 +135,22 @@ def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
             bad["unhandled"].append(f"{r['family']}/{r['case']}: {'; '.join(r['problems'])[:200]}")
     fuzz = Counter(r["outcome"] for r in by_kind["bad_input_fuzz"])
     det = by_kind["determinism"]
-    return {"hostile": hostile, "hostile_runs": runs, "faults": faults, "bad_input": bad, "fuzz": dict(fuzz), "determinism": det}
+    return {
+        "hostile": hostile,
+        "hostile_runs": runs,
+        "faults": faults,
+        "bad_input": bad,
+        "fuzz": dict(fuzz),
+        "determinism": det,
+    }
 
 
 def render(f: dict[str, Any], junit: dict[str, list[tuple[str, str]]], wall_s: float) -> str:
     lines = ["| check | scope | tried | ok | not ok |", "|---|---|---|---|---|"]
     for sandbox, h in sorted(f["hostile"].items()):
-        lines.append(f"| hostile programs (contained / escaped) | {sandbox} | {h['tried']} | {h['contained']} | {h['escaped']} |")
+        lines.append(
+            f"| hostile programs (contained / escaped) | {sandbox} | {h['tried']} | {h['contained']} | {h['escaped']} |"
+        )
     for sandbox, h in sorted(f.get("hostile_runs", {}).items()):
         lines.append(
             f"| evaluator runs (exit 0, no leftovers, no canary in its output / not) | {sandbox} | {h['tried']} | {h['ok']} | {h['not_ok']} |"
@@ -136,12 +160,16 @@ def render(f: dict[str, Any], junit: dict[str, list[tuple[str, str]]], wall_s: f
         f"| faults injected (runs recovered / results lost) | {fl['runs']} scenarios | {fl['injected']} | {fl['recovered']} of {fl['runs']} | {fl['lost']} |"
     )
     b = f["bad_input"]
-    lines.append(f"| bad inputs (handled / not) | corpus | {b['tried']} | {b['handled']} | {b['tried'] - b['handled']} |")
+    lines.append(
+        f"| bad inputs (handled / not) | corpus | {b['tried']} | {b['handled']} | {b['tried'] - b['handled']} |"
+    )
     fz = f["fuzz"]
     if fz:
         n = sum(fz.values())
         bad_n = fz.get("unhandled", 0)
-        lines.append(f"| random JSONL (hypothesis: rejected or read cleanly / not) | generated | {n} | {n - bad_n} | {bad_n} |")
+        lines.append(
+            f"| random JSONL (hypothesis: rejected or read cleanly / not) | generated | {n} | {n - bad_n} | {bad_n} |"
+        )
     for d in f["determinism"]:
         lines.append(
             f"| determinism (byte-identical results.jsonl) | {d['runs']} runs x {d['samples']} samples, workers 1 and 2 | {d['runs']} | "
@@ -154,15 +182,22 @@ def render(f: dict[str, Any], junit: dict[str, list[tuple[str, str]]], wall_s: f
     for sandbox, h in sorted(f.get("hostile_runs", {}).items()):
         details += [f"- evaluator run on {sandbox}: {p}" for p in h["problems"]]
     details += [f"- fault not recovered: {d}" for d in fl["details"] if not d.get("recovered")]
-    details += [f"- fault without a clear error message: {d['fault']} (exit {d.get('exit_code')})"
-                for d in fl["details"] if d.get("clear_error") is False]
-    details.append("- bad inputs by family: " + ", ".join(f"{k} {v}" for k, v in sorted(b["by_family"].items())))
+    details += [
+        f"- fault without a clear error message: {d['fault']} (exit {d.get('exit_code')})"
+        for d in fl["details"]
+        if d.get("clear_error") is False
+    ]
+    details.append(
+        "- bad inputs by family: " + ", ".join(f"{k} {v}" for k, v in sorted(b["by_family"].items()))
+    )
     details += [f"- bad input not handled: {u}" for u in b["unhandled"]]
     details += [f"- skipped: {name}: {msg}" for name, msg in junit.get("skipped", [])]
     details += [f"- FAILED: {name}: {msg}" for name, msg in junit.get("failure", []) + junit.get("error", [])]
     counts = {k: len(v) for k, v in junit.items()}
-    details.append(f"- pytest: {counts.get('passed', 0)} passed, {counts.get('failure', 0) + counts.get('error', 0)} failed, "
-                   f"{counts.get('skipped', 0)} skipped in {wall_s:.0f} s")
+    details.append(
+        f"- pytest: {counts.get('passed', 0)} passed, {counts.get('failure', 0) + counts.get('error', 0)} failed, "
+        f"{counts.get('skipped', 0)} skipped in {wall_s:.0f} s"
+    )
     out.append("\n".join(details))
     return "\n\n".join(out)
 
@@ -185,7 +220,11 @@ def main(argv: list[str] | None = None) -> int:
         f["bad_input"]["by_family"] = dict(f["bad_input"]["by_family"])
         scope = " ".join(["tests/" if args.all else " ".join(SUITE), *args.pytest_args])
         args.json.write_text(
-            json.dumps({"figures": f, "junit": j, "pytest_exit": rc, "wall_s": wall, "scope": scope}, indent=2, default=list)
+            json.dumps(
+                {"figures": f, "junit": j, "pytest_exit": rc, "wall_s": wall, "scope": scope},
+                indent=2,
+                default=list,
+            )
             + "\n"
         )
     bad = (

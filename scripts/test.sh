@@ -7,4 +7,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m ruff check .
+python3 -m ruff format --check .
 exec python3 -m pytest -ra "$@"

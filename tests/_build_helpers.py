@@ -23,7 +23,9 @@ def need(path: Path, what: str) -> Path:
     return path
 
 
-def biocoder(*args: str, env: dict[str, str] | None = None, check: bool = True, timeout: float = 900) -> subprocess.CompletedProcess:
+def biocoder(
+    *args: str, env: dict[str, str] | None = None, check: bool = True, timeout: float = 900
+) -> subprocess.CompletedProcess:
     """Run ``python -m biocoder_metric ARGS`` in the project root, as users do."""
     cmd = [sys.executable, "-m", "biocoder_metric", *args]
     full_env = {**os.environ, **(env or {}), "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}

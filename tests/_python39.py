@@ -15,7 +15,10 @@ def python39() -> str | None:
             continue
         try:
             out = subprocess.run(
-                [exe, "-c", "import sys; print(sys.version_info[:2])"], capture_output=True, text=True, timeout=30
+                [exe, "-c", "import sys; print(sys.version_info[:2])"],
+                capture_output=True,
+                text=True,
+                timeout=30,
             )
         except OSError:
             continue

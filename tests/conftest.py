@@ -16,7 +16,9 @@ UPSTREAM = Path(os.environ.get("BIOCODER_UPSTREAM_DIR", REPO_ROOT.parent / "shar
 def upstream_dir() -> Path:
     """The upstream source dir, or a skip naming the path that was looked for."""
     if not (UPSTREAM / "README.md").is_file():
-        pytest.skip(f"real upstream data not found at {UPSTREAM} (set BIOCODER_UPSTREAM_DIR); this test needs it")
+        pytest.skip(
+            f"real upstream data not found at {UPSTREAM} (set BIOCODER_UPSTREAM_DIR); this test needs it"
+        )
     return UPSTREAM
 
 
@@ -29,29 +31,83 @@ def upstream_dir() -> Path:
 #: ``bash scripts/test.sh --all`` (what ``.ci/run`` runs) adds. Tiers were set from measured
 #: per-file times (``pytest --durations=0``), not guessed.
 FAST = {
-    "test_architecture.py", "test_audit.py", "test_build_extract.py", "test_build_prompts.py",
-    "test_build_select.py", "test_build_tasks.py", "test_case_batching.py", "test_ci.py", "test_clean_state.py",
-    "test_dataset_configs.py", "test_dataset_export.py", "test_dataset_normalize.py", "test_dataset_sources.py",
-    "test_demo_tasks.py", "test_denominators.py", "test_execute.py", "test_figures.py", "test_hand_mutants.py",
+    "test_architecture.py",
+    "test_audit.py",
+    "test_build_extract.py",
+    "test_build_prompts.py",
+    "test_build_select.py",
+    "test_build_tasks.py",
+    "test_ci.py",
+    "test_clean_state.py",
+    "test_dataset_configs.py",
+    "test_dataset_export.py",
+    "test_dataset_normalize.py",
+    "test_dataset_sources.py",
+    "test_demo_tasks.py",
+    "test_denominators.py",
+    "test_execute.py",
+    "test_figures.py",
+    "test_hand_mutants.py",
     "test_harness.py",
-    "test_java_compiler_reuse.py", "test_languages.py", "test_postprocess.py", "test_processors.py",
-    "test_prompts.py", "test_records.py", "test_rosalind_checkers.py", "test_runtime_stdlib.py", "test_sandbox_worker.py",
-    "test_scoring.py", "test_settings.py", "test_strength.py", "test_synth_java.py", "test_synth_python.py",
-    "test_synth_formats.py", "test_synth_rules.py", "test_synth_shipped.py", "test_text_metrics.py", "test_tiers.py",
+    "test_java_compiler_reuse.py",
+    "test_languages.py",
+    "test_postprocess.py",
+    "test_processors.py",
+    "test_prompts.py",
+    "test_records.py",
+    "test_rosalind_checkers.py",
+    "test_runtime_stdlib.py",
+    "test_sandbox_worker.py",
+    "test_scoring.py",
+    "test_settings.py",
+    "test_strength.py",
+    "test_synth_java.py",
+    "test_synth_python.py",
+    "test_synth_formats.py",
+    "test_synth_rules.py",
+    "test_synth_shipped.py",
+    "test_text_metrics.py",
+    "test_tiers.py",
 }
 FULL = {
-    "test_accounting_agreement.py", "test_bench.py", "test_build_generalise.py", "test_entry_points_agree.py", "test_cli_eval.py", "test_metric.py", "test_determinism.py", "test_generate.py",
-    "test_generation_scale.py", "test_golden_isolation.py", "test_hub.py", "test_hub_sources.py",
-    "test_image.py", "test_java_env.py", "test_lm_eval_tasks.py", "test_ray.py", "test_reliability_bad_input.py",
-    "test_reliability_faults.py", "test_reliability_hostile.py", "test_report.py", "test_report_generation.py",
-    "test_sabotage_accounting.py", "test_sandbox_backends.py", "test_serve.py", "test_shard_merge.py", "test_synth_validate.py",
+    "test_accounting_agreement.py",
+    "test_bench.py",
+    "test_case_batching.py",
+    "test_build_generalise.py",
+    "test_entry_points_agree.py",
+    "test_cli_eval.py",
+    "test_metric.py",
+    "test_determinism.py",
+    "test_generate.py",
+    "test_generation_scale.py",
+    "test_golden_isolation.py",
+    "test_hub.py",
+    "test_hub_sources.py",
+    "test_image.py",
+    "test_java_env.py",
+    "test_lm_eval_tasks.py",
+    "test_ray.py",
+    "test_reliability_bad_input.py",
+    "test_reliability_faults.py",
+    "test_reliability_hostile.py",
+    "test_report.py",
+    "test_report_generation.py",
+    "test_sabotage_accounting.py",
+    "test_sandbox_backends.py",
+    "test_serve.py",
+    "test_shard_merge.py",
+    "test_synth_validate.py",
     "test_upstream_formats.py",
 }
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--all", action="store_true", default=False,
-                     help="run every tier (the default runs the fast tier only; see tests/conftest.py)")
+    parser.addoption(
+        "--all",
+        action="store_true",
+        default=False,
+        help="run every tier (the default runs the fast tier only; see tests/conftest.py)",
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -17,7 +17,7 @@ from the second case on; ``planted`` shows the probe was not vacuous.
 
 from __future__ import annotations
 
-PROBE = r'''
+PROBE = r"""
 import ctypes, json, os, stat, sys
 
 MARK = bytes.fromhex("@@MARKHEX@@").decode()  # not as a literal: the source itself is no finding
@@ -172,7 +172,7 @@ def plant():
 look()
 plant()
 print(json.dumps({"found": found, "planted": planted}))
-'''
+"""
 
 
 def probe_program(marker: str) -> str:
@@ -180,7 +180,7 @@ def probe_program(marker: str) -> str:
     return PROBE.replace("@@MARKHEX@@", marker.encode().hex())
 
 
-JAVA_PROBE = r'''
+JAVA_PROBE = r"""
 import java.io.*;
 import java.nio.file.*;
 import java.util.*;
@@ -225,7 +225,7 @@ public class Main {
         for (String s : found) System.out.println("found " + s);
     }
 }
-'''
+"""
 
 
 def java_probe_program(marker: str) -> str:

@@ -60,7 +60,9 @@ def bwrap_reason() -> str | None:
     if shutil.which("bwrap") is None:
         return "bubblewrap (bwrap) is not installed"
     try:
-        proc = subprocess.run(["bwrap", "--ro-bind", "/", "/", "--unshare-pid", "true"], capture_output=True, timeout=30)
+        proc = subprocess.run(
+            ["bwrap", "--ro-bind", "/", "/", "--unshare-pid", "true"], capture_output=True, timeout=30
+        )
     except (OSError, subprocess.SubprocessError) as exc:
         return f"bwrap cannot run: {exc}"
     if proc.returncode != 0:
@@ -73,7 +75,9 @@ def docker_reason() -> str | None:
     if shutil.which("docker") is None:
         return "the docker CLI is not installed"
     try:
-        proc = subprocess.run(["docker", "image", "inspect", "--format", "{{.Id}}", IMAGE], capture_output=True, timeout=60)
+        proc = subprocess.run(
+            ["docker", "image", "inspect", "--format", "{{.Id}}", IMAGE], capture_output=True, timeout=60
+        )
     except (OSError, subprocess.SubprocessError) as exc:
         return f"no Docker engine answers: {exc}"
     if proc.returncode != 0:
@@ -171,7 +175,7 @@ def load_corpus() -> list[HostileProgram]:
 
 # --------------------------------------------------------------------------- harness rows
 
-PY_CONTEXT = '''import sys
+PY_CONTEXT = """import sys
 
 <<insert solution here>>
 
@@ -183,7 +187,7 @@ def main():
 
 if __name__ == "__main__":
     main()
-'''
+"""
 PY_GOLDEN = "def f(x):\n    return x * 2\n"
 #: A wrong answer run after every hostile sample: it must still be judged `failed`, which
 #: shows the golden outputs were not tampered with and the sandbox still works.
@@ -236,7 +240,13 @@ def marker_processes(prefix: str = MARKER_PREFIX) -> list[tuple[int, str]]:
             continue
         try:
             comm = Path(f"/proc/{entry}/comm").read_bytes().decode(errors="replace").strip()
-            cmd = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+            cmd = (
+                Path(f"/proc/{entry}/cmdline")
+                .read_bytes()
+                .replace(b"\0", b" ")
+                .decode(errors="replace")
+                .strip()
+            )
         except OSError:
             continue
         if prefix in comm or prefix in cmd:
@@ -339,7 +349,14 @@ def host_ipv4_addresses() -> list[str]:
         ips += [ip for ip in out.split() if re.fullmatch(r"\d+\.\d+\.\d+\.\d+", ip)]
     with contextlib.suppress(OSError, subprocess.SubprocessError):
         out = subprocess.run(
-            ["docker", "network", "inspect", "bridge", "--format", "{{range .IPAM.Config}}{{.Gateway}} {{end}}"],
+            [
+                "docker",
+                "network",
+                "inspect",
+                "bridge",
+                "--format",
+                "{{range .IPAM.Config}}{{.Gateway}} {{end}}",
+            ],
             capture_output=True,
             text=True,
             timeout=20,
@@ -353,7 +370,9 @@ def egress_ipv4_addresses() -> list[str]:
     ips: list[str] = []
     for name in ("pypi.org", "deb.debian.org"):
         with contextlib.suppress(OSError):
-            ips += [info[4][0] for info in socket.getaddrinfo(name, 443, socket.AF_INET, socket.SOCK_STREAM)][:1]
+            ips += [info[4][0] for info in socket.getaddrinfo(name, 443, socket.AF_INET, socket.SOCK_STREAM)][
+                :1
+            ]
     return list(dict.fromkeys(ips))
 
 
@@ -456,7 +475,10 @@ class Canaries:
     def changes(self) -> list[str]:
         """What differs from the planted state (empty when contained)."""
         out = []
-        for name, before, root in (("home", self.home_snapshot, self.home), ("prior", self.prior_snapshot, self.prior)):
+        for name, before, root in (
+            ("home", self.home_snapshot, self.home),
+            ("prior", self.prior_snapshot, self.prior),
+        ):
             now = tree_snapshot(root) if root.exists() else {}
             for rel in sorted(set(before) | set(now)):
                 if before.get(rel) != now.get(rel):
@@ -506,7 +528,9 @@ def run_evaluator(
     """Run evaluate_samples in a child process (see module doc for why) and read its results."""
     spec_dir = spec_dir or out_dir.parent
     spec = spec_dir / f"spec-{out_dir.name}.json"
-    spec.write_text(json.dumps({"problems": problems, "samples": samples, "options": options, "out_dir": str(out_dir)}))
+    spec.write_text(
+        json.dumps({"problems": problems, "samples": samples, "options": options, "out_dir": str(out_dir)})
+    )
     start = time.monotonic()
     proc = subprocess.run(
         [sys.executable, str(DRIVER), str(spec)],
@@ -544,7 +568,9 @@ class FlakySandbox:
             fail = self._fails[0] > 0
             self._fails[0] -= 1 if fail else 0
         if fail:
-            return [CaseOutcome(status=RunStatus.SANDBOX_ERROR, stderr="injected: worker lost")] * len(job.programs)
+            return [CaseOutcome(status=RunStatus.SANDBOX_ERROR, stderr="injected: worker lost")] * len(
+                job.programs
+            )
         return self._real.run(job)
 
     def close(self):

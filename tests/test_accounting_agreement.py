@@ -37,9 +37,29 @@ def _cli(tmp_path: Path, tag: str, answers, allow_partial: bool) -> tuple[int, d
     from biocoder_metric.cli import main
 
     samples = tmp_path / f"{tag}.jsonl"
-    samples.write_text("".join(json.dumps({"task_id": t, "completion": c}) + "\n" for t in TASKS for c in answers[t]))
-    argv = ["evaluate", "--config", "demo", "--samples", str(samples), "--sandbox", "bwrap", "--no-progress", "--k", "1",
-            "--fuzz-cases", "2", "--workers", "1", "--task-ids", ",".join(TASKS), "--out", str(tmp_path / tag)]
+    samples.write_text(
+        "".join(json.dumps({"task_id": t, "completion": c}) + "\n" for t in TASKS for c in answers[t])
+    )
+    argv = [
+        "evaluate",
+        "--config",
+        "demo",
+        "--samples",
+        str(samples),
+        "--sandbox",
+        "bwrap",
+        "--no-progress",
+        "--k",
+        "1",
+        "--fuzz-cases",
+        "2",
+        "--workers",
+        "1",
+        "--task-ids",
+        ",".join(TASKS),
+        "--out",
+        str(tmp_path / tag),
+    ]
     if allow_partial:
         argv.append("--allow-partial")
     code = main(argv)
@@ -51,20 +71,31 @@ def _metric(answers, allow_partial: bool) -> dict:
 
     metric = evaluate.load(str(REPO_ROOT / "biocoder_passk"))
     return metric.compute(
-        predictions=[answers[t] for t in TASKS], references=list(TASKS), k=[1], config="demo", sandbox="bwrap",
-        fuzz_cases=2, workers=1, task_ids=list(TASKS), allow_partial=allow_partial,
+        predictions=[answers[t] for t in TASKS],
+        references=list(TASKS),
+        k=[1],
+        config="demo",
+        sandbox="bwrap",
+        fuzz_cases=2,
+        workers=1,
+        task_ids=list(TASKS),
+        allow_partial=allow_partial,
     )
 
 
 def _lm_eval(rows, answers) -> dict:
-    spec = importlib.util.spec_from_file_location("biocoder_lm_eval_utils_acc", REPO_ROOT / "lm_eval_tasks" / "biocoder" / "utils.py")
+    spec = importlib.util.spec_from_file_location(
+        "biocoder_lm_eval_utils_acc", REPO_ROOT / "lm_eval_tasks" / "biocoder" / "utils.py"
+    )
     utils = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(utils)
     docs = [{**r, "prompt": "", "prompt_style": "instruct"} for r in rows]
     resps = [[f"```python\n{c}```" for c in answers[r["task_id"]]] for r in rows]
     preds = utils.build_predictions(resps, docs)
     counts = {r["task_id"]: utils.verdicts(r["task_id"], p) for r, p in zip(rows, preds, strict=True)}
-    per_task = {r["task_id"]: utils.pass_at_k([r["task_id"]], [p])["pass@1"] for r, p in zip(rows, preds, strict=True)}
+    per_task = {
+        r["task_id"]: utils.pass_at_k([r["task_id"]], [p])["pass@1"] for r, p in zip(rows, preds, strict=True)
+    }
     assert utils.pending_batches() == 0  # every doc scored: nothing is left for a later run to read
     return {"per_task": per_task, "counts": counts, "partial": any(v["partial"] for v in counts.values())}
 
@@ -75,8 +106,12 @@ def test_cli_metric_and_lm_eval_agree_on_n_c_and_partial(tmp_path, monkeypatch):
         pytest.skip(f"bwrap sandbox not available here: {reason}")
     from biocoder_metric.scoring.accounting import PartialRunError
 
-    for key, value in {"BIOCODER_CACHE_DIR": str(tmp_path / "cache"), "BIOCODER_SANDBOX": "bwrap",
-                       "BIOCODER_FUZZ_CASES": "2", "BIOCODER_WORKERS": "1"}.items():
+    for key, value in {
+        "BIOCODER_CACHE_DIR": str(tmp_path / "cache"),
+        "BIOCODER_SANDBOX": "bwrap",
+        "BIOCODER_FUZZ_CASES": "2",
+        "BIOCODER_WORKERS": "1",
+    }.items():
         monkeypatch.setenv(key, value)
     rows, answers = _rows_and_answers()
 

@@ -64,7 +64,11 @@ def test_no_stage_imports_the_run_owner_above_it():
     for stage in stages:
         found.update(_offenders(f"biocoder_metric/{stage}", "biocoder_metric.evaluation"))
     for shared in ("types.py", "samples.py", "digests.py"):
-        bad = sorted(m for m in _imports(REPO / "biocoder_metric" / shared) if m.startswith("biocoder_metric.evaluation"))
+        bad = sorted(
+            m
+            for m in _imports(REPO / "biocoder_metric" / shared)
+            if m.startswith("biocoder_metric.evaluation")
+        )
         if bad:
             found[shared] = bad
     assert found == {}, f"upward imports of biocoder_metric.evaluation: {found}"
@@ -281,18 +285,23 @@ def _write(root: Path, modules: dict[str, str]) -> None:
 
 def test_the_layer_check_fails_on_a_synthetic_upward_import_and_a_cycle(tmp_path):
     """The checks can fail: a bad module graph on disk is caught (upward import, stray module, cycle)."""
-    _write(tmp_path, {
-        "biocoder_dataset.schema": "",
-        "biocoder_metric.types": "from biocoder_dataset import schema\n",
-        "biocoder_metric.execution.engine": "from biocoder_metric.types import Job\n"
-                                            "def later():\n    from biocoder_metric.cli import common\n",
-        "biocoder_metric.cli.common": "from biocoder_metric.execution import engine\n",
-        "biocoder_metric.stray": "",
-    })
+    _write(
+        tmp_path,
+        {
+            "biocoder_dataset.schema": "",
+            "biocoder_metric.types": "from biocoder_dataset import schema\n",
+            "biocoder_metric.execution.engine": "from biocoder_metric.types import Job\n"
+            "def later():\n    from biocoder_metric.cli import common\n",
+            "biocoder_metric.cli.common": "from biocoder_metric.execution import engine\n",
+            "biocoder_metric.stray": "",
+        },
+    )
     layers = read_layers(ARCHITECTURE.read_text(encoding="utf-8"))
     graph = module_graph(tmp_path)
     assert graph["biocoder_metric.execution.engine"] == {
-        "biocoder_metric.types", "biocoder_metric.cli", "biocoder_metric.cli.common"
+        "biocoder_metric.types",
+        "biocoder_metric.cli",
+        "biocoder_metric.cli.common",
     }
     assert upward_imports(graph, layers) == [
         "biocoder_metric.execution.engine (execution) imports biocoder_metric.cli (cli)",
@@ -301,11 +310,18 @@ def test_the_layer_check_fails_on_a_synthetic_upward_import_and_a_cycle(tmp_path
     ]
     assert import_cycles(graph) == [["biocoder_metric.cli.common", "biocoder_metric.execution.engine"]]
     # and a relative import is resolved to the module it names
-    _write(tmp_path, {"biocoder_metric.scoring.summary": "from ..reporting import html\n",
-                      "biocoder_metric.reporting.html": ""})
+    _write(
+        tmp_path,
+        {
+            "biocoder_metric.scoring.summary": "from ..reporting import html\n",
+            "biocoder_metric.reporting.html": "",
+        },
+    )
     assert "biocoder_metric.reporting.html" in module_graph(tmp_path)["biocoder_metric.scoring.summary"]
-    assert any("scoring.summary (scoring) imports biocoder_metric.reporting" in b
-               for b in upward_imports(module_graph(tmp_path), layers))
+    assert any(
+        "scoring.summary (scoring) imports biocoder_metric.reporting" in b
+        for b in upward_imports(module_graph(tmp_path), layers)
+    )
 
 
 def test_importing_the_value_types_loads_no_sandbox_backend_and_the_samples_reader_no_engine():
@@ -314,11 +330,18 @@ def test_importing_the_value_types_loads_no_sandbox_backend_and_the_samples_read
         "print(sorted(m for m in sys.modules if m.startswith('biocoder_metric')))"
     )
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    ).stdout
     loaded = set(ast.literal_eval(out))
     assert loaded <= {
-        "biocoder_metric", "biocoder_metric.errors", "biocoder_metric.samples", "biocoder_metric.types",
-        "biocoder_metric.sandbox", "biocoder_metric.sandbox.interface", "biocoder_metric.sandbox.runtime",
+        "biocoder_metric",
+        "biocoder_metric.errors",
+        "biocoder_metric.samples",
+        "biocoder_metric.types",
+        "biocoder_metric.sandbox",
+        "biocoder_metric.sandbox.interface",
+        "biocoder_metric.sandbox.runtime",
         "biocoder_metric.sandbox.runtime.protocol",
     }, loaded
     import biocoder_metric.sandbox as sandbox

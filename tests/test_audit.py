@@ -52,7 +52,9 @@ def test_python_mutants_cover_every_operator_deterministically():
     assert len(set(texts)) == len(texts) and canonical not in texts
     for text in texts:
         ast.parse(text)
-    assert not any('"""' not in t and "Sum of doubled" not in t for t in texts), "docstrings are never deleted"
+    assert not any('"""' not in t and "Sum of doubled" not in t for t in texts), (
+        "docstrings are never deleted"
+    )
     few = python_mutants(PY_CODE, 6, seed="t1")
     assert [op for op, _ in few] == list(OPERATORS), "a small limit still takes one of each operator"
     assert python_mutants("def f(:", 5) == []
@@ -67,7 +69,7 @@ def test_python_mutants_leave_while_loops_terminating():
         assert "i -= " not in text and "i += " in text, (op, text)  # the loop still advances
 
 
-JAVA_CODE = '''public static int count(String s, int k) {
+JAVA_CODE = """public static int count(String s, int k) {
     // a comment with a < b and 1 + 2
     String label = "x < y + 1";
     int total = 0;
@@ -77,7 +79,7 @@ JAVA_CODE = '''public static int count(String s, int k) {
         }
     }
     return total * 2;
-}'''
+}"""
 
 
 def test_java_mutants_cover_operators_and_never_touch_strings_or_comments():
@@ -135,40 +137,73 @@ def _bwrap_ok() -> bool:
     return bwrap_works()
 
 
-def _row(task_id: str, context: str, golden: str, function_name: str = "f", strength: dict | None = None) -> dict:
+def _row(
+    task_id: str, context: str, golden: str, function_name: str = "f", strength: dict | None = None
+) -> dict:
     row = empty_row()
-    row.update(task_id=task_id, config="unit", language="python", kind="harness", executable=True,
-               function_name=function_name, signature=f"def {function_name}(x)", context=context,
-               golden_code=golden, harness_strength=json.dumps(strength) if strength else None)
+    row.update(
+        task_id=task_id,
+        config="unit",
+        language="python",
+        kind="harness",
+        executable=True,
+        function_name=function_name,
+        signature=f"def {function_name}(x)",
+        context=context,
+        golden_code=golden,
+        harness_strength=json.dumps(strength) if strength else None,
+    )
     return row
 
 
 GOLDEN = "def f(x):\n    y = 0\n    if x > 10:\n        return x * 2 + y\n    return x - 1\n"
 STRONG = _row("strong", "<<insert solution here>>\nprint(f(<|int;range=0,20|>))\n", GOLDEN)
-NEVER_CALLED = _row("never_called", "import random\n<<insert solution here>>\nprint(<|int;range=0,20|>)\n", GOLDEN)
+NEVER_CALLED = _row(
+    "never_called", "import random\n<<insert solution here>>\nprint(<|int;range=0,20|>)\n", GOLDEN
+)
 RESULT_IGNORED = _row(
-    "result_ignored", "<<insert solution here>>\ntry:\n    f(<|int;range=0,20|>)\nexcept Exception:\n    pass\nprint('done')\n",
-    GOLDEN)
+    "result_ignored",
+    "<<insert solution here>>\ntry:\n    f(<|int;range=0,20|>)\nexcept Exception:\n    pass\nprint('done')\n",
+    GOLDEN,
+)
 CONSTANT = _row("constant", "<<insert solution here>>\nprint(f(7))\n", GOLDEN)
 
 
 def _opts(tmp_path: Path, **kw) -> EvalOptions:
-    return EvalOptions(sandbox="bwrap", workers=2, fuzz_cases=5, golden_cache_dir=str(tmp_path / "golden"), **kw)
+    return EvalOptions(
+        sandbox="bwrap", workers=2, fuzz_cases=5, golden_cache_dir=str(tmp_path / "golden"), **kw
+    )
 
 
 @pytest.mark.bwrap
 def test_audit_flags_weak_and_constant_harnesses_and_scores_mutants(tmp_path):
     if not _bwrap_ok():
         pytest.skip("bubblewrap cannot create sandboxes here")
-    records = audit_tasks([STRONG, NEVER_CALLED, RESULT_IGNORED, CONSTANT], _opts(tmp_path), mutants=8,
-                          equivalence_cases=40, progress=False, out_dir=tmp_path / "work")
+    records = audit_tasks(
+        [STRONG, NEVER_CALLED, RESULT_IGNORED, CONSTANT],
+        _opts(tmp_path),
+        mutants=8,
+        equivalence_cases=40,
+        progress=False,
+        out_dir=tmp_path / "work",
+    )
     by = {r["task_id"]: r for r in records}
     assert by["strong"]["weak_harness"] is False and by["strong"]["null_candidates_passed"] == []
     assert by["never_called"]["weak_harness"] is True
-    assert set(by["never_called"]["null_candidates_passed"]) == {"return None", "pass", "return first argument", "raise"}
+    assert set(by["never_called"]["null_candidates_passed"]) == {
+        "return None",
+        "pass",
+        "return first argument",
+        "raise",
+    }
     assert by["result_ignored"]["weak_harness"] is True
     # the harness even catches the exception, so all four pass
-    assert set(by["result_ignored"]["null_candidates_passed"]) == {"return None", "pass", "return first argument", "raise"}
+    assert set(by["result_ignored"]["null_candidates_passed"]) == {
+        "return None",
+        "pass",
+        "return first argument",
+        "raise",
+    }
     assert by["constant"]["constant_output"] is True and by["strong"]["constant_output"] is False
     ms = by["strong"]["mutation_score"]
     assert ms["total"] == 8 and 0 < ms["killed"] < ms["total"]
@@ -180,17 +215,27 @@ def test_audit_flags_weak_and_constant_harnesses_and_scores_mutants(tmp_path):
     assert [r["task_id"] for r in read_audit(path)] == sorted(by)
     summary = summarize(records)
     assert summary["weak_harness"] == ["never_called", "result_ignored"]
-    assert summary["constant_output"] == ["constant", "result_ignored"]  # never_called prints its random input
+    assert summary["constant_output"] == [
+        "constant",
+        "result_ignored",
+    ]  # never_called prints its random input
 
 
 @pytest.mark.bwrap
 def test_weak_tasks_are_left_out_of_the_headline_unless_included(tmp_path):
     if not _bwrap_ok():
         pytest.skip("bubblewrap cannot create sandboxes here")
-    weak = dict(NEVER_CALLED, harness_strength=json.dumps(
-        {"weak_harness": True, "null_candidates_passed": ["return None"], "audit_version": "test"}))
+    weak = dict(
+        NEVER_CALLED,
+        harness_strength=json.dumps(
+            {"weak_harness": True, "null_candidates_passed": ["return None"], "audit_version": "test"}
+        ),
+    )
     rows = [STRONG, weak]
-    samples = [{"task_id": "strong", "completion": GOLDEN}, {"task_id": "never_called", "completion": "def f(x):\n    return None\n"}]
+    samples = [
+        {"task_id": "strong", "completion": GOLDEN},
+        {"task_id": "never_called", "completion": "def f(x):\n    return None\n"},
+    ]
     run = run_evaluation(rows, samples, _opts(tmp_path), progress=False)
     assert run.task_status["never_called"][0] == TaskStatus.WEAK_HARNESS
     assert "return None passes its test" in run.task_status["never_called"][1]
@@ -236,7 +281,7 @@ def test_plus_reports_a_second_headline_and_drops_cases_the_golden_rejects(tmp_p
     if not _bwrap_ok():
         pytest.skip("bubblewrap cannot create sandboxes here")
     golden = "def f(s):\n    if not s:\n        raise ValueError('empty')\n    return s[0] + s[-1]\n"
-    row = _row("ends", '<<insert solution here>>\nprint(f(<|string;length=0,30|>))\n', golden)
+    row = _row("ends", "<<insert solution here>>\nprint(f(<|string;length=0,30|>))\n", golden)
     # Correct on most strings; wrong on the longest allowed (30), which random cases rarely produce.
     fragile = "def f(s):\n    return s[0] + s[-1] if len(s) < 30 else s[:2]\n"
     samples = [{"task_id": "ends", "completion": golden}, {"task_id": "ends", "completion": fragile}]
@@ -257,7 +302,9 @@ def test_plus_reports_a_second_headline_and_drops_cases_the_golden_rejects(tmp_p
     from biocoder_metric.reporting.hub import _results_table
     from biocoder_metric.reporting.runs import Run
 
-    data = build_report([Run(name="r", dir=tmp_path, summary=summary, results=run.results)], tmp_path / "report")
+    data = build_report(
+        [Run(name="r", dir=tmp_path, summary=summary, results=run.results)], tmp_path / "report"
+    )
     assert data["runs"][0]["plus"]["pass@k"]["pass@1"] == 0.5 and "plus-only" in data["tables"]
     html = (tmp_path / "report" / "report.html").read_text(encoding="utf-8")
     assert "r (plus)" in html and "table-plus-only" in html
@@ -290,7 +337,13 @@ def test_known_weak_real_tasks_are_flagged_and_kept_out_of_the_headline(upstream
     opts = EvalOptions(sandbox="docker", workers=2, fuzz_cases=10, golden_cache_dir=str(tmp_path / "g"))
     records = audit_tasks(rows, opts, mutants=0, progress=False)  # ... and a fresh audit agrees
     assert all(r["weak_harness"] for r in records), records
-    nulls = [{"task_id": r["task_id"], "completion": dict(python_null_candidates(r["golden_code"], r["function_name"]))["return None"]} for r in rows]
+    nulls = [
+        {
+            "task_id": r["task_id"],
+            "completion": dict(python_null_candidates(r["golden_code"], r["function_name"]))["return None"],
+        }
+        for r in rows
+    ]
     run = run_evaluation(rows, nulls, opts, progress=False)
     summary = build_summary(run.results, [1])
     assert summary["tasks"]["scored"] == 0

@@ -32,79 +32,153 @@ from biocoder_metric.synth.python_evidence import doc_examples, invalid_expr, sc
 def _py(code: str, name: str, path: str = "pkg/mod.py", cls: str = "") -> dict:
     code = textwrap.dedent(code)
     sig = "\n".join(ln.strip() for ln in code.splitlines() if ln.strip().startswith(("@", "def ")))
-    return {"content": code, "language": "python", "functionName": name, "filePath": path, "parentClass": cls,
-            "signature": sig}
+    return {
+        "content": code,
+        "language": "python",
+        "functionName": name,
+        "filePath": path,
+        "parentClass": cls,
+        "signature": sig,
+    }
 
 
 def _java(code: str, name: str, path: str = "src/main/java/a/A.java", rtype: str = "int") -> dict:
-    return {"content": textwrap.dedent(code), "language": "java", "functionName": name, "filePath": path,
-            "returnType": rtype, "fileImports": []}
+    return {
+        "content": textwrap.dedent(code),
+        "language": "java",
+        "functionName": name,
+        "filePath": path,
+        "returnType": rtype,
+        "fileImports": [],
+    }
 
 
 # ---------------------------------------------------------------------------- scaffolding
-@pytest.mark.parametrize(("rec", "rule"), [
-    (_py("def test_gc():\n    assert gc('GC') == 1.0\n", "test_gc"), "test_code"),
-    (_py("def gc_case():\n    return 'ACGT'\n", "gc_case", path="tests/helpers.py"), "test_code"),
-    (_py("@pytest.fixture\ndef reads():\n    return ['ACGT']\n", "reads"), "test_code"),
-    (_py("def make_seq():\n    return 'ACGT'\n", "make_seq", path="pkg/conftest.py"), "test_code"),
-    (_py("def check(self):\n    self.assertEqual(1, 1)\n", "check", cls="TestAligner"), "test_code"),
-    (_py("def setUp(self):\n    self.seq = 'A'\n", "setUp", cls="Suite"), "test_code"),
-    (_py("def parse(x):\n    pass\n", "parse"), "stub"),
-    (_py("def parse(x):\n    ...\n", "parse"), "stub"),
-    (_py('def parse(x):\n    """Parse a record."""\n', "parse"), "stub"),
-    (_py('def parse(x):\n    """Parse."""\n    raise NotImplementedError("later")\n', "parse"), "stub"),
-    (_py("def __repr__(self):\n    return 'Seq(%s)' % self.s\n", "__repr__", cls="Seq"), "boilerplate"),
-    (_py("def __eq__(self, other):\n    return self.s == other.s\n", "__eq__", cls="Seq"), "boilerplate"),
-    (_py("def draw(cov):\n    fig, ax = plt.subplots()\n    ax.plot(cov)\n    return fig\n", "draw"),
-     "plotting_or_output"),
-    (_py("def report(n):\n    log.info('reads: %d', n)\n    logging.warning('done')\n", "report"),
-     "plotting_or_output"),
-    (_java("@Test\npublic void parsesCigar() {\n    assertEquals(3, parse(\"3M\"));\n}", "parsesCigar",
-           rtype="void"), "test_code"),
-    (_java("public int x() {\n    return 1;\n}", "x", path="src/test/java/a/ATest.java"), "test_code"),
-    (_java("public int score(String s) {\n}", "score"), "stub"),
-    (_java("public int score(String s) {\n    throw new UnsupportedOperationException(\"todo\");\n}", "score"),
-     "stub"),
-    (_java("@Override\npublic String toString() {\n    return name + \":\" + pos;\n}", "toString",
-           rtype="String"), "boilerplate"),
-    (_java("public int getStart() {\n    return this.start;\n}", "getStart"), "boilerplate"),
-    (_java("public void setStart(int s) {\n    this.start = s;\n}", "setStart", rtype="void"), "boilerplate"),
-    (_java("public void warn(String m) {\n    LOGGER.warning(m);\n}", "warn", rtype="void"), "plotting_or_output"),
-])
+@pytest.mark.parametrize(
+    ("rec", "rule"),
+    [
+        (_py("def test_gc():\n    assert gc('GC') == 1.0\n", "test_gc"), "test_code"),
+        (_py("def gc_case():\n    return 'ACGT'\n", "gc_case", path="tests/helpers.py"), "test_code"),
+        (_py("@pytest.fixture\ndef reads():\n    return ['ACGT']\n", "reads"), "test_code"),
+        (_py("def make_seq():\n    return 'ACGT'\n", "make_seq", path="pkg/conftest.py"), "test_code"),
+        (_py("def check(self):\n    self.assertEqual(1, 1)\n", "check", cls="TestAligner"), "test_code"),
+        (_py("def setUp(self):\n    self.seq = 'A'\n", "setUp", cls="Suite"), "test_code"),
+        (_py("def parse(x):\n    pass\n", "parse"), "stub"),
+        (_py("def parse(x):\n    ...\n", "parse"), "stub"),
+        (_py('def parse(x):\n    """Parse a record."""\n', "parse"), "stub"),
+        (_py('def parse(x):\n    """Parse."""\n    raise NotImplementedError("later")\n', "parse"), "stub"),
+        (_py("def __repr__(self):\n    return 'Seq(%s)' % self.s\n", "__repr__", cls="Seq"), "boilerplate"),
+        (_py("def __eq__(self, other):\n    return self.s == other.s\n", "__eq__", cls="Seq"), "boilerplate"),
+        (
+            _py("def draw(cov):\n    fig, ax = plt.subplots()\n    ax.plot(cov)\n    return fig\n", "draw"),
+            "plotting_or_output",
+        ),
+        (
+            _py("def report(n):\n    log.info('reads: %d', n)\n    logging.warning('done')\n", "report"),
+            "plotting_or_output",
+        ),
+        (
+            _java(
+                '@Test\npublic void parsesCigar() {\n    assertEquals(3, parse("3M"));\n}',
+                "parsesCigar",
+                rtype="void",
+            ),
+            "test_code",
+        ),
+        (_java("public int x() {\n    return 1;\n}", "x", path="src/test/java/a/ATest.java"), "test_code"),
+        (_java("public int score(String s) {\n}", "score"), "stub"),
+        (
+            _java(
+                'public int score(String s) {\n    throw new UnsupportedOperationException("todo");\n}',
+                "score",
+            ),
+            "stub",
+        ),
+        (
+            _java(
+                '@Override\npublic String toString() {\n    return name + ":" + pos;\n}',
+                "toString",
+                rtype="String",
+            ),
+            "boilerplate",
+        ),
+        (_java("public int getStart() {\n    return this.start;\n}", "getStart"), "boilerplate"),
+        (
+            _java("public void setStart(int s) {\n    this.start = s;\n}", "setStart", rtype="void"),
+            "boilerplate",
+        ),
+        (
+            _java("public void warn(String m) {\n    LOGGER.warning(m);\n}", "warn", rtype="void"),
+            "plotting_or_output",
+        ),
+    ],
+)
 def test_scaffolding_is_recognised(rec, rule):
     found = scaffolding(rec)
     assert found is not None and found[0] == rule, found
 
 
-@pytest.mark.parametrize("rec", [
-    _py("def gc(seq):\n    s = seq.upper()\n    return (s.count('G') + s.count('C')) / len(s)\n", "gc"),
-    _py("def show(seq):\n    print(seq[::-1])\n", "show"),  # stdout is compared: a task
-    _py("def save(rows, path):\n    with open(path, 'w') as fh:\n        fh.write(str(rows))\n", "save"),
-    _py("def check(n):\n    if n < 0:\n        log.error('bad')\n        raise ValueError(n)\n", "check"),
-    _py("def run(p):\n    log.info('start')\n    compress(p)\n", "run"),  # an effect through a helper
-    _py("def __process_feature__(self, x):\n    return x * 2\n", "__process_feature__", cls="P"),
-    _py("def __add__(self, other):\n    return Seq(self.s + other.s)\n", "__add__", cls="Seq"),
-    _py("def testosterone_level(sample):\n    return sample['t'] * 2\n", "testosterone_level"),
-    _java("public int score(String s) {\n    int n = 0;\n    for (char c : s.toCharArray()) n += c == 'G' ? 1 : 0;"
-          "\n    return n;\n}", "score"),
-    _java("public void dump(int[] x) {\n    System.out.println(x.length);\n}", "dump", rtype="void"),
-])
+@pytest.mark.parametrize(
+    "rec",
+    [
+        _py("def gc(seq):\n    s = seq.upper()\n    return (s.count('G') + s.count('C')) / len(s)\n", "gc"),
+        _py("def show(seq):\n    print(seq[::-1])\n", "show"),  # stdout is compared: a task
+        _py("def save(rows, path):\n    with open(path, 'w') as fh:\n        fh.write(str(rows))\n", "save"),
+        _py("def check(n):\n    if n < 0:\n        log.error('bad')\n        raise ValueError(n)\n", "check"),
+        _py("def run(p):\n    log.info('start')\n    compress(p)\n", "run"),  # an effect through a helper
+        _py("def __process_feature__(self, x):\n    return x * 2\n", "__process_feature__", cls="P"),
+        _py("def __add__(self, other):\n    return Seq(self.s + other.s)\n", "__add__", cls="Seq"),
+        _py("def testosterone_level(sample):\n    return sample['t'] * 2\n", "testosterone_level"),
+        _java(
+            "public int score(String s) {\n    int n = 0;\n    for (char c : s.toCharArray()) n += c == 'G' ? 1 : 0;"
+            "\n    return n;\n}",
+            "score",
+        ),
+        _java("public void dump(int[] x) {\n    System.out.println(x.length);\n}", "dump", rtype="void"),
+    ],
+)
 def test_tasks_are_not_scaffolding(rec):
     assert scaffolding(rec) is None
 
 
 def test_select_counts_each_scaffolding_rule_and_ignores_a_repository_importing_itself():
-    own = {"packageName": "skgenome.tabio", "repoName": "o,skgenome", "numLines": 5, "numParams": 1,
-           "comment": "Merge intervals.", "fileImports": ["from skgenome import gary", "import numpy as np"],
-           "additionalImports": {"gary": "skgenome.gary"}}
+    own = {
+        "packageName": "skgenome.tabio",
+        "repoName": "o,skgenome",
+        "numLines": 5,
+        "numParams": 1,
+        "comment": "Merge intervals.",
+        "fileImports": ["from skgenome import gary", "import numpy as np"],
+        "additionalImports": {"gary": "skgenome.gary"},
+    }
     recs = [
-        dict(_py("def merge(rows):\n    out = []\n    for r in rows:\n        out.append(r)\n    return out\n",
-                 "merge", path="skgenome/tabio/m.py"), **own, function_id="a"),
-        dict(_py("def test_merge():\n    x = 1\n    y = 2\n    assert x + y == 3\n    return None\n",
-                 "test_merge", path="skgenome/tabio/m.py"), **own, function_id="b"),
-        dict(_py("def merge2(rows):\n    out = {}\n    for r in rows:\n        out[r] = 1\n    return out\n",
-                 "merge2", path="skgenome/tabio/n.py"),
-             **{**own, "fileImports": ["import pysam", "from skgenome import gary"]}, function_id="c"),
+        dict(
+            _py(
+                "def merge(rows):\n    out = []\n    for r in rows:\n        out.append(r)\n    return out\n",
+                "merge",
+                path="skgenome/tabio/m.py",
+            ),
+            **own,
+            function_id="a",
+        ),
+        dict(
+            _py(
+                "def test_merge():\n    x = 1\n    y = 2\n    assert x + y == 3\n    return None\n",
+                "test_merge",
+                path="skgenome/tabio/m.py",
+            ),
+            **own,
+            function_id="b",
+        ),
+        dict(
+            _py(
+                "def merge2(rows):\n    out = {}\n    for r in rows:\n        out[r] = 1\n    return out\n",
+                "merge2",
+                path="skgenome/tabio/n.py",
+            ),
+            **{**own, "fileImports": ["import pysam", "from skgenome import gary"]},
+            function_id="c",
+        ),
     ]
     kept, report = select(recs, SelectConfig())
     rules = {k: v["dropped"] for k, v in report["rules"].items()}
@@ -120,9 +194,11 @@ def test_select_counts_each_scaffolding_rule_and_ignores_a_repository_importing_
 def test_java_content_from_a_tab_indented_file_is_dedented(tmp_path: Path):
     src = tmp_path / "r" / "src" / "a"
     src.mkdir(parents=True)
-    (src / "T.java").write_text("package a;\n\npublic class T {\n\t/**\n\t * Reverse a DNA sequence.\n\t */\n"
-                                "\tpublic static String rev(String s) {\n\t\treturn new StringBuilder(s)"
-                                ".reverse().toString();\n\t}\n}\n")
+    (src / "T.java").write_text(
+        "package a;\n\npublic class T {\n\t/**\n\t * Reverse a DNA sequence.\n\t */\n"
+        "\tpublic static String rev(String s) {\n\t\treturn new StringBuilder(s)"
+        ".reverse().toString();\n\t}\n}\n"
+    )
     functions, _, _ = extract_java(tmp_path / "r", "o/r")
     content = functions[0]["content"]
     assert content.startswith("/**\n * Reverse") and "\npublic static String rev" in content
@@ -146,13 +222,14 @@ def windows(seq, remote=False):
 '''
 
 
-def test_relative_repo_slices_like_an_absolute_one_and_optional_imports_stay_optional(tmp_path: Path,
-                                                                                      monkeypatch):
+def test_relative_repo_slices_like_an_absolute_one_and_optional_imports_stay_optional(
+    tmp_path: Path, monkeypatch
+):
     repo = tmp_path / "winpkg"
     (repo / "winpkg").mkdir(parents=True)
     (repo / "winpkg" / "__init__.py").write_text("")
     (repo / "winpkg" / "core.py").write_text(OPTIONAL)
-    golden = OPTIONAL[OPTIONAL.index("def windows"):]
+    golden = OPTIONAL[OPTIONAL.index("def windows") :]
     monkeypatch.chdir(tmp_path)
     row = {"file_path": "winpkg/core.py"}
     for repo_arg in ("winpkg", str(repo)):
@@ -186,7 +263,9 @@ def bin_of(start, end=None, level=3):
 '''
 
 
-def _run_harness(golden: str, name: str, seeds: range, plan_index: int = 0, candidate: str | None = None) -> list[str]:
+def _run_harness(
+    golden: str, name: str, seeds: range, plan_index: int = 0, candidate: str | None = None
+) -> list[str]:
     """Outputs of the harness synthesised from ``golden`` with ``candidate`` (default: the golden) inserted."""
     sl = python_slice.slice_golden(golden, name)
     subject = python_harness.analyse(golden, name)
@@ -196,7 +275,9 @@ def _run_harness(golden: str, name: str, seeds: range, plan_index: int = 0, cand
     outs = []
     for seed in seeds:
         prog = ctx.replace(indent + INSERT_MARKER, body).replace(python_harness.SEED_PLACEHOLDER, str(seed))
-        done = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
+        )
         outs.append(done.stdout)
     return outs
 
@@ -206,7 +287,7 @@ def test_evidence_examples_scale_and_invalid_values():
 
     func = ast.parse(BINS).body[0]
     assert doc_examples(func, ["start", "end", "level"]) == [{"start": "10", "end": "79"}]
-    assert scale_constants(func, "start") == [2 ** 14, 2 ** 17]
+    assert scale_constants(func, "start") == [2**14, 2**17]
     assert invalid_expr("str_dna") and invalid_expr("list_int") == "[]" and invalid_expr("ndarray1") is None
 
 
@@ -270,8 +351,16 @@ def test_override_and_main_goldens_get_a_harness_that_compiles(tmp_path: Path, n
     start = GC.index("    @Override") if name == "score" else GC.index("    public static void main")
     end = GC.index("\n    }\n", start) + 6
     golden = textwrap.dedent(GC[start:end])
-    row = {"task_id": "t", "language": "java", "function_name": name, "golden_code": golden,
-           "file_path": "src/Gc.java", "repository": "bio/gc", "metadata": "{}", "signature": None}
+    row = {
+        "task_id": "t",
+        "language": "java",
+        "function_name": name,
+        "golden_code": golden,
+        "file_path": "src/Gc.java",
+        "repository": "bio/gc",
+        "metadata": "{}",
+        "signature": None,
+    }
     subject = java_harness.analyse_java(row, repo)
     ctx = java_harness.render_java(subject)
     assert ctx is not None
@@ -279,20 +368,38 @@ def test_override_and_main_goldens_get_a_harness_that_compiles(tmp_path: Path, n
     cls = java_class_name(prog)
     assert "@Override" not in prog
     (tmp_path / f"{cls}.java").write_text(prog)
-    done = subprocess.run(["javac", "-d", str(tmp_path / "out"), str(tmp_path / f"{cls}.java")],
-                          capture_output=True, text=True, timeout=120, env={**os.environ, "LC_ALL": "C"})
+    done = subprocess.run(
+        ["javac", "-d", str(tmp_path / "out"), str(tmp_path / f"{cls}.java")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "LC_ALL": "C"},
+    )
     assert done.returncode == 0, done.stderr
-    run = subprocess.run(["java", "-cp", str(tmp_path / "out"), cls], capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        ["java", "-cp", str(tmp_path / "out"), cls], capture_output=True, text=True, timeout=120
+    )
     assert run.returncode == 0 and "result: " in run.stdout, run.stderr
 
 
 # ---------------------------------------------------------------------------- summary
 def test_failures_are_keyed_by_cause_and_time_counts_validated_tasks_only():
-    failed = {"language": "python", "status": "failed", "seconds": 0.01, "attempts": [
-        {"plan": "best guess", "reason": "golden case 0 (run 1): runtime_error: boom"},
-        {"plan": "defaults kept", "reason": "kills 2 of 6 non-equivalent mutants (needs 80%)"}]}
-    instant = {"language": "python", "status": "failed", "seconds": 0.005, "attempts": [],
-               "reason": "unresolved names: foo"}
+    failed = {
+        "language": "python",
+        "status": "failed",
+        "seconds": 0.01,
+        "attempts": [
+            {"plan": "best guess", "reason": "golden case 0 (run 1): runtime_error: boom"},
+            {"plan": "defaults kept", "reason": "kills 2 of 6 non-equivalent mutants (needs 80%)"},
+        ],
+    }
+    instant = {
+        "language": "python",
+        "status": "failed",
+        "seconds": 0.005,
+        "attempts": [],
+        "reason": "unresolved names: foo",
+    }
     ok = {"language": "python", "status": "validated", "seconds": 8.0, "validation": {"mutation_score": 1.0}}
     assert cause_of("null candidate passes: return None") == "null_candidate_passes"
     assert record_cause(failed) == "weak_mutant_score"  # the furthest gate reached, not the plan label
@@ -345,14 +452,25 @@ public class Overlap {
 @pytest.mark.parametrize("name", ["overlap", "widen"])
 def test_the_projects_own_types_are_built_through_their_constructors(tmp_path: Path, name: str):
     repo = tmp_path / "ov"
-    for rel, text in (("src/org/bio/model/Region.java", REGION), ("src/org/bio/model/Strand.java", STRAND),
-                      ("src/org/bio/ops/Overlap.java", OVERLAP)):
+    for rel, text in (
+        ("src/org/bio/model/Region.java", REGION),
+        ("src/org/bio/model/Strand.java", STRAND),
+        ("src/org/bio/ops/Overlap.java", OVERLAP),
+    ):
         (repo / rel).parent.mkdir(parents=True, exist_ok=True)
         (repo / rel).write_text(text)
     start = OVERLAP.index(f"    public static {'int' if name == 'overlap' else 'Region'} {name}")
-    golden = textwrap.dedent(OVERLAP[start:OVERLAP.index("\n    }\n", start) + 6])
-    row = {"task_id": "t", "language": "java", "function_name": name, "golden_code": golden,
-           "file_path": "src/org/bio/ops/Overlap.java", "repository": "bio/ov", "metadata": "{}", "signature": None}
+    golden = textwrap.dedent(OVERLAP[start : OVERLAP.index("\n    }\n", start) + 6])
+    row = {
+        "task_id": "t",
+        "language": "java",
+        "function_name": name,
+        "golden_code": golden,
+        "file_path": "src/org/bio/ops/Overlap.java",
+        "repository": "bio/ov",
+        "metadata": "{}",
+        "signature": None,
+    }
     subject = java_harness.analyse_java(row, repo)
     assert set(subject.repo_types) >= {"Region"} and subject.repo_types["Region"].ctor[0].type == "String"
     ctx = java_harness.render_java(subject)
@@ -362,11 +480,16 @@ def test_the_projects_own_types_are_built_through_their_constructors(tmp_path: P
         prog = harness.build_harness_programs(dict(row, context=ctx), golden, fuzz_cases=1, seed=seed)[0]
         cls = java_class_name(prog)
         (tmp_path / f"{cls}.java").write_text(prog)
-        done = subprocess.run(["javac", "-d", str(tmp_path / "out"), str(tmp_path / f"{cls}.java")],
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            ["javac", "-d", str(tmp_path / "out"), str(tmp_path / f"{cls}.java")],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == 0, done.stderr
-        run = subprocess.run(["java", "-cp", str(tmp_path / "out"), cls], capture_output=True, text=True,
-                             timeout=120)
+        run = subprocess.run(
+            ["java", "-cp", str(tmp_path / "out"), cls], capture_output=True, text=True, timeout=120
+        )
         assert run.returncode == 0 and "result: " in run.stdout, run.stderr
         outs.append(run.stdout)
     if name == "widen":  # a returned project object is shown by its fields, not by its address
@@ -404,9 +527,16 @@ def test_python_arguments_of_the_projects_own_classes_are_built_by_their_constru
     (repo / "ivpkg" / "__init__.py").write_text("")
     (repo / "ivpkg" / "model.py").write_text(MODEL)
     (repo / "ivpkg" / "ops.py").write_text(OPS)
-    golden = OPS[OPS.index("def overlap"):]
-    row = {"task_id": "t", "language": "python", "function_name": "overlap", "golden_code": golden,
-           "file_path": "ivpkg/ops.py", "repository": "x/ivrepo", "metadata": "{}"}
+    golden = OPS[OPS.index("def overlap") :]
+    row = {
+        "task_id": "t",
+        "language": "python",
+        "function_name": "overlap",
+        "golden_code": golden,
+        "file_path": "ivpkg/ops.py",
+        "repository": "x/ivrepo",
+        "metadata": "{}",
+    }
     cands, reason, origin = candidates(row, SynthOptions(repos={"ivrepo": str(repo)}))
     assert reason is None and origin == "repository"
     label, plan, ctx = cands[0]
@@ -414,7 +544,9 @@ def test_python_arguments_of_the_projects_own_classes_are_built_by_their_constru
     results = set()
     for seed in range(30):
         prog = harness.build_harness_programs(dict(row, context=ctx), golden, fuzz_cases=1, seed=seed)[0]
-        out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
+        )
         first = out.stdout.splitlines()[0]
         assert first.startswith("result: "), out.stdout
         results.add(first)
@@ -439,9 +571,14 @@ def test_scaffolding_rules_drop_no_public_upstream_task():
         for r in rows:
             head = r["golden_code"].split("{")[0]
             rtype = re.search(r"(\w+)\s+" + re.escape(r["function_name"]) + r"\s*\(", head)
-            rec = {"content": r["golden_code"], "language": r["language"], "functionName": r["function_name"],
-                   "returnType": rtype.group(1) if rtype else "", "filePath": r.get("file_path") or "",
-                   "signature": r.get("signature") or ""}
+            rec = {
+                "content": r["golden_code"],
+                "language": r["language"],
+                "functionName": r["function_name"],
+                "returnType": rtype.group(1) if rtype else "",
+                "filePath": r.get("file_path") or "",
+                "signature": r.get("signature") or "",
+            }
             if scaffolding(rec):
                 flagged.append((r["task_id"], scaffolding(rec)))
         assert flagged == [], flagged
@@ -456,7 +593,7 @@ def parse_interval(text):
         raise ValueError("end before start")
     return chrom, int(start), int(end)
 '''
-PARSER_TESTS = '''\
+PARSER_TESTS = """\
 from ivp.core import parse_interval
 
 
@@ -464,7 +601,7 @@ def test_parse():
     assert parse_interval("chr1:10-20") == ("chr1", 10, 20)
     assert parse_interval("chrX:5-500") == ("chrX", 5, 500)
     assert parse_interval("2:1-2") == ("2", 1, 2)
-'''
+"""
 
 
 def test_the_repositorys_own_tests_supply_real_inputs_for_a_parser(tmp_path: Path):
@@ -476,17 +613,27 @@ def test_the_repositorys_own_tests_supply_real_inputs_for_a_parser(tmp_path: Pat
     (repo / "ivp" / "__init__.py").write_text("")
     (repo / "ivp" / "core.py").write_text(PARSER)
     (repo / "tests" / "test_core.py").write_text(PARSER_TESTS)
-    row = {"task_id": "t", "language": "python", "function_name": "parse_interval", "golden_code": PARSER,
-           "file_path": "ivp/core.py", "repository": "x/ivp", "metadata": "{}"}
+    row = {
+        "task_id": "t",
+        "language": "python",
+        "function_name": "parse_interval",
+        "golden_code": PARSER,
+        "file_path": "ivp/core.py",
+        "repository": "x/ivp",
+        "metadata": "{}",
+    }
     cands, reason, _ = candidates(row, SynthOptions(repos={"ivp": str(repo)}))
     assert reason is None
     by_label = {label: ctx for label, _, ctx in cands}
     assert "examples" in by_label and "'chr1:10-20'" in by_label["examples"]
     outs = set()
     for seed in range(20):
-        prog = harness.build_harness_programs(dict(row, context=by_label["examples"]), PARSER, fuzz_cases=1,
-                                              seed=seed)[0]
-        done = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True)
+        prog = harness.build_harness_programs(
+            dict(row, context=by_label["examples"]), PARSER, fuzz_cases=1, seed=seed
+        )[0]
+        done = subprocess.run(
+            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
+        )
         outs.add(done.stdout.splitlines()[0])
     # most cases replay the tests' real intervals, so the golden parses them instead of raising
     assert {"result: ('chr1', 10, 20)", "result: ('chrX', 5, 500)"} <= outs

@@ -57,7 +57,9 @@ def test_a_crash_or_timeout_ends_only_its_case_and_the_next_case_gets_a_fresh_pr
             )
         )
     status = [(o.status, o.returncode) for o in out]
-    assert status == [("ok", 0), ("ok", 3), ("ok", 0), ("timeout", None), ("ok", 0), ("ok", 4), ("ok", 0)], status
+    assert status == [("ok", 0), ("ok", 3), ("ok", 0), ("timeout", None), ("ok", 0), ("ok", 4), ("ok", 0)], (
+        status
+    )
     pids = [int(o.stdout.split()[0]) for o in out]
     assert pids[0] == pids[1], "cases of one job share their process"
     assert pids[2] != pids[1], "after os._exit the next case starts in a fresh process"
@@ -163,7 +165,12 @@ def test_an_output_flood_is_charged_to_its_case_only(sandbox):
     flood = "import sys\nsys.stdout.write('x' * 5000)\n"
     with _box(sandbox) as box:
         out = box.run(
-            Job(language="python", programs=(flood, "print('fine')\n"), timeout_s=20.0, output_limit_bytes=1000)
+            Job(
+                language="python",
+                programs=(flood, "print('fine')\n"),
+                timeout_s=20.0,
+                output_limit_bytes=1000,
+            )
         )
     assert out[0].status == "output_limit", out[0]
     assert (out[1].status, out[1].stdout) == ("ok", "fine\n"), out[1]
@@ -198,7 +205,12 @@ def test_a_process_slipped_into_the_zygotes_family_does_not_outlive_its_case(san
         if int(intruder) < 0:
             pytest.skip(f"clone(CLONE_PARENT) refused here: {first[0].stdout!r}")
         later = box.run(Job(language="python", programs=(ALIVE,), stdin=intruder, timeout_s=20.0))
-        same = box.run(_job(CLONE_PARENT, ALIVE.replace("sys.stdin.read() or 0", "open('/proc/self/stat').read().split()[3]"), ))
+        same = box.run(
+            _job(
+                CLONE_PARENT,
+                ALIVE.replace("sys.stdin.read() or 0", "open('/proc/self/stat').read().split()[3]"),
+            )
+        )
     assert later[0].stdout == "False\n", "the intruder outlived its sample"
     assert same[1].status == "ok", same[1]
 

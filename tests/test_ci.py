@@ -32,7 +32,9 @@ from biocoder_metric.scoring.ci import (
 from biocoder_metric.scoring.summary import build_summary, render_summary
 from biocoder_metric.types import SampleResult
 
-scipy_stats = pytest.importorskip("scipy.stats", reason="scipy (installed with the dev tools) is the independent reference")
+scipy_stats = pytest.importorskip(
+    "scipy.stats", reason="scipy (installed with the dev tools) is the independent reference"
+)
 
 
 def _synthetic_counts(tasks: int, n: int, seed: int) -> dict[str, tuple[int, int]]:
@@ -63,7 +65,9 @@ def test_task_level_ci_matches_scipy_bootstrap_and_normal_approximation() -> Non
         assert ci["std_err"] == pytest.approx(se, rel=0.05)
 
 
-def _python_two_level(counts: dict[str, tuple[int, int]], k: int, draws: int, seed: int) -> tuple[float, float]:
+def _python_two_level(
+    counts: dict[str, tuple[int, int]], k: int, draws: int, seed: int
+) -> tuple[float, float]:
     """A plain-Python two-level bootstrap: tasks with replacement, then each task's samples with replacement."""
     rng = random.Random(seed)
     items = list(counts.values())
@@ -90,12 +94,16 @@ def test_two_level_ci_matches_an_independent_implementation_and_is_stable() -> N
         task_only = bootstrap_mean_ci([_comb_pass_at_k(n, c, k) for n, c in counts.values()], seed=5)
         assert ci["high"] - ci["low"] > task_only["high"] - task_only["low"]
     big = _synthetic_counts(157, 20, seed=9)
-    bounds = np.array([[two_level_pass_at_k_ci(big, 1, seed=s)[b] for b in ("low", "high")] for s in range(6)])
+    bounds = np.array(
+        [[two_level_pass_at_k_ci(big, 1, seed=s)[b] for b in ("low", "high")] for s in range(6)]
+    )
     assert bounds.std(axis=0, ddof=1).max() < 0.001  # < 0.1 pp between seeds at the default 20,000
 
 
 def test_equal_pass_fractions_give_a_real_interval_and_a_degenerate_one_is_flagged() -> None:
-    same = {f"t{i}": (3, 2) for i in range(21)}  # every task 2 of 3: resampling tasks alone gives [66.7, 66.7]
+    same = {
+        f"t{i}": (3, 2) for i in range(21)
+    }  # every task 2 of 3: resampling tasks alone gives [66.7, 66.7]
     assert bootstrap_mean_ci([2 / 3] * 21)["high"] - bootstrap_mean_ci([2 / 3] * 21)["low"] < 1e-12
     ci = pass_at_k_cis(same, [1])["pass@1"]
     assert ci["low"] < 0.6 < 0.74 < ci["high"] and not ci["degenerate"]
@@ -117,8 +125,13 @@ def test_sign_flip_p_value_is_exact_and_matches_enumeration_and_scipy() -> None:
             exact += abs(sum(s * x for s, x in zip(signs, nonzero, strict=True))) >= obs
         p, _ = sign_flip_test(d)
         assert p == pytest.approx(float(exact / 2 ** len(nonzero)) if nonzero else 1.0, abs=1e-12)
-        ref = scipy_stats.permutation_test((np.array(d),), lambda x: np.mean(x), permutation_type="samples",
-                                           n_resamples=np.inf, alternative="two-sided")
+        ref = scipy_stats.permutation_test(
+            (np.array(d),),
+            lambda x: np.mean(x),
+            permutation_type="samples",
+            n_resamples=np.inf,
+            alternative="two-sided",
+        )
         assert p == pytest.approx(ref.pvalue, abs=1e-9), trial
     # beyond the exact limit: Monte Carlo, close to the normal approximation
     d = list(np.random.default_rng(4).normal(0.02, 0.3, size=60))
@@ -174,7 +187,7 @@ def test_paired_bootstrap_against_paired_t_test() -> None:
         counts_c[t] = (n, max(0, c - 1))
     small = compare_counts(counts_a, counts_c, [1], n_boot=20_000, seed=2)["pass@1"]
     m = small["tasks_differing"]
-    assert small["p_value"] == pytest.approx(2 / 2 ** m) and small["p_method"].startswith("exact")
+    assert small["p_value"] == pytest.approx(2 / 2**m) and small["p_method"].startswith("exact")
 
 
 def test_paired_bootstrap_identical_and_disjoint_runs() -> None:
@@ -194,7 +207,13 @@ def test_summary_carries_cis_and_table_prints_them() -> None:
     for t, passes in (("a", 3), ("b", 1), ("c", 0), ("d", 2)):
         for i in range(3):
             results.append(
-                SampleResult(task_id=t, sample_index=i, status="passed" if i < passes else "failed", completion="", program_hash="")
+                SampleResult(
+                    task_id=t,
+                    sample_index=i,
+                    status="passed" if i < passes else "failed",
+                    completion="",
+                    program_hash="",
+                )
             )
     summary = build_summary(results, [1, 2], {"a": "x", "b": "x", "c": "y", "d": "y"})
     cis = summary["confidence_intervals"]
@@ -204,14 +223,28 @@ def test_summary_carries_cis_and_table_prints_them() -> None:
     assert build_summary(results, [1, 2], None)["confidence_intervals"]["overall"] == cis["overall"]
     table = render_summary(summary)
     assert "95% CI (all)" in table
-    assert f"[{100 * cis['overall']['pass@1']['low']:.1f}, {100 * cis['overall']['pass@1']['high']:.1f}]" in table
+    assert (
+        f"[{100 * cis['overall']['pass@1']['low']:.1f}, {100 * cis['overall']['pass@1']['high']:.1f}]"
+        in table
+    )
 
 
 def _run_of(name: str, passes: dict[str, int], n: int, missing: list[str], **settings_) -> Run:
-    results = [SampleResult(task_id=t, sample_index=i, status="passed" if i < c else "failed", completion="",
-                            program_hash="") for t, c in passes.items() for i in range(n)]
-    summary = build_summary(results, [1], None, {"config": "demo", "fuzz_cases": 5, **settings_},
-                            task_set=sorted([*passes, *missing]), missing=missing)
+    results = [
+        SampleResult(
+            task_id=t, sample_index=i, status="passed" if i < c else "failed", completion="", program_hash=""
+        )
+        for t, c in passes.items()
+        for i in range(n)
+    ]
+    summary = build_summary(
+        results,
+        [1],
+        None,
+        {"config": "demo", "fuzz_cases": 5, **settings_},
+        task_set=sorted([*passes, *missing]),
+        missing=missing,
+    )
     return Run(name=name, dir=Path(name), summary=summary, results=results)
 
 
@@ -227,4 +260,6 @@ def test_compare_counts_missing_tasks_as_the_headline_does_and_refuses_unlike_ru
     assert cmp["mismatches"] == []
     c = _run_of("C", {t: 1 for t in tasks}, 3, [], fuzz_cases=10)
     assert any(m.startswith("fuzz_cases") for m in compare_runs(a, c, n_boot=200)["mismatches"])
-    assert "missing tasks counted as 0" in render_comparison(cmp) and "exact sign-flip" in render_comparison(cmp)
+    assert "missing tasks counted as 0" in render_comparison(cmp) and "exact sign-flip" in render_comparison(
+        cmp
+    )

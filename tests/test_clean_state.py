@@ -36,10 +36,18 @@ def test_nothing_a_case_leaves_reaches_the_next_case_sample_or_task(sandbox):
 
     with make_sandbox(sandbox) as box:
         # sample 1 of task A: three cases in a row (the next case must find nothing)
-        first = [_probe(o) for o in box.run(Job(language="python", programs=(probe_program("bcsA1"),) * 3, timeout_s=30))]
+        first = [
+            _probe(o)
+            for o in box.run(Job(language="python", programs=(probe_program("bcsA1"),) * 3, timeout_s=30))
+        ]
         # sample 2 of task A, then a Java sample of task B, then a Python sample of task C
-        second = [_probe(o) for o in box.run(Job(language="python", programs=(probe_program("bcsA1"),) * 2, timeout_s=30))]
-        java = box.run(Job(language="java", programs=(java_probe_program("bcsB1"),), timeout_s=30, class_name="Main"))
+        second = [
+            _probe(o)
+            for o in box.run(Job(language="python", programs=(probe_program("bcsA1"),) * 2, timeout_s=30))
+        ]
+        java = box.run(
+            Job(language="java", programs=(java_probe_program("bcsB1"),), timeout_s=30, class_name="Main")
+        )
         third = _probe(box.run(Job(language="python", programs=(probe_program("bcsB1"),), timeout_s=30))[0])
     assert java[0].status == "ok" and java[0].stdout.startswith('{"found": 0'), java[0]
     found = {f"sample1 case{i}": p["found"] for i, p in enumerate(first)}

@@ -14,8 +14,15 @@ from biocoder_dataset.schema import COLUMNS, CONFIGS, validate_row
 
 from _dataset_helpers import DEMO_LIKE, SYNTHETIC_SRC, columns, write_json
 
-EXPECTED_ROWS = {"python_public": 157, "python_hidden": 1026, "python_similar": 157, "java_public": 50,
-                 "java_hidden": 1243, "java_similar": 50, "rosalind": 253}
+EXPECTED_ROWS = {
+    "python_public": 157,
+    "python_hidden": 1026,
+    "python_similar": 157,
+    "java_public": 50,
+    "java_hidden": 1243,
+    "java_similar": 50,
+    "rosalind": 253,
+}
 
 
 # -- fixtures only (no upstream data needed) ------------------------------------------------------
@@ -33,8 +40,12 @@ def test_synthetic_python_public_merges_harnesses_and_goldens():
     # Hub files first (preferred), the adapters file as fallback: Hub camelCase record (text match
     # despite layout), Hub snake_case records (one text match, one whose golden was edited: matched
     # by function name), one golden without harness; the adapters copy of py_aaaa only fills in
-    assert list(rows) == ["py_bbbbbbbbbbbb", "py_aaaaaaaaaaaa", "py_dddddddddddd",
-                          "py_" + hashlib.sha256(b"def orphan(a):\n    return a").hexdigest()[:12]]
+    assert list(rows) == [
+        "py_bbbbbbbbbbbb",
+        "py_aaaaaaaaaaaa",
+        "py_dddddddddddd",
+        "py_" + hashlib.sha256(b"def orphan(a):\n    return a").hexdigest()[:12],
+    ]
     assert build.report["golden_match"] == {"text": 2, "function_name": 1, "duplicate_harness": 1}
     assert [r["kind"] for r in rows.values()] == ["harness", "harness", "harness", "golden_only"]
     double = rows["py_aaaaaaaaaaaa"]
@@ -74,10 +85,15 @@ def _malformed_src(tmp_path, golden_records=None, harness_records=None):
 
 
 def test_record_missing_golden_code_names_file_and_index(tmp_path):
-    src = _malformed_src(tmp_path, golden_records=[{"golden": "def f():\n    return 1", "lines": 2},
-                                                   {"golden": None, "lines": 3}])
-    with pytest.raises(RecordError, match=r"python_public\.json \(github-d1c922e/python_public\) record 1: "
-                                          r"field 'golden/content' is missing"):
+    src = _malformed_src(
+        tmp_path,
+        golden_records=[{"golden": "def f():\n    return 1", "lines": 2}, {"golden": None, "lines": 3}],
+    )
+    with pytest.raises(
+        RecordError,
+        match=r"python_public\.json \(github-d1c922e/python_public\) record 1: "
+        r"field 'golden/content' is missing",
+    ):
         load_problems("python_public", src, verify=False)
 
 
@@ -91,15 +107,20 @@ def test_harness_record_without_insertion_marker_names_the_task(tmp_path):
     task = json.loads((SYNTHETIC_SRC / "python-harness/tasks.json").read_text())[0]
     task["context"] = "print(1)\n"
     src = _malformed_src(tmp_path, harness_records=[task])
-    with pytest.raises(RecordError, match=r"tasks\.json \(python-harness/tasks\) record 0 \(py_aaaaaaaaaaaa\): "
-                                          r"field 'context' has no '<<insert solution here>>'"):
+    with pytest.raises(
+        RecordError,
+        match=r"tasks\.json \(python-harness/tasks\) record 0 \(py_aaaaaaaaaaaa\): "
+        r"field 'context' has no '<<insert solution here>>'",
+    ):
         load_problems("python_public", src, verify=False)
 
 
 def test_harness_record_with_bad_line_number_and_language(tmp_path):
     task = json.loads((SYNTHETIC_SRC / "python-harness/tasks.json").read_text())[0]
     src = _malformed_src(tmp_path, harness_records=[{**task, "line_start": "ten"}])
-    with pytest.raises(RecordError, match=r"record 0 \(py_aaaaaaaaaaaa\): field 'line_start' should be an integer"):
+    with pytest.raises(
+        RecordError, match=r"record 0 \(py_aaaaaaaaaaaa\): field 'line_start' should be an integer"
+    ):
         load_problems("python_public", src, verify=False)
     src2 = _malformed_src(tmp_path / "b", harness_records=[{**task, "language": "cobol"}])
     with pytest.raises(RecordError, match=r"field 'language' should be Python or Java, got 'cobol'"):
@@ -113,7 +134,11 @@ def test_demo_like_fixture_loads_with_the_demo_loader():
     assert double["kind"] == "harness" and double["config"] == "demo" and double["source"] == "demo"
     assert "<<insert solution here>>" in double["context"] and double["executable"] is True
     assert json.loads(double["metadata"])["mutant_code"].startswith("def double")
-    assert count["kind"] == "rosalind" and count["test_input"] == "AACGTA\n" and count["expected_output"] == "3\n"
+    assert (
+        count["kind"] == "rosalind"
+        and count["test_input"] == "AACGTA\n"
+        and count["expected_output"] == "3\n"
+    )
     for i, r in enumerate(rows):
         validate_row(r, f"demo {i}")
 
@@ -123,7 +148,9 @@ def test_demo_task_with_bad_language_names_its_task_json(tmp_path):
     shutil.copytree(DEMO_LIKE, demo)
     meta = json.loads((demo / "demo_py_double/task.json").read_text())
     (demo / "demo_py_double/task.json").write_text(json.dumps({**meta, "language": "perl"}))
-    with pytest.raises(RecordError, match=r"demo_py_double/task\.json: field 'language' should be 'python' or 'java'"):
+    with pytest.raises(
+        RecordError, match=r"demo_py_double/task\.json: field 'language' should be 'python' or 'java'"
+    ):
         load_problems("demo", demo_dir=demo)
 
 
@@ -170,7 +197,9 @@ def test_real_python_public_keeps_the_79_harness_tasks(real_builds, upstream_dir
     assert len(harness) == 79 and all(r["executable"] for r in harness)
     synthesized = [r for r in rows if r["harness_source"] == "synthesized"]
     assert all(r["executable"] and r["kind"] == "harness" for r in synthesized)
-    upstream_ids = {t["task_id"] for t in json.loads((upstream_dir / "python-harness/tasks.json").read_text())}
+    upstream_ids = {
+        t["task_id"] for t in json.loads((upstream_dir / "python-harness/tasks.json").read_text())
+    }
     assert {r["task_id"] for r in harness} == upstream_ids
     golden_only = [r for r in rows if r["kind"] == "golden_only"]
     assert len(golden_only) + len(synthesized) == 157 - 79
@@ -196,7 +225,10 @@ def test_real_rosalind_rows_have_input_and_expected_output(real_builds):
 @pytest.mark.upstream
 def test_real_java_public_rows_carry_upstream_metadata(real_builds):
     row = real_builds["java_public"].rows[0]
-    assert row["signature"] == "public static double zeroinC(double ax, double bx, Function<Double, Double> f, double tol)"
+    assert (
+        row["signature"]
+        == "public static double zeroinC(double ax, double bx, Function<Double, Double> f, double tol)"
+    )
     assert row["function_name"] == "zeroinC"
     assert row["repository"] == "AstraZeneca-NGS/VarDictJava"
     assert row["file_path"] == "src/main/java/com/astrazeneca/vardict/data/fishertest/UnirootZeroIn.java"

@@ -21,8 +21,15 @@ from biocoder_metric.cli import data as cli_data
 from _dataset_helpers import DEMO_LIKE, mirror, replace_file
 
 #: (rows, executable with upstream's own harness); synthesized harnesses come on top (shipped file).
-EXPECTED = {"python_public": (157, 79), "python_hidden": (1026, 0), "python_similar": (157, 0),
-            "java_public": (50, 0), "java_hidden": (1243, 0), "java_similar": (50, 0), "rosalind": (253, 253)}
+EXPECTED = {
+    "python_public": (157, 79),
+    "python_hidden": (1026, 0),
+    "python_similar": (157, 0),
+    "java_public": (50, 0),
+    "java_hidden": (1243, 0),
+    "java_similar": (50, 0),
+    "rosalind": (253, 253),
+}
 
 
 def shipped(config: str) -> int:
@@ -59,8 +66,10 @@ def test_round_trip_through_load_dataset(full_export, upstream_dir, config):
         synthesized = sum(h == "synthesized" for h in ds["harness_source"])
         assert synthesized == shipped(config)
         assert (ds.num_rows, sum(ds["executable"])) == (n, upstream + synthesized)
-    print(f"\nload_dataset(export, {config!r}): {ds.num_rows} rows, {sum(ds['executable'])} executable, "
-          f"kinds {result.counts[config]['kinds']}")
+    print(
+        f"\nload_dataset(export, {config!r}): {ds.num_rows} rows, {sum(ds['executable'])} executable, "
+        f"kinds {result.counts[config]['kinds']}"
+    )
 
 
 @pytest.mark.upstream
@@ -80,7 +89,7 @@ def test_card_front_matter_lists_configs_features_and_counts_from_the_files(full
     out, result = full_export
     text = (out / "README.md").read_text()
     assert text.startswith("---\n")
-    meta = yaml.safe_load(text[4:text.index("\n---\n", 4)])
+    meta = yaml.safe_load(text[4 : text.index("\n---\n", 4)])
     assert [c["config_name"] for c in meta["configs"]] == list(CONFIGS)
     for c in meta["configs"]:
         assert c["data_files"] == [{"split": "test", "path": f"{c['config_name']}/{PARQUET_NAME}"}]
@@ -134,7 +143,9 @@ def test_export_unknown_config():
 
 @pytest.mark.upstream
 def test_builder_class_download_and_prepare(upstream_dir, tmp_path):
-    builder = BiocoderBuilder(config_name="java_similar", source_dir=upstream_dir, cache_dir=str(tmp_path / "cache"))
+    builder = BiocoderBuilder(
+        config_name="java_similar", source_dir=upstream_dir, cache_dir=str(tmp_path / "cache")
+    )
     builder.download_and_prepare()
     ds = builder.as_dataset(split="test")
     assert ds.num_rows == 50 and ds.features == features()
@@ -168,7 +179,18 @@ def test_cli_errors_are_usage_errors(tmp_path):
     with pytest.raises(UsageError, match="unknown config"):
         _run_cli(["data", "export", "--out", str(tmp_path / "x"), "--configs", "bogus"])
     with pytest.raises(UsageError, match="does not exist"):
-        _run_cli(["data", "export", "--out", str(tmp_path / "y"), "--configs", "rosalind", "--source-dir", str(tmp_path / "nope")])
+        _run_cli(
+            [
+                "data",
+                "export",
+                "--out",
+                str(tmp_path / "y"),
+                "--configs",
+                "rosalind",
+                "--source-dir",
+                str(tmp_path / "nope"),
+            ]
+        )
     with pytest.raises(UsageError, match="README.md is missing"):
         _run_cli(["data", "push", "--repo-id", "org/name", "--folder", str(tmp_path)])
 

@@ -39,11 +39,14 @@ def test_json_lines_file_is_accepted(tmp_path):
     assert to_records(read_json(path, "x"), "x") == RECORDS
 
 
-@pytest.mark.parametrize("data, expected", [
-    (42, "expected a list of records"),
-    ([{"a": 1}, "oops"], "record 1 should be a JSON object"),
-    ({"a": {"x": 1}}, "integer row keys"),
-])
+@pytest.mark.parametrize(
+    "data, expected",
+    [
+        (42, "expected a list of records"),
+        ([{"a": 1}, "oops"], "record 1 should be a JSON object"),
+        ({"a": {"x": 1}}, "integer row keys"),
+    ],
+)
 def test_bad_layouts_name_the_problem(data, expected):
     with pytest.raises(RecordError, match=expected):
         to_records(data, "somefile.json")
@@ -58,12 +61,37 @@ def test_invalid_json_names_file_line_and_column(tmp_path):
 
 @pytest.mark.parametrize("family", ["camel", "snake"])
 def test_field_families_map_to_the_same_canonical_fields(family):
-    camel = {"test_case_id": "h" * 64, "language": "Python", "filePath": "a/b.py", "numLines": 3, "lineStart": 4,
-             "lineEnd": 6, "signature": "def f(x)", "comment": "c", "content": "def f(x): ...", "repository": "o/r",
-             "promptSummaryOnly": "s", "contextCode": "ctx", "goldenCode": "def f(x):\n    return x"}
-    snake = {"task_id": None, "full_hash": "h" * 64, "language": "Python", "file_path": "a/b.py", "numLines": 3,
-             "line_start": 4, "line_end": 6, "signature": "def f(x)", "comment": "c", "repo_name": "o/r",
-             "prompt_summary_only": "s", "context": "ctx", "golden_code": "def f(x):\n    return x", "content": "def f(x): ..."}
+    camel = {
+        "test_case_id": "h" * 64,
+        "language": "Python",
+        "filePath": "a/b.py",
+        "numLines": 3,
+        "lineStart": 4,
+        "lineEnd": 6,
+        "signature": "def f(x)",
+        "comment": "c",
+        "content": "def f(x): ...",
+        "repository": "o/r",
+        "promptSummaryOnly": "s",
+        "contextCode": "ctx",
+        "goldenCode": "def f(x):\n    return x",
+    }
+    snake = {
+        "task_id": None,
+        "full_hash": "h" * 64,
+        "language": "Python",
+        "file_path": "a/b.py",
+        "numLines": 3,
+        "line_start": 4,
+        "line_end": 6,
+        "signature": "def f(x)",
+        "comment": "c",
+        "repo_name": "o/r",
+        "prompt_summary_only": "s",
+        "context": "ctx",
+        "golden_code": "def f(x):\n    return x",
+        "content": "def f(x): ...",
+    }
     fields, extra = canonical(camel if family == "camel" else snake)
     assert fields["hash"] == "h" * 64
     assert fields["golden_code"] == "def f(x):\n    return x"  # goldenCode/golden_code win over content
@@ -76,32 +104,84 @@ def test_field_families_map_to_the_same_canonical_fields(family):
 def _hub_records(family: str) -> list[dict]:
     """Two Hub harness records (one Python, one Java) in one field family."""
     py_ctx = 'SCALE = 2\n<<insert solution here>>\ndef main():\n    print(halve(<|float|>))\nif __name__ == "__main__":\n    main()\n'
-    java_ctx = ("public class Main {\n    <<insert solution here>>\n    public static void main(String[] a) {\n"
-                "        System.out.println(triple(<|int|>));\n    }\n}\n")
-    py = dict(hash="b" * 64, language="Python", path="toy/halve.py", start=5, end=7, sig="def halve(x)", comment="Half of x.",
-              repo="acme/toy", summary="halves x", ctx=py_ctx, golden='def halve(x):\n    """Half of x."""\n    return x / 2\n')
-    java = dict(hash="c" * 64, language="Java", path="src/main/java/org/acme/MathUtil.java", start=13, end=15,
-                sig="public static int triple(int x)", comment="Three times x.", repo="acme/toolkit", summary="triples x",
-                ctx=java_ctx, golden="public static int triple(int x) {\n    return 3 * x;\n}")
+    java_ctx = (
+        "public class Main {\n    <<insert solution here>>\n    public static void main(String[] a) {\n"
+        "        System.out.println(triple(<|int|>));\n    }\n}\n"
+    )
+    py = dict(
+        hash="b" * 64,
+        language="Python",
+        path="toy/halve.py",
+        start=5,
+        end=7,
+        sig="def halve(x)",
+        comment="Half of x.",
+        repo="acme/toy",
+        summary="halves x",
+        ctx=py_ctx,
+        golden='def halve(x):\n    """Half of x."""\n    return x / 2\n',
+    )
+    java = dict(
+        hash="c" * 64,
+        language="Java",
+        path="src/main/java/org/acme/MathUtil.java",
+        start=13,
+        end=15,
+        sig="public static int triple(int x)",
+        comment="Three times x.",
+        repo="acme/toolkit",
+        summary="triples x",
+        ctx=java_ctx,
+        golden="public static int triple(int x) {\n    return 3 * x;\n}",
+    )
     out = []
     for r in (py, java):
         if family == "camel":
-            out.append({"test_case_id": r["hash"], "language": r["language"], "filePath": r["path"], "numLines": 3,
-                        "lineStart": r["start"], "lineEnd": r["end"], "signature": r["sig"], "comment": r["comment"],
-                        "content": r["golden"], "repository": r["repo"], "promptSummaryOnly": r["summary"],
-                        "contextCode": r["ctx"], "goldenCode": r["golden"]})
+            out.append(
+                {
+                    "test_case_id": r["hash"],
+                    "language": r["language"],
+                    "filePath": r["path"],
+                    "numLines": 3,
+                    "lineStart": r["start"],
+                    "lineEnd": r["end"],
+                    "signature": r["sig"],
+                    "comment": r["comment"],
+                    "content": r["golden"],
+                    "repository": r["repo"],
+                    "promptSummaryOnly": r["summary"],
+                    "contextCode": r["ctx"],
+                    "goldenCode": r["golden"],
+                }
+            )
         else:
-            out.append({"full_hash": r["hash"], "language": r["language"].lower(), "file_path": r["path"],
-                        "line_start": r["start"], "line_end": r["end"], "signature": r["sig"], "comment": r["comment"],
-                        "repo_name": r["repo"], "context": r["ctx"], "golden_code": r["golden"], "numLines": 3,
-                        "prompt_summary_only": r["summary"]})
+            out.append(
+                {
+                    "full_hash": r["hash"],
+                    "language": r["language"].lower(),
+                    "file_path": r["path"],
+                    "line_start": r["start"],
+                    "line_end": r["end"],
+                    "signature": r["sig"],
+                    "comment": r["comment"],
+                    "repo_name": r["repo"],
+                    "context": r["ctx"],
+                    "golden_code": r["golden"],
+                    "numLines": 3,
+                    "prompt_summary_only": r["summary"],
+                }
+            )
     return out
 
 
 def _source_dir(tmp_path, layout: str, family: str):
     """The synthetic source dir with one Hub file written in ``layout`` x ``family``."""
     src = tmp_path / "src"
-    for rel in ("github-d1c922e/python_public.json", "python-harness/tasks.json", "github-head/java_public.json"):
+    for rel in (
+        "github-d1c922e/python_public.json",
+        "python-harness/tasks.json",
+        "github-head/java_public.json",
+    ):
         (src / rel).parent.mkdir(parents=True, exist_ok=True)
         (src / rel).write_bytes((SYNTHETIC_SRC / rel).read_bytes())
     records = _hub_records(family)
@@ -117,8 +197,22 @@ def _source_dir(tmp_path, layout: str, family: str):
 
 
 def _essential(rows):
-    keep = ("task_id", "kind", "executable", "function_name", "signature", "comment", "context", "golden_code",
-            "repository", "file_path", "line_start", "line_end", "prompt_summary_only", "prompt_full_context")
+    keep = (
+        "task_id",
+        "kind",
+        "executable",
+        "function_name",
+        "signature",
+        "comment",
+        "context",
+        "golden_code",
+        "repository",
+        "file_path",
+        "line_start",
+        "line_end",
+        "prompt_summary_only",
+        "prompt_full_context",
+    )
     return [{k: r[k] for k in keep} for r in rows]
 
 

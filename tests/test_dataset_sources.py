@@ -35,13 +35,20 @@ def test_every_pinned_file_matches_the_upstream_copy(upstream_dir):
 
 def test_registry_urls_point_at_the_pinned_revisions():
     head = REGISTRY["github-head/java_public"]
-    assert head.url == ("https://raw.githubusercontent.com/gersteinlab/BioCoder/"
-                        "4f597e098198cf10574d10e59c975d1c15d82370/datasets/java_public.json")
+    assert head.url == (
+        "https://raw.githubusercontent.com/gersteinlab/BioCoder/"
+        "4f597e098198cf10574d10e59c975d1c15d82370/datasets/java_public.json"
+    )
     assert "d1c922edba233dfa42b84ca06896f3d24ea7dd30" in REGISTRY["github-d1c922e/python_hidden"].url
-    assert "joe1chief/adapters/479ef7cb81f20162488f474fa5133a26ab137a93/src/biocoder" in REGISTRY["python-harness/tasks"].url
+    assert (
+        "joe1chief/adapters/479ef7cb81f20162488f474fa5133a26ab137a93/src/biocoder"
+        in REGISTRY["python-harness/tasks"].url
+    )
     hub = REGISTRY["hf-biocoder_public/biocoder"]
     assert hub.sha256 is None and hub.optional
-    assert hub.url.endswith("lilbillbiscuit/biocoder_public/resolve/07a39549d6f6145f72954f15da205f55ae33f6f6/biocoder.json")
+    assert hub.url.endswith(
+        "lilbillbiscuit/biocoder_public/resolve/07a39549d6f6145f72954f15da205f55ae33f6f6/biocoder.json"
+    )
     tc = rosalind_testcase("2sum", solution=True)
     assert tc.local_path == "rosalind-testcases/rosalind_2sumsol.txt"
     assert tc.url.endswith("/evaluation/TestRosalind/testcases/rosalind_2sumsol.txt")
@@ -72,7 +79,9 @@ def test_truncated_file_fails_its_checksum_with_both_digests(upstream_dir, tmp_p
     assert sha256_file(bad) in msg  # actual
 
 
-def test_truncated_file_without_checksums_is_a_json_error_naming_the_file(upstream_dir, tmp_path, monkeypatch):
+def test_truncated_file_without_checksums_is_a_json_error_naming_the_file(
+    upstream_dir, tmp_path, monkeypatch
+):
     src = mirror(upstream_dir, tmp_path / "src")
     original = (upstream_dir / "github-head/java_public.json").read_bytes()
     replace_file(src, "github-head/java_public.json", original[:5000])

@@ -31,10 +31,16 @@ def _sandbox() -> str:
     return "bwrap"
 
 
-def _biocoder(*args: str, env: dict[str, str] | None = None, timeout: float = 900) -> subprocess.CompletedProcess:
+def _biocoder(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 900
+) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "biocoder_metric", *args],
-        capture_output=True, text=True, cwd=REPO_ROOT, env=env, timeout=timeout,
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        env=env,
+        timeout=timeout,
     )
 
 
@@ -52,8 +58,18 @@ def test_missing_tasks_exit_1_and_are_named(tmp_path):
     from biocoder_dataset.configs import load_problems
 
     samples = _first_sample(tmp_path, "demo_py_gc_content")
-    proc = _biocoder("evaluate", "--config", "demo", "--samples", str(samples), "--out", str(tmp_path / "r"),
-                     "--sandbox", _sandbox(), "--no-progress")
+    proc = _biocoder(
+        "evaluate",
+        "--config",
+        "demo",
+        "--samples",
+        str(samples),
+        "--out",
+        str(tmp_path / "r"),
+        "--sandbox",
+        _sandbox(),
+        "--no-progress",
+    )
     assert proc.returncode == 1, proc.stderr
     others = sorted(r["task_id"] for r in load_problems("demo") if r["task_id"] != "demo_py_gc_content")
     assert len(others) == 20
@@ -66,8 +82,21 @@ def test_missing_tasks_exit_1_and_are_named(tmp_path):
 @pytest.mark.slow
 def test_allow_missing_counts_them_as_zero_and_task_ids_names_a_subset(tmp_path):
     samples = _first_sample(tmp_path, "demo_py_gc_content")
-    common = ("--config", "demo", "--samples", str(samples), "--sandbox", _sandbox(), "--no-progress",
-              "--k", "1", "--fuzz-cases", "2", "--golden-cache", str(tmp_path / "g"))
+    common = (
+        "--config",
+        "demo",
+        "--samples",
+        str(samples),
+        "--sandbox",
+        _sandbox(),
+        "--no-progress",
+        "--k",
+        "1",
+        "--fuzz-cases",
+        "2",
+        "--golden-cache",
+        str(tmp_path / "g"),
+    )
     proc = _biocoder("evaluate", *common, "--out", str(tmp_path / "a"), "--allow-missing")
     assert proc.returncode == 0, proc.stderr
     summary = json.loads((tmp_path / "a" / "summary.json").read_text())
@@ -82,7 +111,9 @@ def test_allow_missing_counts_them_as_zero_and_task_ids_names_a_subset(tmp_path)
     summary = json.loads((tmp_path / "b" / "summary.json").read_text())
     assert summary["pass@1"] == 1.0 and summary["missing"]["tasks"] == [] and "partial" not in summary
 
-    proc = _biocoder("evaluate", *common, "--out", str(tmp_path / "c"), "--task-ids", "demo_py_gc_content,nope")
+    proc = _biocoder(
+        "evaluate", *common, "--out", str(tmp_path / "c"), "--task-ids", "demo_py_gc_content,nope"
+    )
     assert proc.returncode == 2 and "nope" in proc.stderr
 
 
@@ -101,15 +132,35 @@ def test_goldens_failing_on_the_host_python_exit_3_or_partial(tmp_path, upstream
     total = len(scoreable_tasks({r["task_id"]: r for r in rows}, EvalOptions(sandbox="bwrap")))
     assert 0 < total <= len(rows)
     samples = tmp_path / "goldens.jsonl"
-    samples.write_text("".join(json.dumps({"task_id": r["task_id"], "completion": r["golden_code"]}) + "\n" for r in rows))
+    samples.write_text(
+        "".join(json.dumps({"task_id": r["task_id"], "completion": r["golden_code"]}) + "\n" for r in rows)
+    )
     env = {**os.environ, "BIOCODER_BWRAP_ROOTFS": "host", "BIOCODER_CACHE_DIR": str(tmp_path / "cache")}
-    common = ("evaluate", "--sandbox", "bwrap", "--config", "python_public", "--source-dir", str(upstream_dir),
-              "--samples", str(samples), "--no-progress", "--fuzz-cases", "1", "--k", "1")
+    common = (
+        "evaluate",
+        "--sandbox",
+        "bwrap",
+        "--config",
+        "python_public",
+        "--source-dir",
+        str(upstream_dir),
+        "--samples",
+        str(samples),
+        "--no-progress",
+        "--fuzz-cases",
+        "1",
+        "--k",
+        "1",
+    )
     proc = _biocoder(*common, "--out", str(tmp_path / "r"), env=env)
     assert proc.returncode == 3, proc.stderr[-2000:]
     assert "goldens fail in this environment (sandbox bwrap)" in proc.stderr
     assert f"of {total} goldens fail" in proc.stderr
-    assert "ModuleNotFoundError" in proc.stderr and "--sandbox docker" in proc.stderr and "--allow-partial" in proc.stderr
+    assert (
+        "ModuleNotFoundError" in proc.stderr
+        and "--sandbox docker" in proc.stderr
+        and "--allow-partial" in proc.stderr
+    )
 
     proc = _biocoder(*common, "--out", str(tmp_path / "p"), "--allow-partial", env=env)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -164,7 +215,12 @@ def test_sandbox_errors_are_retried_then_attributed_by_a_canary(tmp_path, monkey
     (bad,) = run.infra_errors
     summary = build_summary(run.results, [1], task_set=run.task_set, missing=run.missing)
     assert summary["infra_errors"] == [{"task_id": bad["task_id"], "sample_index": 0}]
-    assert summary["partial"] == {"scored": 1, "of": 2, "unscored_tasks": [bad["task_id"]], "samples_left_out": 1}
+    assert summary["partial"] == {
+        "scored": 1,
+        "of": 2,
+        "unscored_tasks": [bad["task_id"]],
+        "samples_left_out": 1,
+    }
     assert summary["pass@1"] == 1.0 and summary["samples"]["scored"] == 1
 
     # A rerun retries the infrastructure failure (and only it).
@@ -178,8 +234,24 @@ def test_cli_exits_4_on_infrastructure_errors_unless_allow_partial(tmp_path, mon
     from biocoder_metric.cli import main
 
     samples = _first_sample(tmp_path, "demo_py_gc_content")
-    common = ["evaluate", "--config", "demo", "--samples", str(samples), "--sandbox", _sandbox(), "--no-progress",
-              "--k", "1", "--fuzz-cases", "2", "--golden-cache", str(tmp_path / "g"), "--task-ids", "demo_py_gc_content"]
+    common = [
+        "evaluate",
+        "--config",
+        "demo",
+        "--samples",
+        str(samples),
+        "--sandbox",
+        _sandbox(),
+        "--no-progress",
+        "--k",
+        "1",
+        "--fuzz-cases",
+        "2",
+        "--golden-cache",
+        str(tmp_path / "g"),
+        "--task-ids",
+        "demo_py_gc_content",
+    ]
     assert main([*common, "--out", str(tmp_path / "warm")]) == 0  # goldens cached: faults hit the candidate
     inject_sandbox_failures(monkeypatch, fails=3)
     assert main([*common, "--out", str(tmp_path / "a")]) == 4

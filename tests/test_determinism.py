@@ -34,8 +34,18 @@ def _samples(path: Path) -> int:
         if mutant:
             lines.append({"task_id": row["task_id"], "completion": mutant})
         if row["task_id"] == "demo_py_gc_content":
-            lines.append({"task_id": row["task_id"], "completion": "def gc_content(seq):\n    while True:\n        pass\n"})
-            lines.append({"task_id": row["task_id"], "completion": "def gc_content(seq):\n    raise RuntimeError('boom')\n"})
+            lines.append(
+                {
+                    "task_id": row["task_id"],
+                    "completion": "def gc_content(seq):\n    while True:\n        pass\n",
+                }
+            )
+            lines.append(
+                {
+                    "task_id": row["task_id"],
+                    "completion": "def gc_content(seq):\n    raise RuntimeError('boom')\n",
+                }
+            )
     path.write_text("".join(json.dumps(s) + "\n" for s in lines), encoding="utf-8")
     return len(lines)
 
@@ -47,9 +57,29 @@ def _task_ids(samples: Path) -> str:
 
 def _run(samples: Path, root: Path, workers: int) -> bytes:
     env = evaluator_env(root / "golden")
-    cmd = [sys.executable, "-m", "biocoder_metric", "evaluate", "--samples", str(samples), "--out", str(root / "out"),
-           "--config", "demo", "--sandbox", "bwrap", "--workers", str(workers), "--fuzz-cases", "2", "--timeout", "1.5",
-           "--no-progress", "--task-ids", _task_ids(samples)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "biocoder_metric",
+        "evaluate",
+        "--samples",
+        str(samples),
+        "--out",
+        str(root / "out"),
+        "--config",
+        "demo",
+        "--sandbox",
+        "bwrap",
+        "--workers",
+        str(workers),
+        "--fuzz-cases",
+        "2",
+        "--timeout",
+        "1.5",
+        "--no-progress",
+        "--task-ids",
+        _task_ids(samples),
+    ]
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, cwd=REPO_ROOT)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return (root / "out" / "results.jsonl").read_bytes()
@@ -71,10 +101,21 @@ def test_results_are_byte_identical_across_runs_and_worker_counts(tmp_path: Path
     base = runs["run1_w1"]
     differing = [name for name, blob in runs.items() if blob != base]
     statuses = sorted({json.loads(line)["status"] for line in base.decode().splitlines()})
-    record("determinism", runs=len(runs), samples=n, identical=not differing, differing=differing, statuses=statuses)
+    record(
+        "determinism",
+        runs=len(runs),
+        samples=n,
+        identical=not differing,
+        differing=differing,
+        statuses=statuses,
+    )
     assert base.count(b"\n") == n
     # The run covers more than the happy path, or identical bytes would prove little.
     assert {"passed", "failed", "timeout", "runtime_error"} <= set(statuses), statuses
     for name in differing:
-        diff = "\n".join(difflib.unified_diff(base.decode().splitlines(), runs[name].decode().splitlines(), lineterm="", n=0))
+        diff = "\n".join(
+            difflib.unified_diff(
+                base.decode().splitlines(), runs[name].decode().splitlines(), lineterm="", n=0
+            )
+        )
         pytest.fail(f"{name} differs from run1_w1:\n{diff[:3000]}")

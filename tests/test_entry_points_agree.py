@@ -82,8 +82,12 @@ def env(tmp_path_factory):
     if reason:
         pytest.skip(f"bwrap sandbox not available here: {reason}")
     root = tmp_path_factory.mktemp("entry-points")
-    values = {"BIOCODER_CACHE_DIR": str(root / "cache"), "BIOCODER_SANDBOX": "bwrap", "BIOCODER_FUZZ_CASES": "2",
-              "BIOCODER_WORKERS": "2"}
+    values = {
+        "BIOCODER_CACHE_DIR": str(root / "cache"),
+        "BIOCODER_SANDBOX": "bwrap",
+        "BIOCODER_FUZZ_CASES": "2",
+        "BIOCODER_WORKERS": "2",
+    }
     with pytest.MonkeyPatch.context() as mp:
         for key, value in values.items():
             mp.setenv(key, value)
@@ -99,11 +103,16 @@ def demo(env):
 
     rows = {r["task_id"]: r for r in load_problems("demo")}
     answers = {
-        t: [rows[t]["golden_code"] if a == "right" else json.loads(rows[t]["metadata"])["mutant_code"] for a in kinds]
+        t: [
+            rows[t]["golden_code"] if a == "right" else json.loads(rows[t]["metadata"])["mutant_code"]
+            for a in kinds
+        ]
         for t, kinds in DEMO.items()
     }
     samples = env / "demo.jsonl"
-    samples.write_text("".join(json.dumps({"task_id": t, "completion": c}) + "\n" for t in DEMO for c in answers[t]))
+    samples.write_text(
+        "".join(json.dumps({"task_id": t, "completion": c}) + "\n" for t in DEMO for c in answers[t])
+    )
     return [rows[t] for t in DEMO], answers, samples
 
 
@@ -111,9 +120,18 @@ def _custom_row(task_id: str, golden: str) -> dict[str, Any]:
     from biocoder_dataset.schema import empty_row
 
     row = empty_row()
-    row.update(task_id=task_id, config="custom", language="python", kind="harness", executable=True,
-               function_name="f", signature="def f(x):", comment="Return the input plus one.",
-               context="<<insert solution here>>\nprint(f(<|int;range=1,5|>))\n", golden_code=golden)
+    row.update(
+        task_id=task_id,
+        config="custom",
+        language="python",
+        kind="harness",
+        executable=True,
+        function_name="f",
+        signature="def f(x):",
+        comment="Return the input plus one.",
+        context="<<insert solution here>>\nprint(f(<|int;range=1,5|>))\n",
+        golden_code=golden,
+    )
     return row
 
 
@@ -121,12 +139,17 @@ def _custom_row(task_id: str, golden: str) -> dict[str, Any]:
 def broken(env):
     """Two task rows, one of whose goldens fails here (a module that does not exist), as a tasks file."""
     right, wrong = "def f(x):\n    return x + 1\n", "def f(x):\n    return x + 2\n"
-    rows = [_custom_row("ep_ok", right), _custom_row("ep_broken", "def f(x):\n    import no_such_module_here\n    return x + 1\n")]
+    rows = [
+        _custom_row("ep_ok", right),
+        _custom_row("ep_broken", "def f(x):\n    import no_such_module_here\n    return x + 1\n"),
+    ]
     answers = {"ep_ok": [right, wrong], "ep_broken": [right, right]}
     tasks = env / "tasks.jsonl"
     tasks.write_text("".join(json.dumps(r) + "\n" for r in rows))
     samples = env / "broken.jsonl"
-    samples.write_text("".join(json.dumps({"task_id": t, "completion": c}) + "\n" for t in answers for c in answers[t]))
+    samples.write_text(
+        "".join(json.dumps({"task_id": t, "completion": c}) + "\n" for t in answers for c in answers[t])
+    )
     return rows, answers, samples, tasks
 
 
@@ -136,7 +159,9 @@ def broken(env):
 def _cli_evaluate(samples: Path, out: Path, *extra: str) -> tuple[int, Outcome | None]:
     from biocoder_metric.cli import main
 
-    code = main(["evaluate", "--config", "demo", "--samples", str(samples), "--out", str(out), *ENGINE_FLAGS, *extra])
+    code = main(
+        ["evaluate", "--config", "demo", "--samples", str(samples), "--out", str(out), *ENGINE_FLAGS, *extra]
+    )
     return code, (_from_summary(_summary(out)) if (out / "summary.json").is_file() else None)
 
 
@@ -148,7 +173,10 @@ def _merge(samples: Path, out: Path, *extra: str, merge_flags: tuple[str, ...] =
         assert code == 0, f"shard {i}/2 exited {code}"
     assert json.loads((out / "shard0" / "shard.json").read_text())["tasks"]  # both shards hold tasks
     assert json.loads((out / "shard1" / "shard.json").read_text())["tasks"]
-    assert main(["merge", "--out", str(out / "merged"), str(out / "shard0"), str(out / "shard1"), *merge_flags]) == 0
+    assert (
+        main(["merge", "--out", str(out / "merged"), str(out / "shard0"), str(out / "shard1"), *merge_flags])
+        == 0
+    )
     return _from_summary(_summary(out / "merged"))
 
 
@@ -157,11 +185,20 @@ def _library(rows, samples: Path, **changes: Any) -> Outcome:
     from biocoder_metric.execution import EvalOptions
     from biocoder_metric.samples import read_samples
 
-    result = evaluate_run(rows, read_samples(samples), RunOptions(
-        engine=EvalOptions(sandbox="bwrap", fuzz_cases=2, workers=2), ks=KS, **changes))
-    assert result.n == sum(n for n, _ in result.counts.values()) and result.c == sum(c for _, c in result.counts.values())
+    result = evaluate_run(
+        rows,
+        read_samples(samples),
+        RunOptions(engine=EvalOptions(sandbox="bwrap", fuzz_cases=2, workers=2), ks=KS, **changes),
+    )
+    assert result.n == sum(n for n, _ in result.counts.values()) and result.c == sum(
+        c for _, c in result.counts.values()
+    )
     outcome = _from_summary(result.summary)
-    assert (outcome.counts, outcome.headline, outcome.partial) == (result.counts, result.pass_at_k, result.partial)
+    assert (outcome.counts, outcome.headline, outcome.partial) == (
+        result.counts,
+        result.pass_at_k,
+        result.partial,
+    )
     return outcome
 
 
@@ -169,8 +206,16 @@ def _metric(references: list[str], predictions: list[list[str]], **kwargs: Any) 
     import evaluate
 
     metric = evaluate.load(str(REPO_ROOT / "biocoder_passk"))
-    out = metric.compute(predictions=predictions, references=references, k=list(KS), config="demo", sandbox="bwrap",
-                         fuzz_cases=2, workers=2, **kwargs)
+    out = metric.compute(
+        predictions=predictions,
+        references=references,
+        k=list(KS),
+        config="demo",
+        sandbox="bwrap",
+        fuzz_cases=2,
+        workers=2,
+        **kwargs,
+    )
     scored = {t: v for t, v in out["details"]["per_task"].items() if v["c"] is not None}
     return Outcome(
         counts={t: (v["n"], v["c"]) for t, v in scored.items()},
@@ -181,7 +226,9 @@ def _metric(references: list[str], predictions: list[list[str]], **kwargs: Any) 
 
 
 def _lm_eval_utils():
-    spec = importlib.util.spec_from_file_location("biocoder_lm_eval_utils_ep", REPO_ROOT / "lm_eval_tasks" / "biocoder" / "utils.py")
+    spec = importlib.util.spec_from_file_location(
+        "biocoder_lm_eval_utils_ep", REPO_ROOT / "lm_eval_tasks" / "biocoder" / "utils.py"
+    )
     utils = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(utils)
     return utils
@@ -195,8 +242,13 @@ def _lm_eval(rows, answers) -> Outcome:
     docs = [{**r, "prompt": "", "prompt_style": "instruct"} for r in rows]
     resps = [[f"```{r['language']}\n{c}```" for c in answers[r["task_id"]]] for r in rows]
     preds = utils.build_predictions(resps, docs)
-    verdicts = {r["task_id"]: utils.verdicts(r["task_id"], p, list(KS)) for r, p in zip(rows, preds, strict=True)}
-    values = {r["task_id"]: utils.pass_at_k([r["task_id"]], [p], k=list(KS)) for r, p in zip(rows, preds, strict=True)}
+    verdicts = {
+        r["task_id"]: utils.verdicts(r["task_id"], p, list(KS)) for r, p in zip(rows, preds, strict=True)
+    }
+    values = {
+        r["task_id"]: utils.pass_at_k([r["task_id"]], [p], k=list(KS))
+        for r, p in zip(rows, preds, strict=True)
+    }
     assert utils.pending_batches() == 0  # every doc scored: nothing left for a later run to read
     scored = [t for t, v in verdicts.items() if v["task_status"] == TaskStatus.OK]
     return Outcome(
@@ -231,13 +283,32 @@ def _cli_run(answers, root: Path) -> Outcome:
 
     root.mkdir(parents=True, exist_ok=True)
     (root / "answers.json").write_text(json.dumps(answers), encoding="utf-8")
-    entry = {"path": str(root / "answers.json"), "processor": f"{__name__}:ReplayProcessor", "n_samples": 2,
-             "batch_size": 4, "prompt_style": "instruct"}
+    entry = {
+        "path": str(root / "answers.json"),
+        "processor": f"{__name__}:ReplayProcessor",
+        "n_samples": 2,
+        "batch_size": 4,
+        "prompt_style": "instruct",
+    }
     models = root / "models.yaml"
     models.write_text(yaml.safe_dump({"models": {"replay": {"versions": {"v1": entry}}}}), encoding="utf-8")
     out = root / "run"
-    code = main(["run", "--model", "replay", "--models-file", str(models), "--config", "demo",
-                 "--task-ids", ",".join(answers), "--out", str(out), *ENGINE_FLAGS])
+    code = main(
+        [
+            "run",
+            "--model",
+            "replay",
+            "--models-file",
+            str(models),
+            "--config",
+            "demo",
+            "--task-ids",
+            ",".join(answers),
+            "--out",
+            str(out),
+            *ENGINE_FLAGS,
+        ]
+    )
     assert code == 0
     generated = [json.loads(ln) for ln in (out / "samples.jsonl").read_text(encoding="utf-8").splitlines()]
     assert {(s["task_id"], s["sample_index"]): s["completion"] for s in generated} == {
@@ -253,8 +324,12 @@ def _assert_all_equal(outcomes: dict[str, Outcome]) -> None:
     first_name, first = next(iter(outcomes.items()))
     for name, got in outcomes.items():
         assert got.counts == first.counts, f"n, c: {name} {got.counts} != {first_name} {first.counts}"
-        assert got.per_task == first.per_task, f"per-task pass@k: {name} {got.per_task} != {first_name} {first.per_task}"
-        assert got.headline == first.headline, f"pass@k: {name} {got.headline} != {first_name} {first.headline}"
+        assert got.per_task == first.per_task, (
+            f"per-task pass@k: {name} {got.per_task} != {first_name} {first.per_task}"
+        )
+        assert got.headline == first.headline, (
+            f"pass@k: {name} {got.headline} != {first_name} {first.headline}"
+        )
         assert got.partial == first.partial, f"partial: {name} {got.partial} != {first_name} {first.partial}"
 
 
@@ -264,8 +339,12 @@ def test_right_wrong_and_mixed_demo_samples_agree_everywhere(env, demo):
     code, cli = _cli_evaluate(samples, env / "cli", "--task-ids", task_ids)
     assert code == 0
     # what the sample set means, so that agreeing on something wrong cannot pass
-    assert cli.counts == {"demo_java_hamming": (2, 1), "demo_py_gc_content": (2, 2), "demo_py_hamming": (2, 1),
-                          "demo_rosalind_rna": (2, 0)}
+    assert cli.counts == {
+        "demo_java_hamming": (2, 1),
+        "demo_py_gc_content": (2, 2),
+        "demo_py_hamming": (2, 1),
+        "demo_rosalind_rna": (2, 0),
+    }
     assert cli.headline == {"pass@1": 0.5, "pass@2": 0.75} and cli.partial is False
     outcomes = {
         "biocoder evaluate": cli,
@@ -298,16 +377,29 @@ def test_partial_label_and_refusal_agree_everywhere(env, broken):
     # with it: the other task is scored, and every entry point says partial
     code, cli = _cli_evaluate(samples, env / "partial", "--tasks", str(tasks), "--allow-partial")
     assert code == 0
-    assert cli.counts == {"ep_ok": (2, 1)} and cli.headline == {"pass@1": 0.5, "pass@2": 1.0} and cli.partial is True
-    outcomes = {"biocoder evaluate": cli, "evaluate_run": _library(rows, samples, allow_partial=True),
-                "evaluate metric": _metric(refs, preds, allow_partial=True)}
+    assert (
+        cli.counts == {"ep_ok": (2, 1)}
+        and cli.headline == {"pass@1": 0.5, "pass@2": 1.0}
+        and cli.partial is True
+    )
+    outcomes = {
+        "biocoder evaluate": cli,
+        "evaluate_run": _library(rows, samples, allow_partial=True),
+        "evaluate metric": _metric(refs, preds, allow_partial=True),
+    }
     os.environ["BIOCODER_ALLOW_PARTIAL"] = "1"
     try:
         outcomes["lm-eval"] = _lm_eval(rows, answers)
     finally:
         del os.environ["BIOCODER_ALLOW_PARTIAL"]
-    outcomes["merge of 2 shards"] = _merge(samples, env / "merge-partial", "--tasks", str(tasks), "--allow-partial",
-                                            merge_flags=("--allow-partial",))
+    outcomes["merge of 2 shards"] = _merge(
+        samples,
+        env / "merge-partial",
+        "--tasks",
+        str(tasks),
+        "--allow-partial",
+        merge_flags=("--allow-partial",),
+    )
     _assert_all_equal(outcomes)
 
 
@@ -318,8 +410,10 @@ def ray_cluster(env):
     ray = pytest.importorskip("ray", reason="Ray not installed (pip install 'biocoder-eval[ray]')")
     from ray.cluster_utils import Cluster
 
-    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "node_ip_address": "127.0.0.1",
-                                                      "include_dashboard": False})
+    c = Cluster(
+        initialize_head=True,
+        head_node_args={"num_cpus": 1, "node_ip_address": "127.0.0.1", "include_dashboard": False},
+    )
     ray.init(address=c.address, log_to_driver=False)
     c.wait_for_nodes()
     try:
@@ -343,8 +437,9 @@ def test_the_ray_executor_agrees(env, demo, broken, ray_cluster):
     _, _, bsamples, tasks = broken
     code, local = _cli_evaluate(bsamples, env / "ray-local-partial", "--tasks", str(tasks), "--allow-partial")
     assert code == 0
-    code, on_ray = _cli_evaluate(bsamples, env / "ray-partial", "--tasks", str(tasks), "--allow-partial",
-                                 "--executor", "ray")
+    code, on_ray = _cli_evaluate(
+        bsamples, env / "ray-partial", "--tasks", str(tasks), "--allow-partial", "--executor", "ray"
+    )
     assert code == 0
     _assert_all_equal({"local": local, "ray": on_ray})
     assert on_ray.partial is True

@@ -297,7 +297,10 @@ def test_golden_outputs_are_cached_on_disk(tmp_path):
     ]
     assert len(list((tmp_path / "golden").glob("*.json"))) == 1  # (no strength-*.json: include_weak)
     evaluate_samples(
-        [row], sample, _opts(tmp_path, sandbox="none", allow_unsafe=True, seed=1, include_weak=True), progress=False
+        [row],
+        sample,
+        _opts(tmp_path, sandbox="none", allow_unsafe=True, seed=1, include_weak=True),
+        progress=False,
     )
     assert counter.read_text() == "." * 12  # a new seed means new fuzz values: recomputed
 
@@ -364,7 +367,11 @@ def _pool_run(failures: int, mode: str, role: str) -> tuple[list[CaseOutcome], l
 
 @pytest.mark.parametrize("mode", ["raise", "report"])
 def test_a_golden_sandbox_error_is_retried_twice_on_fresh_sandboxes(mode):
-    for failures, expected, runs in ((1, RunStatus.OK, 2), (2, RunStatus.OK, 3), (3, RunStatus.SANDBOX_ERROR, 3)):
+    for failures, expected, runs in (
+        (1, RunStatus.OK, 2),
+        (2, RunStatus.OK, 3),
+        (3, RunStatus.SANDBOX_ERROR, 3),
+    ):
         outcomes, made = _pool_run(failures, mode, "golden")
         assert [o.status for o in outcomes] == [expected] * 2
         assert _FlakySandbox.runs == runs

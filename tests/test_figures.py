@@ -19,7 +19,9 @@ RATIO_RE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?x(?![\w])")
 
 
 def test_figure_blocks_match_the_raw_output():
-    proc = subprocess.run([sys.executable, "scripts/figures.py", "--check"], cwd=REPO, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "scripts/figures.py", "--check"], cwd=REPO, capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stderr
 
 

@@ -35,7 +35,9 @@ def env(tmp_path_factory) -> dict[str, str]:
     return sandbox_env(tmp_path_factory.mktemp("golden-cache"))
 
 
-def _biocoder(*args: str, env: dict[str, str] | None = None, launcher: list[str] | None = None) -> subprocess.CompletedProcess:
+def _biocoder(
+    *args: str, env: dict[str, str] | None = None, launcher: list[str] | None = None
+) -> subprocess.CompletedProcess:
     cmd = [*(launcher or [sys.executable, "-m"]), "biocoder_metric", *args]
     full_env = {**os.environ, **(env or {}), "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
     proc = subprocess.run(cmd, cwd=REPO_ROOT, env=full_env, capture_output=True, text=True, timeout=900)
@@ -45,8 +47,18 @@ def _biocoder(*args: str, env: dict[str, str] | None = None, launcher: list[str]
 
 def _generate(models_file: Path, out: Path, *extra: str, launcher: list[str] | None = None) -> dict:
     _biocoder(
-        "generate", "--model", "tiny", "--models-file", str(models_file), "--config", "demo",
-        "--out", str(out), "--no-progress", *extra, launcher=launcher,
+        "generate",
+        "--model",
+        "tiny",
+        "--models-file",
+        str(models_file),
+        "--config",
+        "demo",
+        "--out",
+        str(out),
+        "--no-progress",
+        *extra,
+        launcher=launcher,
     )
     return json.loads(meta_path(out).read_text(encoding="utf-8"))
 
@@ -61,7 +73,11 @@ def test_generate_writes_the_samples_contract_and_metadata(models_file, tmp_path
     for r in records:
         assert set(r) == {"task_id", "sample_index", "completion", "raw", "schema", "time_cost", "n_tokens"}
         assert r["schema"] == SAMPLES_SCHEMA_VERSION
-        fn = {"demo_py_gc_content": "gc_content", "demo_py_hamming": "hamming_distance", "demo_py_revcomp": "reverse_complement"}[r["task_id"]]
+        fn = {
+            "demo_py_gc_content": "gc_content",
+            "demo_py_hamming": "hamming_distance",
+            "demo_py_revcomp": "reverse_complement",
+        }[r["task_id"]]
         assert f"def {fn}(" in r["completion"], r  # the header is put back in front of the raw body
         assert r["raw"], "the raw generation is kept for audit"
     assert meta["complete"] and meta["samples_in_file"] == 6 and meta["n_samples"] == 2
@@ -102,7 +118,19 @@ def test_generate_resumes_and_repairs_an_interrupted_file(processor, tmp_path):
         fh.write('{"task_id": "demo_py_revcomp", "sample_in')
     # an interrupted two-process run left a shard behind
     shard = shard_path(out, 1)
-    shard.write_text(json.dumps({"task_id": "demo_py_revcomp", "sample_index": 0, "completion": "x", "raw": "x", "schema": SAMPLES_SCHEMA_VERSION}) + "\n", encoding="utf-8")
+    shard.write_text(
+        json.dumps(
+            {
+                "task_id": "demo_py_revcomp",
+                "sample_index": 0,
+                "completion": "x",
+                "raw": "x",
+                "schema": SAMPLES_SCHEMA_VERSION,
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     meta = generate_samples(problems, processor, out, n_samples=2, batch_size=2, progress=False)
     assert meta["runs"][-1]["samples"] == 3  # 6 wanted - 2 present - 1 in the shard
     assert len(meta["runs"]) == 2 and meta["complete"]
@@ -129,24 +157,72 @@ def test_a_corrupt_line_in_the_middle_is_an_error_naming_it(tmp_path):
 
 def test_generate_then_evaluate_end_to_end(models_file, env, tmp_path):
     samples = tmp_path / "samples.jsonl"
-    _generate(models_file, samples, "--task-ids", PY_TASKS + ",demo_rosalind_dna", "--n-samples", "2", "--decode-mode", "sampling")
+    _generate(
+        models_file,
+        samples,
+        "--task-ids",
+        PY_TASKS + ",demo_rosalind_dna",
+        "--n-samples",
+        "2",
+        "--decode-mode",
+        "sampling",
+    )
     out = tmp_path / "eval"
-    sandbox = ["--sandbox", env["BIOCODER_SANDBOX"]] + (["--allow-unsafe"] if env["BIOCODER_SANDBOX"] == "none" else [])
-    _biocoder("evaluate", "--samples", str(samples), "--config", "demo", "--out", str(out), "--k", "1,2", "--fuzz-cases", "3", "--no-progress",
-              "--task-ids", PY_TASKS + ",demo_rosalind_dna", *sandbox, env=env)
+    sandbox = ["--sandbox", env["BIOCODER_SANDBOX"]] + (
+        ["--allow-unsafe"] if env["BIOCODER_SANDBOX"] == "none" else []
+    )
+    _biocoder(
+        "evaluate",
+        "--samples",
+        str(samples),
+        "--config",
+        "demo",
+        "--out",
+        str(out),
+        "--k",
+        "1,2",
+        "--fuzz-cases",
+        "3",
+        "--no-progress",
+        "--task-ids",
+        PY_TASKS + ",demo_rosalind_dna",
+        *sandbox,
+        env=env,
+    )
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["k"] == [1, 2] and summary["tasks"]["scored"] == 4 and summary["samples"]["total"] == 8
     assert 0.0 <= summary["pass@1"] <= 1.0
     results = [json.loads(line) for line in (out / "results.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(results) == 8
-    assert all(r["status"] in tuple(Status) and r["status"] != Status.SANDBOX_ERROR and r["cases_total"] >= 1 for r in results)
+    assert all(
+        r["status"] in tuple(Status) and r["status"] != Status.SANDBOX_ERROR and r["cases_total"] >= 1
+        for r in results
+    )
 
 
 def test_biocoder_run_generates_evaluates_and_summarises(models_file, env, tmp_path):
-    sandbox = ["--sandbox", env["BIOCODER_SANDBOX"]] + (["--allow-unsafe"] if env["BIOCODER_SANDBOX"] == "none" else [])
+    sandbox = ["--sandbox", env["BIOCODER_SANDBOX"]] + (
+        ["--allow-unsafe"] if env["BIOCODER_SANDBOX"] == "none" else []
+    )
     proc = _biocoder(
-        "run", "--model", "tiny", "--models-file", str(models_file), "--config", "demo", "--task-ids", "demo_py_gc_content,demo_rosalind_fib",
-        "--out", str(tmp_path / "run"), "--k", "1", "--fuzz-cases", "2", "--no-progress", *sandbox, env=env,
+        "run",
+        "--model",
+        "tiny",
+        "--models-file",
+        str(models_file),
+        "--config",
+        "demo",
+        "--task-ids",
+        "demo_py_gc_content,demo_rosalind_fib",
+        "--out",
+        str(tmp_path / "run"),
+        "--k",
+        "1",
+        "--fuzz-cases",
+        "2",
+        "--no-progress",
+        *sandbox,
+        env=env,
     )
     assert "[1/2] generating" in proc.stderr and "[2/2] evaluating" in proc.stderr
     assert "pass@1" in proc.stdout
@@ -159,8 +235,18 @@ def test_biocoder_run_generates_evaluates_and_summarises(models_file, env, tmp_p
 def test_accelerate_launch_shards_tasks_and_gathers_one_file(models_file, tmp_path):
     """Two processes split the tasks; the main process writes the one file and the metadata."""
     out = tmp_path / "samples.jsonl"
-    launcher = [sys.executable, "-m", "accelerate.commands.launch", "--multi_gpu", "--num_processes", "2", "-m"]
-    meta = _generate(models_file, out, "--task-ids", PY_TASKS + ",demo_py_motif", "--n-samples", "2", launcher=launcher)
+    launcher = [
+        sys.executable,
+        "-m",
+        "accelerate.commands.launch",
+        "--multi_gpu",
+        "--num_processes",
+        "2",
+        "-m",
+    ]
+    meta = _generate(
+        models_file, out, "--task-ids", PY_TASKS + ",demo_py_motif", "--n-samples", "2", launcher=launcher
+    )
     run = meta["runs"][-1]
     assert run["num_processes"] == 2
     assert sorted(p["rank"] for p in run["per_process"]) == [0, 1]

@@ -27,8 +27,14 @@ from tiny_model import REPO_ROOT, build_tiny_model, write_models_file
 
 
 def _spec(processor: str = "causal_lm", **generation) -> ModelSpec:
-    return ModelSpec(name="m", version="v1", path="/models/m", processor=processor,
-                     model_kwargs={"dtype": "bfloat16"}, generation=generation or {"max_new_tokens": 64})
+    return ModelSpec(
+        name="m",
+        version="v1",
+        path="/models/m",
+        processor=processor,
+        model_kwargs={"dtype": "bfloat16"},
+        generation=generation or {"max_new_tokens": 64},
+    )
 
 
 def test_backend_switch_keeps_chat_entries_chat_and_records_parallel_sizes():
@@ -36,7 +42,9 @@ def test_backend_switch_keeps_chat_entries_chat_and_records_parallel_sizes():
     assert s.processor == "vllm" and s.backend_kwargs == {"tensor_parallel_size": 4, "data_parallel_size": 2}
     assert apply_backend(_spec("chat"), "vllm").processor == "vllm_chat"
     assert apply_backend(_spec("vllm_chat"), "hf").processor == "chat"
-    assert apply_backend(_spec("vllm"), None, tensor_parallel_size=2).backend_kwargs == {"tensor_parallel_size": 2}
+    assert apply_backend(_spec("vllm"), None, tensor_parallel_size=2).backend_kwargs == {
+        "tensor_parallel_size": 2
+    }
     with pytest.raises(ValueError, match="--tensor-parallel-size needs the vLLM backend"):
         apply_backend(_spec("causal_lm"), None, tensor_parallel_size=2)
     with pytest.raises(ValueError, match="--data-parallel-size must be >= 1"):
@@ -51,7 +59,9 @@ def test_engine_and_sampling_arguments():
     assert engine_kwargs(s) == {"trust_remote_code": False, "dtype": "bfloat16", "tensor_parallel_size": 4}
     greedy = sampling_kwargs(s, 1, ("\ndef ",))
     assert greedy == {"max_tokens": 64, "temperature": 0.0, "n": 1, "stop": ["\ndef "]}
-    sampled = sampling_kwargs(_spec("vllm", do_sample=True, temperature=0.8, top_p=0.95, max_new_tokens=32), 5, ())
+    sampled = sampling_kwargs(
+        _spec("vllm", do_sample=True, temperature=0.8, top_p=0.95, max_new_tokens=32), 5, ()
+    )
     assert sampled == {"temperature": 0.8, "top_p": 0.95, "max_tokens": 32, "n": 5, "stop": []}
 
 
@@ -82,7 +92,9 @@ def test_cli_maps_flags_without_importing_vllm_and_fails_clearly_without_it(tmp_
         assert "vllm" not in sys.modules and "ray" not in sys.modules
         """
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=REPO_ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=REPO_ROOT
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "VLLMProcessor vllm [('data_parallel_size', 1), ('tensor_parallel_size', 2)]" in proc.stdout
     try:
@@ -99,13 +111,35 @@ def test_cli_maps_flags_without_importing_vllm_and_fails_clearly_without_it(tmp_
 
 @pytest.mark.slow
 def test_run_generation_only_writes_samples_and_stops(tmp_path):
-    models = write_models_file(tmp_path / "models.yaml", build_tiny_model(tmp_path / "tiny"), max_new_tokens=8)
+    models = write_models_file(
+        tmp_path / "models.yaml", build_tiny_model(tmp_path / "tiny"), max_new_tokens=8
+    )
     out = tmp_path / "run"
     proc = subprocess.run(
-        [sys.executable, "-m", "biocoder_metric", "run", "--model", "tiny", "--models-file", str(models),
-         "--config", "demo", "--task-ids", "demo_py_gc_content", "--backend", "hf", "--out", str(out),
-         "--generation-only", "--no-progress"],
-        capture_output=True, text=True, timeout=600, cwd=REPO_ROOT,
+        [
+            sys.executable,
+            "-m",
+            "biocoder_metric",
+            "run",
+            "--model",
+            "tiny",
+            "--models-file",
+            str(models),
+            "--config",
+            "demo",
+            "--task-ids",
+            "demo_py_gc_content",
+            "--backend",
+            "hf",
+            "--out",
+            str(out),
+            "--generation-only",
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO_ROOT,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "--generation-only: evaluate later" in proc.stderr and "[2/2]" not in proc.stderr

@@ -32,7 +32,7 @@ print(f(x))
 #: Every Python hostile candidate is ``def f(x):`` + its search + :data:`_RUN_FOUND`: it prints
 #: what it found on stderr (kept in the results' stderr tail) and returns the recovered
 #: golden's answer when it recovered one.
-_HEAD = r'''def f(x):
+_HEAD = r"""def f(x):
     import os, re, sys
     SELF = "SCANNER"
     pat = re.compile(rb"def f\(x\):\n(?:[ \t]+[^\n]*\n?){1,6}")
@@ -55,9 +55,9 @@ _HEAD = r'''def f(x):
                     continue
                 found.extend(m.group(0) for m in pat.finditer(data) if b"SCANNER" not in m.group(0))
                 found.extend(m.group(0) for m in re.finditer(rb"MARK[0-9a-f]{16}", data))
-'''
+"""
 
-_RUN_FOUND = r'''    sys.stderr.write("found %d %r\n" % (len(found), [h[:40] for h in found][:4]))
+_RUN_FOUND = r"""    sys.stderr.write("found %d %r\n" % (len(found), [h[:40] for h in found][:4]))
     for src in found:
         ns = {}
         try:
@@ -66,11 +66,13 @@ _RUN_FOUND = r'''    sys.stderr.write("found %d %r\n" % (len(found), [h[:40] for
         except Exception:
             continue
     return None
-'''
+"""
 
 PY_SCAN_SELF = _HEAD + "    scan_memory('self')\n" + _RUN_FOUND
 
-PY_SCAN_OTHERS = _HEAD + r'''    for pid in os.listdir("/proc"):
+PY_SCAN_OTHERS = (
+    _HEAD
+    + r"""    for pid in os.listdir("/proc"):
         if not pid.isdigit() or int(pid) == os.getpid():
             continue
         for name in ("cmdline", "environ"):
@@ -83,9 +85,13 @@ PY_SCAN_OTHERS = _HEAD + r'''    for pid in os.listdir("/proc"):
             scan_memory(pid)
         except OSError:
             pass
-''' + _RUN_FOUND
+"""
+    + _RUN_FOUND
+)
 
-PY_SCAN_FILES = _HEAD + r'''    blob = "\n".join("%s=%s" % kv for kv in os.environ.items()).encode()
+PY_SCAN_FILES = (
+    _HEAD
+    + r"""    blob = "\n".join("%s=%s" % kv for kv in os.environ.items()).encode()
     found.extend(m.group(0) for m in pat.finditer(blob))
     budget = [6000]
     for root, dirs, files in os.walk("/"):
@@ -107,7 +113,9 @@ PY_SCAN_FILES = _HEAD + r'''    blob = "\n".join("%s=%s" % kv for kv in os.envir
             if b"def f(x):" in data and b"SCANNER" not in data:
                 found.extend(m.group(0) for m in pat.finditer(data))
             found.extend(m.group(0) for m in re.finditer(rb"MARK[0-9a-f]{16}", data))
-''' + _RUN_FOUND
+"""
+    + _RUN_FOUND
+)
 
 JAVA_CONTEXT = """public class Main {
     <<insert solution here>>
@@ -212,7 +220,11 @@ def test_hostile_candidates_cannot_recover_the_golden(sandbox: str, tmp_path) ->
         {"task_id": "iso_java", "completion": JAVA_SCAN},
     ]
     options = EvalOptions(
-        sandbox=sandbox, workers=1, fuzz_cases=2, timeout_s=60.0, memory_mb=1024,
+        sandbox=sandbox,
+        workers=1,
+        fuzz_cases=2,
+        timeout_s=60.0,
+        memory_mb=1024,
         golden_cache_dir=str(tmp_path / "golden"),
     )
     run = run_evaluation([py, java], samples, options, out_dir=tmp_path / "run", progress=False)
@@ -225,9 +237,19 @@ def test_hostile_candidates_cannot_recover_the_golden(sandbox: str, tmp_path) ->
     for name, r in zip(names, hostile, strict=True):
         ff = r.first_failure or {}
         leaked = marker in ff.get("actual_tail", "") + ff.get("stderr_tail", "")
-        issues = (["passed: recovered the golden"] if r.status == "passed" else []) + (["saw the golden's marker"] if leaked else [])
-        record("hostile", sandbox=sandbox, program=f"golden_{name}", language=r.task_id.split("_")[1],
-               expect="failed", status=r.status, contained=not issues, issues=issues)
+        issues = (["passed: recovered the golden"] if r.status == "passed" else []) + (
+            ["saw the golden's marker"] if leaked else []
+        )
+        record(
+            "hostile",
+            sandbox=sandbox,
+            program=f"golden_{name}",
+            language=r.task_id.split("_")[1],
+            expect="failed",
+            status=r.status,
+            contained=not issues,
+            issues=issues,
+        )
     for r in hostile:
         ff = r.first_failure or {}
         print(r.task_id, r.sample_index, r.status, ff.get("stderr_tail", "")[-200:].strip())

@@ -32,22 +32,22 @@ def gc_window(seq, start=0, width=10, mode="fraction"):
     return gc / len(window)
 '''
 
-BINS = '''
+BINS = """
 def bin_of(pos: int, size: int = 16384) -> int:
     if pos < 0:
         raise ValueError("negative position")
     return pos // size if pos >= size else 0
-'''
+"""
 
-FRAGMENTS = '''
+FRAGMENTS = """
 def fragments(seq, k=3):
     out = []
     for i in range(len(seq) - k):
         out.append(seq[i:i + k])
     return out
-'''
+"""
 
-JAVA = '''/**
+JAVA = """/**
  * Counts the bases at or above a quality threshold.
  */
 public static int countHighQuality(String qualities, int threshold) {
@@ -68,16 +68,16 @@ public static int countHighQuality(String qualities, int threshold) {
     }
     return count;
 }
-'''
+"""
 
-JAVA_REF = '''public String label(String name, double score) {
+JAVA_REF = """public String label(String name, double score) {
     String sep = "\\t";
     if (score > 0.5) {
         return name + sep + "high";
     }
     return name + sep + "low";
 }
-'''
+"""
 
 
 def _run(code: str, name: str, *args, **kwargs):
@@ -124,14 +124,18 @@ def test_the_docstring_and_annotations_are_never_mutated():
 
 
 def test_wrong_default_changes_a_mode_to_another_mode_the_body_knows():
-    defaults = [m for c, m in hm.mutants(GC, "python", "gc_window", limit=60, seed=0) if c == hm.WRONG_DEFAULT]
+    defaults = [
+        m for c, m in hm.mutants(GC, "python", "gc_window", limit=60, seed=0) if c == hm.WRONG_DEFAULT
+    ]
     heads = {ast.unparse(ast.parse(m).body[0].args) for m in defaults}
     assert "seq, start=1, width=10, mode='fraction'" in heads
     assert "seq, start=0, width=11, mode='fraction'" in heads
     assert "seq, start=0, width=10, mode='count'" in heads  # a mode compared in the body
     # and it shows only when the default is used: the bug a positional-only harness misses
     changed = next(m for m in defaults if "mode='count'" in m)
-    assert _run(changed, "gc_window", "GGCATT", 0, 6, "fraction") == _run(GC, "gc_window", "GGCATT", 0, 6, "fraction")
+    assert _run(changed, "gc_window", "GGCATT", 0, 6, "fraction") == _run(
+        GC, "gc_window", "GGCATT", 0, 6, "fraction"
+    )
     assert _run(changed, "gc_window", "GGCATT") != _run(GC, "gc_window", "GGCATT")
 
 
@@ -178,7 +182,7 @@ def test_java_mutants_differ_and_cover_the_classes():
     assert _norm(JAVA) not in norms and len(set(norms)) == len(norms)
     for _, m in ms:
         # comments and string literals are never edited; the signature never changes
-        assert "// the offset is Phred+33; \"!\" is quality 0" in m
+        assert '// the offset is Phred+33; "!" is quality 0' in m
         assert "public static int countHighQuality(String qualities, int threshold) {" in m
     by_class = {c: [m for k, m in ms if k == c] for c in hm.CLASSES}
     assert any("i <= qualities.length()" in m for m in by_class[hm.OFF_BY_ONE])
@@ -216,7 +220,10 @@ def test_the_corpus_manifest_follows_its_split_rule():
         assert parts.count("dev") >= 1 and parts.count("heldout") >= 1
     assert all(re.fullmatch(r"[0-9a-f]{64}", p["sha256"]) for p in projects)
     assert not {"cnvkit", "VarDictJava"} & {p["name"] for p in projects}
-    moved = [dict(p, part="heldout" if p["part"] == "dev" else "dev") if i == 0 else p for i, p in enumerate(projects)]
+    moved = [
+        dict(p, part="heldout" if p["part"] == "dev" else "dev") if i == 0 else p
+        for i, p in enumerate(projects)
+    ]
     assert sg.rule_parts(moved) == sg.rule_parts(projects)  # the rule ignores the recorded parts ...
     assert sg.rule_parts(projects) == {p["name"]: p["part"] for p in projects}  # ... and they agree with it
 
@@ -224,8 +231,12 @@ def test_the_corpus_manifest_follows_its_split_rule():
 def test_upstream_split_is_by_task_id_capped_and_deduplicated():
     from benchmarks import synth_generalise as sg
 
-    rows = {"a": [{"task_id": f"t{i}", "language": "python", "golden_code": f"def f{i}(): pass"} for i in range(40)],
-            "b": [{"task_id": "dup", "language": "python", "golden_code": "def f0(): pass"}]}
+    rows = {
+        "a": [
+            {"task_id": f"t{i}", "language": "python", "golden_code": f"def f{i}(): pass"} for i in range(40)
+        ],
+        "b": [{"task_id": "dup", "language": "python", "golden_code": "def f0(): pass"}],
+    }
     split = sg.upstream_split(rows, ["a", "b"], cap=5)
     assert all(len(v) == 5 for v in split.values())
     for (part, _), chosen in split.items():
@@ -238,15 +249,36 @@ def test_failure_causes_drop_plan_labels_and_numbers():
     from benchmarks.synth_generalise import cause_key
 
     def rec(*reasons):
-        return {"status": "failed", "reason": "; ".join(reasons),
-                "attempts": [{"plan": "best guess", "reason": reasons[0]}] if reasons else []}
+        return {
+            "status": "failed",
+            "reason": "; ".join(reasons),
+            "attempts": [{"plan": "best guess", "reason": reasons[0]}] if reasons else [],
+        }
 
     assert cause_key({"status": "validated"}) is None
-    assert cause_key(rec("golden raises on 10/10 calls (exception: TypeError, exception: KeyError)")) == "golden raises: TypeError"
-    assert cause_key(rec("golden case 0 (run 1): runtime_error: NameError: name 'x' is not defined")) == \
-        "golden case fails: runtime_error: NameError"
-    assert cause_key(rec("kills 3 of 7 non-equivalent mutants (needs 80%)")) == "kills N of N non-equivalent mutants"
-    assert cause_key({"status": "failed", "reason": "unresolved names: etree (from lxml, not in the image or repository)",
-                      "attempts": []}) == "unresolved names: from X not in the image or repository"
-    assert cause_key({"status": "failed", "reason": "no generator for type(s): SAMRecord", "attempts": []}) == \
-        "no generator for type"
+    assert (
+        cause_key(rec("golden raises on 10/10 calls (exception: TypeError, exception: KeyError)"))
+        == "golden raises: TypeError"
+    )
+    assert (
+        cause_key(rec("golden case 0 (run 1): runtime_error: NameError: name 'x' is not defined"))
+        == "golden case fails: runtime_error: NameError"
+    )
+    assert (
+        cause_key(rec("kills 3 of 7 non-equivalent mutants (needs 80%)"))
+        == "kills N of N non-equivalent mutants"
+    )
+    assert (
+        cause_key(
+            {
+                "status": "failed",
+                "reason": "unresolved names: etree (from lxml, not in the image or repository)",
+                "attempts": [],
+            }
+        )
+        == "unresolved names: from X not in the image or repository"
+    )
+    assert (
+        cause_key({"status": "failed", "reason": "no generator for type(s): SAMRecord", "attempts": []})
+        == "no generator for type"
+    )

@@ -25,7 +25,9 @@ def test_13_field_hub_records_become_harness_tasks_under_either_split_name(tmp_p
     py_id = "py_" + recs[0]["test_case_id"][:12]
     java_id = "java_" + recs[1]["test_case_id"][:12]
     assert py[py_id]["kind"] == "harness" and py[py_id]["executable"]
-    assert py[py_id]["context"] == recs[0]["contextCode"] and py[py_id]["golden_code"] == recs[0]["goldenCode"]
+    assert (
+        py[py_id]["context"] == recs[0]["contextCode"] and py[py_id]["golden_code"] == recs[0]["goldenCode"]
+    )
     assert py[py_id]["source"].startswith("hf-biocoder_public/biocoder")
     assert py[py_id]["file_path"] == "skew/gc.py" and py[py_id]["line_start"] == 10
     assert java[java_id]["kind"] == "harness" and java[java_id]["function_name"] == "summarize"
@@ -36,16 +38,18 @@ def test_13_field_hub_records_become_harness_tasks_under_either_split_name(tmp_p
 
 def test_hub_record_is_preferred_and_the_adapters_copy_only_fills_in(tmp_path):
     rec = hub_records()[0]
-    adapters = [{
-        "task_id": "py_" + rec["test_case_id"][:12],
-        "full_hash": rec["test_case_id"],
-        "function_name": "gc_skew",
-        "signature": "def gc_skew(seq, window)",
-        "package_name": "skew.gc",
-        "prompt": "#This is in python\n#Write gc_skew.\n#\n#def gc_skew(seq, window):",
-        "context": rec["contextCode"].replace("range=20,60", "range=20,21"),  # an older harness
-        "golden_code": rec["goldenCode"],
-    }]
+    adapters = [
+        {
+            "task_id": "py_" + rec["test_case_id"][:12],
+            "full_hash": rec["test_case_id"],
+            "function_name": "gc_skew",
+            "signature": "def gc_skew(seq, window)",
+            "package_name": "skew.gc",
+            "prompt": "#This is in python\n#Write gc_skew.\n#\n#def gc_skew(seq, window):",
+            "context": rec["contextCode"].replace("range=20,60", "range=20,21"),  # an older harness
+            "golden_code": rec["goldenCode"],
+        }
+    ]
     src = hub_source_dir(tmp_path, "train", adapters=adapters)
     build = build_config("python_public", src, verify=False)
     row = next(r for r in build.rows if r["task_id"] == adapters[0]["task_id"])
@@ -57,8 +61,15 @@ def test_hub_record_is_preferred_and_the_adapters_copy_only_fills_in(tmp_path):
 
 def test_adapters_file_is_the_fallback_without_hub_files(tmp_path):
     rec = hub_records()[0]
-    adapters = [{"task_id": "py_" + rec["test_case_id"][:12], "full_hash": rec["test_case_id"],
-                 "function_name": "gc_skew", "context": rec["contextCode"], "golden_code": rec["goldenCode"]}]
+    adapters = [
+        {
+            "task_id": "py_" + rec["test_case_id"][:12],
+            "full_hash": rec["test_case_id"],
+            "function_name": "gc_skew",
+            "context": rec["contextCode"],
+            "golden_code": rec["goldenCode"],
+        }
+    ]
     src = hub_source_dir(tmp_path, "train", adapters=adapters)
     shutil.rmtree(src / "hf-biocoder_public")
     rows = {r["task_id"]: r for r in load_problems("python_public", src, verify=False)}
@@ -80,8 +91,12 @@ def test_hub_records_are_verified_one_by_one():
         verify_records("hf-biocoder_public/biocoder", bad, "biocoder.json", complete=True)
     with pytest.raises(SourceFileError, match=r"record 1: test_case_id \w+ appears twice"):
         verify_records("hf-biocoder_public/biocoder", [recs[0], recs[0]], "biocoder.json", complete=True)
-    with pytest.raises(SourceFileError, match=r"record 1 \(\w+\): field 'language' should be 'Python' or 'Java'"):
-        verify_records("hf-biocoder_public/biocoder", [recs[0], dict(recs[1], language="Rust")], "x", complete=True)
+    with pytest.raises(
+        SourceFileError, match=r"record 1 \(\w+\): field 'language' should be 'Python' or 'Java'"
+    ):
+        verify_records(
+            "hf-biocoder_public/biocoder", [recs[0], dict(recs[1], language="Rust")], "x", complete=True
+        )
     too_many = [dict(recs[1], test_case_id=_hex(i)) for i in range(51)]
     with pytest.raises(SourceFileError, match="51 java records, more than the 50 tasks of the public set"):
         verify_records("hf-biocoder_public/biocoder", too_many, "x", complete=True)

@@ -57,8 +57,14 @@ def _check_in(sandbox: str, tmp_path: Path) -> None:
     java = next(r for r in rows if r["language"] == "java")
     wrong = java["golden_code"].replace("stats.getMean()", "stats.getMax()")
     run = run_evaluation(
-        [java], [{"task_id": java["task_id"], "completion": java["golden_code"]},
-                 {"task_id": java["task_id"], "completion": wrong}], opts, progress=False)
+        [java],
+        [
+            {"task_id": java["task_id"], "completion": java["golden_code"]},
+            {"task_id": java["task_id"], "completion": wrong},
+        ],
+        opts,
+        progress=False,
+    )
     assert [r.status for r in run.results] == ["passed", "failed"]
 
 

@@ -59,9 +59,14 @@ def test_every_hook_of_the_builtin_runners_resolves():
             defined = rf"^(def {attr}\(|{attr} = )"  # a function, or a module-level object (rules)
             assert re.search(defined, Path(spec.origin).read_text(encoding="utf-8"), re.M), (name, hook)
         assert callable(lang.hook("mutants")), name
-        assert {"mutants", "heldout_mutants", "null_candidates", "synthesize", "extract", "scaffolding"} <= set(
-            lang.hooks
-        ), name
+        assert {
+            "mutants",
+            "heldout_mutants",
+            "null_candidates",
+            "synthesize",
+            "extract",
+            "scaffolding",
+        } <= set(lang.hooks), name
 
 
 def test_no_module_outside_the_table_compares_language_names():
@@ -70,7 +75,11 @@ def test_no_module_outside_the_table_compares_language_names():
         rel = str(path.relative_to(REPO))
         if rel.startswith("biocoder_metric/languages/"):
             continue
-        hits = [n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if COMPARISON.search(line)]
+        hits = [
+            n
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if COMPARISON.search(line)
+        ]
         if hits:
             found[rel] = hits
     assert set(found) <= STILL_BRANCHING, {k: v for k, v in found.items() if k not in STILL_BRANCHING}
@@ -132,7 +141,9 @@ class ToyRunner(LanguageRunner):
 
     def split_imports(self, solution):
         lines = solution.splitlines()
-        return "\n".join(ln for ln in lines if not ln.startswith("use ")), [ln for ln in lines if ln.startswith("use ")]
+        return "\n".join(ln for ln in lines if not ln.startswith("use ")), [
+            ln for ln in lines if ln.startswith("use ")
+        ]
 
     def class_name(self, program):
         return "ToyMain"
@@ -150,12 +161,18 @@ def test_a_registered_toy_language_is_dispatched_by_every_stage(toy, monkeypatch
     assert languages.names() == ("python", "java", "toy")
     # post-processing: prose, fences, clean-up, definitions
     assert extract_code("Here is my answer\nfn add => a + b\ndebug!\n", "toy") == "fn add => a + b\n"
-    assert extract_code("```java\nclass X {}\n```\n```toy\nfn add => 1\n```\n", "toy", "add") == "fn add => 1\n"
+    assert (
+        extract_code("```java\nclass X {}\n```\n```toy\nfn add => 1\n```\n", "toy", "add") == "fn add => 1\n"
+    )
     assert defines_function("fn add => 1", "add", "toy")
     # harness insertion: a body-only completion gets the signature, imports go to the top
     row = {
-        "task_id": "toy_1", "language": "toy", "kind": "harness", "function_name": "add",
-        "signature": "fn add", "context": "main\n<<insert solution here>>\nprint <|string;length=3|>\n",
+        "task_id": "toy_1",
+        "language": "toy",
+        "kind": "harness",
+        "function_name": "add",
+        "signature": "fn add",
+        "context": "main\n<<insert solution here>>\nprint <|string;length=3|>\n",
         "golden_code": "fn add => a + b",
     }
     (program,) = harness.build_harness_programs(row, "use maths\na + b", fuzz_cases=1, seed=0)

@@ -64,7 +64,9 @@ def test_utils_import_has_no_side_effects():
         "heavy = [n for n in ('biocoder_metric.execution', 'biocoder_metric.sandbox', 'datasets', 'torch', 'lm_eval') if n in sys.modules]\n"
         "print(heavy)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO_ROOT)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO_ROOT
+    )
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
 
 
@@ -86,12 +88,25 @@ def test_all_tasks_and_groups_are_indexed():
     tm = _task_manager()
     names = set(tm.all_tasks)
     expected = {
-        "biocoder", "biocoder_all", "biocoder_demo", "biocoder_instruct", "biocoder_demo_instruct",
-        "biocoder_python", "biocoder_python_summary_only", "biocoder_python_instruct",
-        "biocoder_java", "biocoder_java_summary_only", "biocoder_java_instruct",
-        "biocoder_rosalind", "biocoder_rosalind_instruct",
-        "biocoder_demo_python", "biocoder_demo_java", "biocoder_demo_rosalind",
-        "biocoder_demo_python_instruct", "biocoder_demo_java_instruct", "biocoder_demo_rosalind_instruct",
+        "biocoder",
+        "biocoder_all",
+        "biocoder_demo",
+        "biocoder_instruct",
+        "biocoder_demo_instruct",
+        "biocoder_python",
+        "biocoder_python_summary_only",
+        "biocoder_python_instruct",
+        "biocoder_java",
+        "biocoder_java_summary_only",
+        "biocoder_java_instruct",
+        "biocoder_rosalind",
+        "biocoder_rosalind_instruct",
+        "biocoder_demo_python",
+        "biocoder_demo_java",
+        "biocoder_demo_rosalind",
+        "biocoder_demo_python_instruct",
+        "biocoder_demo_java_instruct",
+        "biocoder_demo_rosalind_instruct",
     }
     assert expected <= names, expected - names
     # every task file is named after its task, and executes code only with consent
@@ -104,15 +119,27 @@ def test_all_tasks_and_groups_are_indexed():
     group = yaml.safe_load((TASK_FOLDER / "_biocoder.yaml").read_text(encoding="utf-8"))
     assert group["task"] == ["biocoder_python", "biocoder_rosalind"]
     assert yaml.safe_load((TASK_FOLDER / "_biocoder_all.yaml").read_text(encoding="utf-8"))["task"] == [
-        "biocoder_python", "biocoder_java", "biocoder_rosalind"]
+        "biocoder_python",
+        "biocoder_java",
+        "biocoder_rosalind",
+    ]
     assert group["aggregate_metric_list"][0]["weight_by_size"] is True
 
 
 def test_dataset_hook_selects_executable_rows_of_a_config():
     utils = _utils()
-    ds = utils.load_biocoder("demo", prompt_style="summary_only", language="python", kind="harness", version=1.0, pretrained="ignored")
+    ds = utils.load_biocoder(
+        "demo",
+        prompt_style="summary_only",
+        language="python",
+        kind="harness",
+        version=1.0,
+        pretrained="ignored",
+    )
     rows = list(ds["test"])
-    assert rows and all(r["language"] == "python" and r["kind"] == "harness" and r["executable"] for r in rows)
+    assert rows and all(
+        r["language"] == "python" and r["kind"] == "harness" and r["executable"] for r in rows
+    )
     assert all(r["prompt_style"] == "summary_only" and r["prompt"].rstrip().endswith('"""') for r in rows)
     assert not any(r["golden_code"].strip() in r["prompt"] for r in rows), "a prompt leaks its golden code"
     with pytest.raises(ValueError, match="no executable tasks"):
@@ -129,7 +156,10 @@ def test_python_task_reads_the_executable_tasks(upstream_dir, monkeypatch):
     executable = [r for r in load_problems("python_public", upstream_dir) if r["executable"]]
     assert len(rows) == len(executable)
     assert sum(r["harness_source"] == "upstream" for r in rows) == 79  # upstream's, plus synthesized ones
-    assert all(r["executable"] and r["kind"] == "harness" and "<<insert solution here>>" in r["context"] for r in rows)
+    assert all(
+        r["executable"] and r["kind"] == "harness" and "<<insert solution here>>" in r["context"]
+        for r in rows
+    )
 
 
 def test_metric_excludes_unscorable_tasks_from_the_mean():
@@ -180,12 +210,18 @@ def _body(doc: dict) -> str:
 def _run_in_process(tasks: list[str], style: str) -> dict:
     from lm_eval import simple_evaluate
 
-    return simple_evaluate(model=_GoldenLM(style), tasks=tasks, task_manager=_task_manager(), confirm_run_unsafe_code=True)
+    return simple_evaluate(
+        model=_GoldenLM(style), tasks=tasks, task_manager=_task_manager(), confirm_run_unsafe_code=True
+    )
 
 
 def test_oracle_goldens_in_fences_score_one_on_every_demo_task(patched_env):
     res = _run_in_process(["biocoder_demo_instruct"], "whole")["results"]
-    for task in ("biocoder_demo_python_instruct", "biocoder_demo_java_instruct", "biocoder_demo_rosalind_instruct"):
+    for task in (
+        "biocoder_demo_python_instruct",
+        "biocoder_demo_java_instruct",
+        "biocoder_demo_rosalind_instruct",
+    ):
         assert res[task]["pass@1,extract_code"] == 1.0, (task, res[task])
     assert res["biocoder_demo_instruct"]["pass@1,extract_code"] == 1.0
     assert res["biocoder_demo_instruct"]["sample_len"] == 21
@@ -214,7 +250,12 @@ def test_wrong_answers_score_zero(patched_env):
             goldens = [r.doc["golden_code"] for r in requests]
             return goldens[1:] + goldens[:1]
 
-    res = simple_evaluate(model=ShiftedLM(), tasks=["biocoder_demo_rosalind_instruct"], task_manager=_task_manager(), confirm_run_unsafe_code=True)
+    res = simple_evaluate(
+        model=ShiftedLM(),
+        tasks=["biocoder_demo_rosalind_instruct"],
+        task_manager=_task_manager(),
+        confirm_run_unsafe_code=True,
+    )
     assert res["results"]["biocoder_demo_rosalind_instruct"]["pass@1,extract_code"] == 0.0
 
 
@@ -224,17 +265,41 @@ def tiny_model(tmp_path_factory) -> Path:
     return build_tiny_model(tmp_path_factory.mktemp("tiny-model"))
 
 
-def _lm_eval_cli(launcher: list[str], tiny_model: Path, out: Path, env: dict[str, str], results_dir: Path) -> dict:
+def _lm_eval_cli(
+    launcher: list[str], tiny_model: Path, out: Path, env: dict[str, str], results_dir: Path
+) -> dict:
     cmd = [
-        *launcher, "run",
-        "--tasks", "biocoder_demo_python,biocoder_demo_rosalind",
-        "--include_path", "lm_eval_tasks",
-        "--model", "hf", "--model_args", f"pretrained={tiny_model},dtype=float32",
-        "--device", "cpu", "--batch_size", "2", "--limit", "2",
-        "--gen_kwargs", "max_gen_toks=16",
-        "--confirm_run_unsafe_code", "--output_path", str(out), "--log_samples",
+        *launcher,
+        "run",
+        "--tasks",
+        "biocoder_demo_python,biocoder_demo_rosalind",
+        "--include_path",
+        "lm_eval_tasks",
+        "--model",
+        "hf",
+        "--model_args",
+        f"pretrained={tiny_model},dtype=float32",
+        "--device",
+        "cpu",
+        "--batch_size",
+        "2",
+        "--limit",
+        "2",
+        "--gen_kwargs",
+        "max_gen_toks=16",
+        "--confirm_run_unsafe_code",
+        "--output_path",
+        str(out),
+        "--log_samples",
     ]
-    full_env = {**os.environ, **env, "BIOCODER_RESULTS_DIR": str(results_dir), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    full_env = {
+        **os.environ,
+        **env,
+        "BIOCODER_RESULTS_DIR": str(results_dir),
+        "HF_HUB_OFFLINE": "1",
+        "HF_DATASETS_OFFLINE": "1",
+        "TOKENIZERS_PARALLELISM": "false",
+    }
     proc = subprocess.run(cmd, cwd=REPO_ROOT, env=full_env, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-6000:]
     files = sorted(out.rglob("results_*.json"))
@@ -251,17 +316,25 @@ def _check_results(results: dict, results_dir: Path) -> None:
         assert block["sample_len"] == 2
         assert results["n-samples"][task]["effective"] == 2
     # execution happened: every candidate got a verdict from a sandbox run
-    verdicts = [json.loads(line) for f in results_dir.rglob("results.jsonl") for line in f.read_text(encoding="utf-8").splitlines()]
+    verdicts = [
+        json.loads(line)
+        for f in results_dir.rglob("results.jsonl")
+        for line in f.read_text(encoding="utf-8").splitlines()
+    ]
     assert len(verdicts) == 4, verdicts
     for v in verdicts:
         assert v["status"] in tuple(Status) and v["status"] != Status.SANDBOX_ERROR, v
         assert v["cases_total"] >= 1 and v["program_hash"], v
-    assert {json.loads((f.parent / "run.json").read_text())["sandbox"] for f in results_dir.rglob("results.jsonl")} <= {"bwrap", "none"}
+    assert {
+        json.loads((f.parent / "run.json").read_text())["sandbox"] for f in results_dir.rglob("results.jsonl")
+    } <= {"bwrap", "none"}
 
 
 @pytest.mark.slow
 def test_lm_eval_cli_on_tiny_model(tiny_model, env, tmp_path):
-    results = _lm_eval_cli([sys.executable, "-m", "lm_eval"], tiny_model, tmp_path / "out", env, tmp_path / "verdicts")
+    results = _lm_eval_cli(
+        [sys.executable, "-m", "lm_eval"], tiny_model, tmp_path / "out", env, tmp_path / "verdicts"
+    )
     _check_results(results, tmp_path / "verdicts")
 
 
@@ -273,7 +346,16 @@ def test_lm_eval_cli_under_accelerate_launch(tiny_model, env, tmp_path):
     only across GPUs, so on this CPU host the run is single-process; on GPUs the same command
     with ``--multi_gpu`` is data parallel.)
     """
-    launcher = [sys.executable, "-m", "accelerate.commands.launch", "--num_processes", "2", "--cpu", "-m", "lm_eval"]
+    launcher = [
+        sys.executable,
+        "-m",
+        "accelerate.commands.launch",
+        "--num_processes",
+        "2",
+        "--cpu",
+        "-m",
+        "lm_eval",
+    ]
     results = _lm_eval_cli(launcher, tiny_model, tmp_path / "out", env, tmp_path / "verdicts")
     _check_results(results, tmp_path / "verdicts")
 
@@ -285,17 +367,30 @@ def test_golden_failing_here_raises_instead_of_shrinking_the_task_set(patched_en
 
     utils = _utils()
     docs = []
-    for name, golden in (("ok", "def f(x):\n    return x + 1\n"), ("broken", "def f(x):\n    import no_such_module_here\n    return x\n")):
+    for name, golden in (
+        ("ok", "def f(x):\n    return x + 1\n"),
+        ("broken", "def f(x):\n    import no_such_module_here\n    return x\n"),
+    ):
         row = empty_row()
         row.update(
-            task_id=f"lm_{name}", config="custom", language="python", kind="harness", executable=True,
-            function_name="f", signature="def f(x):", context="<<insert solution here>>\nprint(f(<|int;range=1,5|>))\n",
-            golden_code=golden, prompt="def f(x):\n", prompt_style="instruct",
+            task_id=f"lm_{name}",
+            config="custom",
+            language="python",
+            kind="harness",
+            executable=True,
+            function_name="f",
+            signature="def f(x):",
+            context="<<insert solution here>>\nprint(f(<|int;range=1,5|>))\n",
+            golden_code=golden,
+            prompt="def f(x):\n",
+            prompt_style="instruct",
         )
         docs.append(row)
     answer = "```python\ndef f(x):\n    return x + 1\n```"
     preds = utils.build_predictions([[answer], [answer]], docs)
-    with pytest.raises(RuntimeError, match=r"(?s)1 of 2 goldens fail in this environment.*no_such_module_here"):
+    with pytest.raises(
+        RuntimeError, match=r"(?s)1 of 2 goldens fail in this environment.*no_such_module_here"
+    ):
         utils.pass_at_k(["lm_ok"], [preds[0]])
     monkeypatch.setenv("BIOCODER_ALLOW_PARTIAL", "1")
     preds = utils.build_predictions([[answer], [answer + "\n"]], docs)

@@ -162,8 +162,14 @@ def test_exact_estimator_values_on_a_synthetic_set(demo_rows, tmp_path, monkeypa
         predictions.append(cands[1:] + cands[:1])  # passes not all first
         references.append(task_id)
     metric = evaluate.load(str(MODULE_DIR))
-    strict = metric.compute(predictions=predictions, references=references, k=(1, 2, 3, 5), fuzz_cases=2,
-                            task_ids=list(plan), **SANDBOX)
+    strict = metric.compute(
+        predictions=predictions,
+        references=references,
+        k=(1, 2, 3, 5),
+        fuzz_cases=2,
+        task_ids=list(plan),
+        **SANDBOX,
+    )
     # a task with fewer than k samples makes pass@k undefined, as in the CLI (never a smaller average)
     assert strict["pass@1"] == pytest.approx(_expected(plan, 1), abs=1e-12)
     assert strict["pass@2"] == pytest.approx(_expected(plan, 2), abs=1e-12)
@@ -209,7 +215,12 @@ def test_json_row_references_and_excluded_tasks(tmp_path, monkeypatch):
         metric.compute(**kwargs)
     out = metric.compute(allow_partial=True, **kwargs)
     assert out["pass@1"] == 0.5  # the broken task is not averaged in
-    assert out["details"]["partial"] == {"scored": 1, "of": 2, "unscored_tasks": ["custom_broken"], "samples_left_out": 0}
+    assert out["details"]["partial"] == {
+        "scored": 1,
+        "of": 2,
+        "unscored_tasks": ["custom_broken"],
+        "samples_left_out": 0,
+    }
     assert out["partial"] is True
     (excluded,) = out["details"]["excluded_tasks"]
     assert excluded["task_id"] == broken["task_id"] and excluded["task_status"] == "golden_fails"

@@ -41,7 +41,9 @@ def models_file(tiny, tmp_path_factory) -> Path:
 
 def _function(code: str, name: str) -> ast.FunctionDef:
     tree = ast.parse(textwrap.dedent(code))
-    found = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name == name]
+    found = [
+        n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name == name
+    ]
     assert found, f"no def {name} in:\n{code}"
     return found[0]
 
@@ -49,7 +51,12 @@ def _function(code: str, name: str) -> ast.FunctionDef:
 def _statements(fn: ast.FunctionDef) -> list[str]:
     """The body without leading docstrings (the prompt's docstring is put back in front)."""
     body = list(fn.body)
-    while body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+    while (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
         body.pop(0)
     return [ast.dump(s) for s in body]
 
@@ -71,12 +78,21 @@ def test_merge_order_defaults_model_version_then_overrides(tmp_path):
     path.write_text(
         yaml.safe_dump(
             {
-                "defaults": {"batch_size": 3, "generation_config": {"defaults": {"max_new_tokens": 100}, "hot": {"do_sample": True, "temperature": 1.5}}},
+                "defaults": {
+                    "batch_size": 3,
+                    "generation_config": {
+                        "defaults": {"max_new_tokens": 100},
+                        "hot": {"do_sample": True, "temperature": 1.5},
+                    },
+                },
                 "models": {
                     "m": {
                         "prompt_style": "summary_only",
                         "generation_config": {"sampling": {"temperature": 0.5}},
-                        "versions": {"a": {"path": "org/a"}, "b": {"path": "org/b", "batch_size": 9, "processor": "chat"}},
+                        "versions": {
+                            "a": {"path": "org/a"},
+                            "b": {"path": "org/b", "batch_size": 9, "processor": "chat"},
+                        },
                     }
                 },
             }
@@ -84,12 +100,27 @@ def test_merge_order_defaults_model_version_then_overrides(tmp_path):
         encoding="utf-8",
     )
     a = resolve_model("m", path)
-    assert (a.version, a.path, a.batch_size, a.prompt_style, a.processor) == ("a", "org/a", 3, "summary_only", "causal_lm")
-    b = resolve_model("m@b", path, decode_mode="sampling", overrides={"n_samples": 7, "max_new_tokens": 33, "batch_size": None})
+    assert (a.version, a.path, a.batch_size, a.prompt_style, a.processor) == (
+        "a",
+        "org/a",
+        3,
+        "summary_only",
+        "causal_lm",
+    )
+    b = resolve_model(
+        "m@b",
+        path,
+        decode_mode="sampling",
+        overrides={"n_samples": 7, "max_new_tokens": 33, "batch_size": None},
+    )
     assert (b.path, b.batch_size, b.processor, b.n_samples) == ("org/b", 9, "chat", 7)
     # packaged sampling mode (top_p 0.95) + this model's temperature + the max_new_tokens override
     assert b.generation == {"max_new_tokens": 33, "do_sample": True, "temperature": 0.5, "top_p": 0.95}
-    assert resolve_model("m", path, decode_mode="hot").generation == {"max_new_tokens": 100, "do_sample": True, "temperature": 1.5}
+    assert resolve_model("m", path, decode_mode="hot").generation == {
+        "max_new_tokens": 100,
+        "do_sample": True,
+        "temperature": 1.5,
+    }
 
 
 def test_registry_errors_name_file_and_choices(tmp_path):
@@ -100,14 +131,18 @@ def test_registry_errors_name_file_and_choices(tmp_path):
     with pytest.raises(ValueError, match=r"has no version 'zz'"):
         resolve_model("starcoder2-3b@zz")
     bad = tmp_path / "bad.yaml"
-    bad.write_text("models:\n  m:\n    versions:\n      v:\n        path: x\n        temprature: 3\n", encoding="utf-8")
+    bad.write_text(
+        "models:\n  m:\n    versions:\n      v:\n        path: x\n        temprature: 3\n", encoding="utf-8"
+    )
     with pytest.raises(ValueError, match=rf"{bad}.*unknown key 'temprature'"):
         resolve_model("m", bad)
     assert DEFAULT_MODELS_FILE.is_file()
 
 
 def test_processor_lookup_accepts_user_subclasses_and_rejects_others():
-    assert processor_class("biocoder_metric.generation.processors.chat:ChatProcessor") is processor_class("chat")
+    assert processor_class("biocoder_metric.generation.processors.chat:ChatProcessor") is processor_class(
+        "chat"
+    )
     with pytest.raises(ValueError, match="unknown processor"):
         processor_class("gpt9")
     with pytest.raises(ValueError, match="not a subclass"):
@@ -117,9 +152,12 @@ def test_processor_lookup_accepts_user_subclasses_and_rejects_others():
 
 # ----------------------------------------------------------------------------------- process_after
 def test_stop_truncation_and_head_lookup():
-    assert truncate_at_stops("    return 1\n\ndef other():\n    pass", STOP_SEQUENCES["python"]) == "    return 1\n"
-    prompt = "import x\n\n@deco(1)\ndef f(a):\n    \"\"\"Doc.\"\"\"\n"
-    assert target_head(prompt, "f", "python") == "@deco(1)\ndef f(a):\n    \"\"\"Doc.\"\"\"\n"
+    assert (
+        truncate_at_stops("    return 1\n\ndef other():\n    pass", STOP_SEQUENCES["python"])
+        == "    return 1\n"
+    )
+    prompt = 'import x\n\n@deco(1)\ndef f(a):\n    """Doc."""\n'
+    assert target_head(prompt, "f", "python") == '@deco(1)\ndef f(a):\n    """Doc."""\n'
     assert target_head(prompt, "g", "python") == ""
 
 
@@ -127,7 +165,11 @@ def test_stop_truncation_and_head_lookup():
 @pytest.mark.parametrize("style", ["full_context", "summary_only"])
 def test_completion_route_on_real_upstream_prompts(upstream_dir, style):
     """Golden bodies continuing the real prompts come back as the golden function, every time."""
-    rows = [r for r in load_problems("python_public", source_dir=upstream_dir) if r["harness_source"] == "upstream"]
+    rows = [
+        r
+        for r in load_problems("python_public", source_dir=upstream_dir)
+        if r["harness_source"] == "upstream"
+    ]
     assert len(rows) == 79
     spec = ModelSpec(name="t", version="v", path="unused", prompt_style=style)
     proc = make_processor(spec)
@@ -141,11 +183,15 @@ def test_completion_route_on_real_upstream_prompts(upstream_dir, style):
         got = _function(candidate, row["function_name"])
         want = _function(row["golden_code"], row["function_name"])
         assert _statements(got) == _statements(want), f"{row['task_id']} ({style}):\n{candidate}"
-        assert [ast.dump(d) for d in got.decorator_list] == [ast.dump(d) for d in want.decorator_list], row["task_id"]
+        assert [ast.dump(d) for d in got.decorator_list] == [ast.dump(d) for d in want.decorator_list], row[
+            "task_id"
+        ]
         assert "def main" not in candidate
         methods += candidate.startswith((" ", "\t"))
     if style == "full_context":
-        assert methods >= 10, "the upstream set has class methods; their candidates keep the class indentation"
+        assert methods >= 10, (
+            "the upstream set has class methods; their candidates keep the class indentation"
+        )
 
 
 def test_chat_answers_with_fences_and_prose():
@@ -186,7 +232,9 @@ def test_causal_lm_generates_n_samples_and_counts_tokens(models_file):
     outs = greedy.generate(prompts, 2, greedy.stop_sequences(rows[0]))
     assert [len(o) for o in outs] == [2, 2, 2]
     assert all(o[0].text == o[1].text for o in outs), "greedy decoding is deterministic"
-    assert all(0 < o[0].n_tokens <= 12 and o[1].n_tokens == 0 for o in outs), "copies of a greedy answer cost nothing"
+    assert all(0 < o[0].n_tokens <= 12 and o[1].n_tokens == 0 for o in outs), (
+        "copies of a greedy answer cost nothing"
+    )
     sampler = make_processor(resolve_model("tiny", models_file, decode_mode="sampling"))
     outs = sampler.generate(prompts[:1], 3)
     assert len(outs[0]) == 3 and all(0 < g.n_tokens <= 12 for g in outs[0])

@@ -83,19 +83,43 @@ def workload(tmp_path_factory):
     """Python harness + Rosalind demo tasks (Java's JVM start would dominate a 2-core machine)."""
     root = tmp_path_factory.mktemp("ray")
     lines = [
-        ln for ln in DEMO_SAMPLES.read_text(encoding="utf-8").splitlines()
+        ln
+        for ln in DEMO_SAMPLES.read_text(encoding="utf-8").splitlines()
         if ln.strip() and not json.loads(ln)["task_id"].startswith("demo_java")
     ]
     samples = root / "samples.jsonl"
     samples.write_text("\n".join(lines) + "\n", encoding="utf-8")
     task_ids = ",".join(sorted({json.loads(ln)["task_id"] for ln in lines}))
-    base = ["--config", "demo", "--samples", str(samples), "--task-ids", task_ids, "--sandbox", "bwrap",
-            "--fuzz-cases", "2",
-            "--no-progress"]
+    base = [
+        "--config",
+        "demo",
+        "--samples",
+        str(samples),
+        "--task-ids",
+        task_ids,
+        "--sandbox",
+        "bwrap",
+        "--fuzz-cases",
+        "2",
+        "--no-progress",
+    ]
     from biocoder_metric.cli import main
 
-    assert main(["evaluate", *base, "--workers", "2", "--golden-cache", str(root / "g-local"),
-                 "--out", str(root / "local")]) == 0
+    assert (
+        main(
+            [
+                "evaluate",
+                *base,
+                "--workers",
+                "2",
+                "--golden-cache",
+                str(root / "g-local"),
+                "--out",
+                str(root / "local"),
+            ]
+        )
+        == 0
+    )
     return root, base, len(lines)
 
 
@@ -112,13 +136,23 @@ def test_ray_run_equals_local_run_and_goldens_run_once(cluster, workload):
     root, base, n_samples = workload
     before = len(CLOSED_POOL_STATS)
     gc = root / "g-ray"
-    assert main(["evaluate", *base, "--executor", "ray", "--golden-cache", str(gc), "--out", str(root / "ray")]) == 0
+    assert (
+        main(["evaluate", *base, "--executor", "ray", "--golden-cache", str(gc), "--out", str(root / "ray")])
+        == 0
+    )
     assert _files(root / "ray") == _files(root / "local")  # verdicts and pass@k identical
-    assert json.loads((root / "ray" / "run.json").read_text()) == json.loads((root / "local" / "run.json").read_text())
+    assert json.loads((root / "ray" / "run.json").read_text()) == json.loads(
+        (root / "local" / "run.json").read_text()
+    )
     stats = CLOSED_POOL_STATS[before:]
     assert sum(s.actors for s in stats) >= 2 and all(len(s.nodes) == 2 for s in stats)
-    harness_tasks = len({json.loads(ln)["task_id"] for ln in (root / "local" / "results.jsonl").read_text().splitlines()
-                         if not json.loads(ln)["task_id"].startswith("demo_rosalind")})
+    harness_tasks = len(
+        {
+            json.loads(ln)["task_id"]
+            for ln in (root / "local" / "results.jsonl").read_text().splitlines()
+            if not json.loads(ln)["task_id"].startswith("demo_rosalind")
+        }
+    )
     # one golden job per harness task for the whole cluster (one cache entry each), plus one job per sample
     assert len(list(gc.glob("*.json"))) == harness_tasks
     assert sum(s.jobs for s in stats) == harness_tasks + n_samples
@@ -152,8 +186,20 @@ def test_removing_a_node_mid_run_loses_nothing(cluster, workload):
     before = len(CLOSED_POOL_STATS)
     rc: list[int] = []
     runner = threading.Thread(
-        target=lambda: rc.append(main(["evaluate", *base, "--executor", "ray", "--golden-cache", str(root / "g-loss"),
-                                       "--out", str(out)]))
+        target=lambda: rc.append(
+            main(
+                [
+                    "evaluate",
+                    *base,
+                    "--executor",
+                    "ray",
+                    "--golden-cache",
+                    str(root / "g-loss"),
+                    "--out",
+                    str(out),
+                ]
+            )
+        )
     )
     runner.start()
     partial = out / "results.partial.jsonl"
@@ -168,6 +214,10 @@ def test_removing_a_node_mid_run_loses_nothing(cluster, workload):
     assert rc == [0]
     assert _files(out) == _files(root / "local")  # nothing lost, nothing counted twice
     lines = partial.read_text().splitlines()
-    assert len(lines) == n_samples == len({(json.loads(ln)["task_id"], json.loads(ln)["sample_index"]) for ln in lines})
+    assert (
+        len(lines)
+        == n_samples
+        == len({(json.loads(ln)["task_id"], json.loads(ln)["sample_index"]) for ln in lines})
+    )
     stats = CLOSED_POOL_STATS[before:]
     assert sum(s.actors_lost for s in stats) >= 1

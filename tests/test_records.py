@@ -29,17 +29,24 @@ def test_the_row_type_is_generated_from_the_schema_columns():
 def test_a_sample_is_made_once_by_the_reader_and_not_checked_again(tmp_path, monkeypatch):
     path = tmp_path / "s.jsonl"
     path.write_text(
-        json.dumps({"task_id": "demo_py_gc_content", "completion": "a"}) + "\n"
-        + json.dumps({"task_id": "demo_py_gc_content", "solution": "b", "prompt": "p"}) + "\n"
+        json.dumps({"task_id": "demo_py_gc_content", "completion": "a"})
+        + "\n"
+        + json.dumps({"task_id": "demo_py_gc_content", "solution": "b", "prompt": "p"})
+        + "\n"
     )
     read = read_samples(path)
     assert all(isinstance(s, Sample) for s in read)
     assert (read[1].task_id, read[1].completion, read[1].prompt, read[1].where) == (
-        "demo_py_gc_content", "b", "p", f"{path}:2",
+        "demo_py_gc_content",
+        "b",
+        "p",
+        f"{path}:2",
     )
     calls = []
     real = samples_mod.check_sample
-    monkeypatch.setattr(samples_mod, "check_sample", lambda obj, where: calls.append(where) or real(obj, where))
+    monkeypatch.setattr(
+        samples_mod, "check_sample", lambda obj, where: calls.append(where) or real(obj, where)
+    )
     by_id = {"demo_py_gc_content": {}}
     norm = normalize_samples(read, by_id)
     assert calls == [], "a Sample from the reader is checked a second time"

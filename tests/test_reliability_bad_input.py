@@ -24,13 +24,27 @@ from hypothesis import strategies as st
 
 from reliability_support import record, sandbox_reason
 
-_spec = importlib.util.spec_from_file_location("malformed_corpus", Path(__file__).parent / "malformed" / "corpus.py")
+_spec = importlib.util.spec_from_file_location(
+    "malformed_corpus", Path(__file__).parent / "malformed" / "corpus.py"
+)
 corpus = importlib.util.module_from_spec(_spec)
 sys.modules["malformed_corpus"] = corpus
 _spec.loader.exec_module(corpus)
 
-ENGINE = ["--config", "demo", "--sandbox", "bwrap", "--workers", "1", "--fuzz-cases", "1", "--timeout", "3", "--no-progress",
-          "--allow-missing"]  # the corpus covers a few tasks; what is judged here is the input handling
+ENGINE = [
+    "--config",
+    "demo",
+    "--sandbox",
+    "bwrap",
+    "--workers",
+    "1",
+    "--fuzz-cases",
+    "1",
+    "--timeout",
+    "3",
+    "--no-progress",
+    "--allow-missing",
+]  # the corpus covers a few tasks; what is judged here is the input handling
 
 
 def _run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int | None, str, str | None]:
@@ -51,10 +65,15 @@ def _run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int |
 def _tree(path: Path) -> dict[str, str]:
     if not path.exists():
         return {}
-    return {str(p.relative_to(path)): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir" for p in path.rglob("*")}
+    return {
+        str(p.relative_to(path)): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
+        for p in path.rglob("*")
+    }
 
 
-def _rejection_problems(code: int | None, err: str, crash: str | None, must_name: list[str], out: Path, before: dict[str, str]) -> list[str]:
+def _rejection_problems(
+    code: int | None, err: str, crash: str | None, must_name: list[str], out: Path, before: dict[str, str]
+) -> list[str]:
     problems = []
     if crash:
         problems.append(f"unhandled exception: {crash.strip().splitlines()[-1][:200]}")
@@ -97,7 +116,9 @@ def test_unusable_options_are_rejected(case, tmp_path: Path, capsys: pytest.Capt
         out.write_text("not a directory\n")
     elif case.setup == "out_other_run":
         out.mkdir()
-        (out / "run.json").write_text(json.dumps({"schema": "biocoder-results/1", "options": {"seed": 99}}) + "\n")
+        (out / "run.json").write_text(
+            json.dumps({"schema": "biocoder-results/1", "options": {"seed": 99}}) + "\n"
+        )
         (out / "results.partial.jsonl").write_text("")
     before = _tree(out) if out.is_dir() else {}
     argv = ["evaluate", "--samples", str(samples), "--out", str(out), *ENGINE, *case.args]
@@ -115,7 +136,9 @@ def test_unusable_options_are_rejected(case, tmp_path: Path, capsys: pytest.Capt
 
 
 @pytest.mark.slow
-def test_odd_but_valid_samples_get_documented_status(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_odd_but_valid_samples_get_documented_status(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     reason = sandbox_reason("bwrap")
     if reason:
         pytest.skip(f"bwrap sandbox not available here: {reason}")
@@ -126,7 +149,9 @@ def test_odd_but_valid_samples_get_documented_status(tmp_path: Path, capsys: pyt
     code, err, crash = _run_cli(["evaluate", "--samples", str(samples), "--out", str(out), *ENGINE], capsys)
     results = []
     if (out / "results.jsonl").exists():
-        results = [json.loads(line) for line in (out / "results.jsonl").read_text(encoding="utf-8").splitlines()]
+        results = [
+            json.loads(line) for line in (out / "results.jsonl").read_text(encoding="utf-8").splitlines()
+        ]
     by_index = {r["sample_index"]: r for r in results if r["task_id"] == corpus.GC}
     failures = {}
     for i, case in enumerate(cases):
@@ -138,8 +163,14 @@ def test_odd_but_valid_samples_get_documented_status(tmp_path: Path, capsys: pyt
             problems.append("no result")
         elif got["status"] not in case.statuses:
             problems.append(f"status {got['status']!r}, documented {case.statuses} ({case.why})")
-        record("bad_input", family="accepted_sample", case=case.name, handled=not problems, problems=problems,
-               status=got and got["status"])
+        record(
+            "bad_input",
+            family="accepted_sample",
+            case=case.name,
+            handled=not problems,
+            problems=problems,
+            status=got and got["status"],
+        )
         if problems:
             failures[case.name] = problems
     assert not failures, failures
@@ -151,8 +182,17 @@ def _rows(tmp_path: Path) -> list[dict]:
     rows = []
     for case in corpus.HARNESS_ROWS:
         row = empty_row()
-        row.update(task_id=f"bad_{case.name}", config="demo", language="python", kind="harness", executable=True,
-                   function_name="f", signature="def f(x):", context=case.context, golden_code=case.golden)
+        row.update(
+            task_id=f"bad_{case.name}",
+            config="demo",
+            language="python",
+            kind="harness",
+            executable=True,
+            function_name="f",
+            signature="def f(x):",
+            context=case.context,
+            golden_code=case.golden,
+        )
         rows.append(row)
     return rows
 
@@ -167,7 +207,9 @@ def test_malformed_harness_rows_get_task_status(tmp_path: Path) -> None:
     rows = _rows(tmp_path)
     samples = [{"task_id": r["task_id"], "completion": "def f(x):\n    return repr(x)\n"} for r in rows]
     os.environ.setdefault("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    options = EvalOptions(sandbox="bwrap", workers=1, fuzz_cases=2, timeout_s=2.0, golden_cache_dir=str(tmp_path / "golden"))
+    options = EvalOptions(
+        sandbox="bwrap", workers=1, fuzz_cases=2, timeout_s=2.0, golden_cache_dir=str(tmp_path / "golden")
+    )
     # allow_partial: these goldens fail on purpose; each task must still get its documented status
     run = run_evaluation(rows, samples, options, out_dir=tmp_path / "out", progress=False, allow_partial=True)
     results = {r.task_id: r for r in run.results}
@@ -184,9 +226,22 @@ def test_malformed_harness_rows_get_task_status(tmp_path: Path) -> None:
             for text in case.mentions:
                 if text.lower() not in reason_text.lower():
                     problems.append(f"reason does not mention {text!r}: {reason_text[:200]!r}")
-            if case.context is not None and f"bad_{case.name}" not in reason_text and case.task_status == "no_harness" and "marker" not in case.mentions and "golden" not in case.mentions:
+            if (
+                case.context is not None
+                and f"bad_{case.name}" not in reason_text
+                and case.task_status == "no_harness"
+                and "marker" not in case.mentions
+                and "golden" not in case.mentions
+            ):
                 problems.append(f"reason does not name the task: {reason_text[:200]!r}")
-        record("bad_input", family="harness_row", case=case.name, handled=not problems, problems=problems, status=r and r.status)
+        record(
+            "bad_input",
+            family="harness_row",
+            case=case.name,
+            handled=not problems,
+            problems=problems,
+            status=r and r.status,
+        )
         if problems:
             failures[case.name] = problems
     assert not failures, failures
@@ -207,14 +262,27 @@ def test_problem_list_errors_name_the_task() -> None:
 
 _json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.sampled_from(["task_id", "completion", "solution", "prompt", "x"]) | st.text(max_size=5), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(["task_id", "completion", "solution", "prompt", "x"]) | st.text(max_size=5),
+            children,
+            max_size=4,
+        )
+    ),
     max_leaves=12,
 )
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(lines=st.lists(st.binary(max_size=80) | _json_values.map(lambda v: json.dumps(v).encode()), min_size=0, max_size=6))
-def test_random_jsonl_garbage_is_rejected_or_read(lines: list[bytes], tmp_path_factory: pytest.TempPathFactory) -> None:
+@given(
+    lines=st.lists(
+        st.binary(max_size=80) | _json_values.map(lambda v: json.dumps(v).encode()), min_size=0, max_size=6
+    )
+)
+def test_random_jsonl_garbage_is_rejected_or_read(
+    lines: list[bytes], tmp_path_factory: pytest.TempPathFactory
+) -> None:
     """The samples reader either returns well-formed samples or raises UsageError naming file:line."""
     from biocoder_metric.cli import UsageError
     from biocoder_metric.cli.common import read_samples
@@ -227,9 +295,16 @@ def test_random_jsonl_garbage_is_rejected_or_read(lines: list[bytes], tmp_path_f
         assert str(path) in str(exc), str(exc)
         outcome = "rejected"
     except Exception as exc:  # noqa: BLE001 - anything else is an unclear error
-        record("bad_input_fuzz", outcome="unhandled", case=repr(b"\\n".join(lines))[:120], problem=repr(exc)[:200])
+        record(
+            "bad_input_fuzz",
+            outcome="unhandled",
+            case=repr(b"\\n".join(lines))[:120],
+            problem=repr(exc)[:200],
+        )
         raise AssertionError(f"unclear error {type(exc).__name__}: {exc}") from exc
     else:
-        assert samples and all(isinstance(s["task_id"], str) and isinstance(s["completion"], str) for s in samples)
+        assert samples and all(
+            isinstance(s["task_id"], str) and isinstance(s["completion"], str) for s in samples
+        )
         outcome = "read"
     record("bad_input_fuzz", outcome=outcome)

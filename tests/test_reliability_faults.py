@@ -33,8 +33,18 @@ import pytest
 from reliability_support import REPO_ROOT, descendants, evaluator_env, pid_alive, record, sandbox_reason
 
 SLEEP_S = 0.15
-BASE_ARGS = ["--config", "demo", "--workers", "1", "--fuzz-cases", "2", "--timeout", "5", "--no-progress",
-             "--allow-missing"]  # Python and Rosalind tasks only: the Java ones are missing on purpose
+BASE_ARGS = [
+    "--config",
+    "demo",
+    "--workers",
+    "1",
+    "--fuzz-cases",
+    "2",
+    "--timeout",
+    "5",
+    "--no-progress",
+    "--allow-missing",
+]  # Python and Rosalind tasks only: the Java ones are missing on purpose
 
 
 def _demo_samples(path: Path) -> int:
@@ -49,7 +59,12 @@ def _demo_samples(path: Path) -> int:
         lines.append({"task_id": row["task_id"], "completion": row["golden_code"]})
         if mutant:
             lines.append({"task_id": row["task_id"], "completion": mutant})
-        lines.append({"task_id": row["task_id"], "completion": f"import time\ntime.sleep({SLEEP_S})\n" + row["golden_code"]})
+        lines.append(
+            {
+                "task_id": row["task_id"],
+                "completion": f"import time\ntime.sleep({SLEEP_S})\n" + row["golden_code"],
+            }
+        )
     path.write_text("".join(json.dumps(s) + "\n" for s in lines), encoding="utf-8")
     return len(lines)
 
@@ -60,7 +75,19 @@ def _env(cache: Path) -> dict[str, str]:
 
 
 def _cmd(samples: Path, out: Path, sandbox: str) -> list[str]:
-    return [sys.executable, "-m", "biocoder_metric", "evaluate", "--samples", str(samples), "--out", str(out), "--sandbox", sandbox, *BASE_ARGS]
+    return [
+        sys.executable,
+        "-m",
+        "biocoder_metric",
+        "evaluate",
+        "--samples",
+        str(samples),
+        "--out",
+        str(out),
+        "--sandbox",
+        sandbox,
+        *BASE_ARGS,
+    ]
 
 
 def _partial_keys(out: Path) -> list[tuple[str, int]]:
@@ -84,7 +111,14 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     samples = root / "samples.jsonl"
     n = _demo_samples(samples)
     start = time.monotonic()
-    proc = subprocess.run(_cmd(samples, root / "out", "bwrap"), env=_env(root / "cache"), capture_output=True, text=True, timeout=600, cwd=REPO_ROOT)
+    proc = subprocess.run(
+        _cmd(samples, root / "out", "bwrap"),
+        env=_env(root / "cache"),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO_ROOT,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     final = (root / "out" / "results.jsonl").read_bytes()
     assert final.count(b"\n") == n
@@ -92,7 +126,9 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
 
 
 def _statuses(blob: bytes) -> dict[tuple[str, int], str]:
-    return {(d["task_id"], d["sample_index"]): d["status"] for d in map(json.loads, blob.decode().splitlines())}
+    return {
+        (d["task_id"], d["sample_index"]): d["status"] for d in map(json.loads, blob.decode().splitlines())
+    }
 
 
 @pytest.mark.slow
@@ -105,14 +141,17 @@ def test_sigkill_at_random_points_then_resume(reference: dict, tmp_path: Path) -
     progress = []
     sandbox_pids: set[int] = set()
     for attempt in range(4):
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=REPO_ROOT)
+        proc = subprocess.Popen(
+            cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=REPO_ROOT
+        )
         # Random points across the whole run: start-up, golden computation, mid-sample.
         until = time.monotonic() + rng.uniform(0.8, max(1.0, reference["wall_s"] * 0.6))
         # The last attempt waits (bounded) until a sandbox is up, so at least one kill lands
         # while bwrap runs even when start-up is slow on a loaded machine.
         must_see_sandbox = attempt == 3 and not sandbox_pids
         while proc.poll() is None and (
-            time.monotonic() < until or (must_see_sandbox and not sandbox_pids and time.monotonic() < until + 60)
+            time.monotonic() < until
+            or (must_see_sandbox and not sandbox_pids and time.monotonic() < until + 60)
         ):
             sandbox_pids |= {p for p, comm in descendants(proc.pid).items() if comm == "bwrap"}
             time.sleep(0.05)
@@ -134,8 +173,17 @@ def test_sigkill_at_random_points_then_resume(reference: dict, tmp_path: Path) -
     # No sandbox of a killed evaluator may survive it (bwrap --die-with-parent).
     time.sleep(0.5)
     survivors = sorted(p for p in sandbox_pids if pid_alive(p))
-    record("fault", fault="sigkill_evaluator", sandbox="bwrap", injected=kills, recovered=int(identical and not lost and not twice and not survivors),
-           lost=lost, duplicated=twice, progress=progress, survivors=len(survivors))
+    record(
+        "fault",
+        fault="sigkill_evaluator",
+        sandbox="bwrap",
+        injected=kills,
+        recovered=int(identical and not lost and not twice and not survivors),
+        lost=lost,
+        duplicated=twice,
+        progress=progress,
+        survivors=len(survivors),
+    )
     assert kills >= 3, f"only {kills} kills landed before the run ended (progress {progress})"
     assert lost == 0 and twice == 0
     assert identical, "results after kill+resume differ from the uninterrupted run"
@@ -147,7 +195,10 @@ def _kill_sandbox(sandbox: str, evaluator_pid: int, cache: Path) -> bool:
     """Kill the sandbox under a running evaluator from the outside. True if something was killed."""
     if sandbox == "docker":
         ids = subprocess.run(
-            ["docker", "ps", "-q", "--filter", f"label=biocoder-eval.pid={evaluator_pid}"], capture_output=True, text=True, timeout=30
+            ["docker", "ps", "-q", "--filter", f"label=biocoder-eval.pid={evaluator_pid}"],
+            capture_output=True,
+            text=True,
+            timeout=30,
         ).stdout.split()
         for cid in ids:
             subprocess.run(["docker", "kill", cid], capture_output=True, timeout=60)
@@ -169,7 +220,14 @@ def test_sandbox_dies_mid_run(sandbox: str, reference: dict, tmp_path: Path) -> 
         pytest.skip(f"{sandbox} sandbox not available here: {reason}")
     samples = reference["samples"]
     out, cache = tmp_path / "out", tmp_path / "cache"
-    proc = subprocess.Popen(_cmd(samples, out, sandbox), env=_env(cache), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=REPO_ROOT)
+    proc = subprocess.Popen(
+        _cmd(samples, out, sandbox),
+        env=_env(cache),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO_ROOT,
+    )
     kills, seen = 0, 0
     deadline = time.monotonic() + 300
     # Kill the sandbox each time a few more samples have finished, so kills land mid-run.
@@ -185,16 +243,27 @@ def test_sandbox_dies_mid_run(sandbox: str, reference: dict, tmp_path: Path) -> 
     want = _statuses(reference["final"])
     wrong = {k: (got.get(k), v) for k, v in want.items() if got.get(k) not in (v, "sandbox_error")}
     retried = sum(1 for k, v in want.items() if got.get(k) == v)
-    record("fault", fault="sandbox_killed_mid_run", sandbox=sandbox, injected=kills,
-           recovered=int(not wrong and len(got) == len(want)), lost=len(want) - len(got), wrong=len(wrong),
-           sandbox_errors=sum(1 for s in got.values() if s == "sandbox_error"), retried_ok=retried)
+    record(
+        "fault",
+        fault="sandbox_killed_mid_run",
+        sandbox=sandbox,
+        injected=kills,
+        recovered=int(not wrong and len(got) == len(want)),
+        lost=len(want) - len(got),
+        wrong=len(wrong),
+        sandbox_errors=sum(1 for s in got.values() if s == "sandbox_error"),
+        retried_ok=retried,
+    )
     assert kills >= 2, f"only {kills} sandbox kills landed"
     assert len(got) == len(want), "samples lost"
     assert not wrong, f"samples judged wrongly after the sandbox died (got, reference): {wrong}"
     # No container of this evaluator is left behind.
     if sandbox == "docker":
         left = subprocess.run(
-            ["docker", "ps", "-aq", "--filter", f"label=biocoder-eval.pid={proc.pid}"], capture_output=True, text=True, timeout=30
+            ["docker", "ps", "-aq", "--filter", f"label=biocoder-eval.pid={proc.pid}"],
+            capture_output=True,
+            text=True,
+            timeout=30,
         ).stdout.split()
         assert not left, f"containers left behind: {left}"
 
@@ -202,7 +271,9 @@ def test_sandbox_dies_mid_run(sandbox: str, reference: dict, tmp_path: Path) -> 
 @contextlib.contextmanager
 def _small_tmpfs(path: Path, size: str):
     path.mkdir(parents=True)
-    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True, text=True)
+    proc = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True, text=True
+    )
     if proc.returncode != 0:
         pytest.skip(f"cannot mount a small tmpfs to simulate a full disk (needs root): {proc.stderr.strip()}")
     try:
@@ -217,21 +288,44 @@ def test_disk_full_while_writing_results(reference: dict, tmp_path: Path) -> Non
         pytest.skip("no mount command to simulate a full disk")
     samples, n = reference["samples"], reference["n"]
     with _small_tmpfs(tmp_path / "full", "48k") as out:
-        proc = subprocess.run(_cmd(samples, out, "bwrap"), env=_env(tmp_path / "cache"), capture_output=True, text=True, timeout=600, cwd=REPO_ROOT)
-        written = (out / "results.partial.jsonl").read_bytes() if (out / "results.partial.jsonl").exists() else b""
+        proc = subprocess.run(
+            _cmd(samples, out, "bwrap"),
+            env=_env(tmp_path / "cache"),
+            capture_output=True,
+            text=True,
+            timeout=600,
+            cwd=REPO_ROOT,
+        )
+        written = (
+            (out / "results.partial.jsonl").read_bytes() if (out / "results.partial.jsonl").exists() else b""
+        )
         copy = tmp_path / "roomy"
         shutil.copytree(out, copy)
     err = proc.stderr
     complete = written[: written.rfind(b"\n") + 1]
     lines_ok = all(json.loads(line) for line in complete.decode().splitlines())
     # The resume log is the record of what was done: resuming from it elsewhere must finish the job.
-    resumed = subprocess.run(_cmd(samples, copy, "bwrap"), env=_env(tmp_path / "cache"), capture_output=True, text=True, timeout=600, cwd=REPO_ROOT)
+    resumed = subprocess.run(
+        _cmd(samples, copy, "bwrap"),
+        env=_env(tmp_path / "cache"),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO_ROOT,
+    )
     final = (copy / "results.jsonl").read_bytes() if resumed.returncode == 0 else b""
     clear = "No space left on device" in err and "Traceback" not in err
-    record("fault", fault="disk_full", sandbox="bwrap", injected=1,
-           recovered=int(proc.returncode != 0 and lines_ok and final == reference["final"]),
-           lost=0 if final == reference["final"] else n, clear_error=clear, exit_code=proc.returncode,
-           lines_before_full=complete.count(b"\n"))
+    record(
+        "fault",
+        fault="disk_full",
+        sandbox="bwrap",
+        injected=1,
+        recovered=int(proc.returncode != 0 and lines_ok and final == reference["final"]),
+        lost=0 if final == reference["final"] else n,
+        clear_error=clear,
+        exit_code=proc.returncode,
+        lines_before_full=complete.count(b"\n"),
+    )
     assert proc.returncode != 0, "a run that could not write its results must not exit 0"
     assert 0 < complete.count(b"\n") < n, "the tmpfs should fill part-way through the run"
     assert lines_ok
@@ -276,10 +370,18 @@ def _daemon_restart_reason() -> str | None:
 
 def _start_dockerd() -> None:
     """Start dockerd exactly as scripts/setup_docker.sh does (``nohup setsid dockerd``), wait until it answers."""
-    cache = Path(os.environ.get("BIOCODER_CACHE_DIR", Path(os.environ.get("HOME", "/root")) / ".cache" / "biocoder"))
+    cache = Path(
+        os.environ.get("BIOCODER_CACHE_DIR", Path(os.environ.get("HOME", "/root")) / ".cache" / "biocoder")
+    )
     cache.mkdir(parents=True, exist_ok=True)
     with open(cache / "dockerd.log", "ab") as log:
-        subprocess.Popen(["nohup", "setsid", "dockerd"], stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+        subprocess.Popen(
+            ["nohup", "setsid", "dockerd"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
     deadline = time.monotonic() + 90
     while not _engine_up(10):
         assert time.monotonic() < deadline, "dockerd did not come back within 90 s"
@@ -309,7 +411,9 @@ def _restart_dockerd(sig: signal.Signals, down_s: float) -> dict[str, float]:
     [(signal.SIGTERM, 3), (signal.SIGKILL, 3), (signal.SIGTERM, 1)],
     ids=["restart", "crash", "restart-as-run-ends"],
 )
-def test_docker_daemon_restarts_mid_run(sig: signal.Signals, copies: int, reference: dict, tmp_path: Path) -> None:
+def test_docker_daemon_restarts_mid_run(
+    sig: signal.Signals, copies: int, reference: dict, tmp_path: Path
+) -> None:
     """The daemon goes away under a running evaluator and comes back (WARNING: every container
     on this engine is stopped, other users' too). A SIGTERMed daemon keeps serving attached
     streams while it stops containers (~10 s), so with every reference sample three times
@@ -322,7 +426,10 @@ def test_docker_daemon_restarts_mid_run(sig: signal.Signals, copies: int, refere
     samples = tmp_path / "samples.jsonl"
     samples.write_text("".join(line for line in lines for _ in range(copies)), encoding="utf-8")
     # Same completion, same verdict: the reference status of each (task, completion).
-    by_code = {(d["task_id"], d["completion"]): d["status"] for d in map(json.loads, reference["final"].decode().splitlines())}
+    by_code = {
+        (d["task_id"], d["completion"]): d["status"]
+        for d in map(json.loads, reference["final"].decode().splitlines())
+    }
     want: dict[tuple[str, int], str] = {}
     seen: dict[str, int] = {}
     for d in (json.loads(line) for line in samples.read_text(encoding="utf-8").splitlines()):
@@ -330,7 +437,9 @@ def test_docker_daemon_restarts_mid_run(sig: signal.Signals, copies: int, refere
         want[(d["task_id"], index)] = by_code[(d["task_id"], d["completion"])]
     out, env = tmp_path / "out", _env(tmp_path / "cache")
     cmd = _cmd(samples, out, "docker")
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=REPO_ROOT)
+    proc = subprocess.Popen(
+        cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=REPO_ROOT
+    )
     pids = [proc.pid]
     timing: dict[str, float] = {}
     done_at_restart = -1
@@ -352,26 +461,57 @@ def test_docker_daemon_restarts_mid_run(sig: signal.Signals, copies: int, refere
     while proc.returncode != 0 and reruns < 2:
         # A run that stopped must say why, without a traceback, and the same command must resume.
         reruns += 1
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=REPO_ROOT)
+        proc = subprocess.Popen(
+            cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=REPO_ROOT
+        )
         pids.append(proc.pid)
         _, rerun_err = proc.communicate(timeout=600)
         errors.append(rerun_err)
     got = _statuses((out / "results.jsonl").read_bytes()) if proc.returncode == 0 else {}
     wrong = {k: (got.get(k), v) for k, v in want.items() if got.get(k) not in (v, "sandbox_error")}
     sandbox_errors = sorted(k for k, s in got.items() if s == "sandbox_error")
-    left = [f"{c} (run {n}, pid {p})" for n, p in enumerate(pids) for c in subprocess.run(
-        ["docker", "ps", "-a", "--filter", f"label=biocoder-eval.pid={p}", "--format", "{{.ID}} {{.Status}}"],
-        capture_output=True, text=True, timeout=30,
-    ).stdout.splitlines()]
-    record("fault", fault=f"docker_daemon_{'restart' if sig == signal.SIGTERM else 'crash'}_x{copies}", sandbox="docker", injected=int(bool(timing)),
-           recovered=int(proc.returncode == 0 and not wrong and len(got) == len(want) and not left),
-           lost=len(want) - len(got), wrong=len(wrong), sandbox_errors=len(sandbox_errors), first_exit=first_rc,
-           reruns=reruns, done_at_restart=done_at_restart, done_by_first_run=done_first, samples=len(want), containers_left=len(left),
-           clear_error=all("Traceback" not in e for e in errors),
-           first_error=(errors[0].strip().splitlines() or [""])[-1][:300] if first_rc else "", **timing)
+    left = [
+        f"{c} (run {n}, pid {p})"
+        for n, p in enumerate(pids)
+        for c in subprocess.run(
+            [
+                "docker",
+                "ps",
+                "-a",
+                "--filter",
+                f"label=biocoder-eval.pid={p}",
+                "--format",
+                "{{.ID}} {{.Status}}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        ).stdout.splitlines()
+    ]
+    record(
+        "fault",
+        fault=f"docker_daemon_{'restart' if sig == signal.SIGTERM else 'crash'}_x{copies}",
+        sandbox="docker",
+        injected=int(bool(timing)),
+        recovered=int(proc.returncode == 0 and not wrong and len(got) == len(want) and not left),
+        lost=len(want) - len(got),
+        wrong=len(wrong),
+        sandbox_errors=len(sandbox_errors),
+        first_exit=first_rc,
+        reruns=reruns,
+        done_at_restart=done_at_restart,
+        done_by_first_run=done_first,
+        samples=len(want),
+        containers_left=len(left),
+        clear_error=all("Traceback" not in e for e in errors),
+        first_error=(errors[0].strip().splitlines() or [""])[-1][:300] if first_rc else "",
+        **timing,
+    )
     assert timing, f"the run ended before the daemon could be restarted ({done_at_restart} samples done)"
     for e in errors[:-1]:
-        assert "Traceback" not in e and e.strip(), f"a run stopped by the daemon restart must say why, without a traceback:\n{e[-3000:]}"
+        assert "Traceback" not in e and e.strip(), (
+            f"a run stopped by the daemon restart must say why, without a traceback:\n{e[-3000:]}"
+        )
     assert proc.returncode == 0, f"the rerun did not complete after {reruns} tries:\n{errors[-1][-3000:]}"
     assert len(got) == len(want), "samples lost"
     assert not wrong, f"samples judged wrongly across the daemon restart (got, reference): {wrong}"

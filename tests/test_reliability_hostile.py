@@ -80,7 +80,13 @@ def _pid_max() -> str:
 
 
 def _marker_files(run_prefix: str, canaries: Canaries) -> list[str]:
-    patterns = [f"/tmp/{run_prefix}*", f"/dev/shm/{run_prefix}*", f"/dev/{run_prefix}*", f"/var/tmp/{run_prefix}*", f"/etc/{run_prefix}*"]
+    patterns = [
+        f"/tmp/{run_prefix}*",
+        f"/dev/shm/{run_prefix}*",
+        f"/dev/{run_prefix}*",
+        f"/var/tmp/{run_prefix}*",
+        f"/etc/{run_prefix}*",
+    ]
     patterns += [f"{REPO_ROOT}/{run_prefix}*", f"{canaries.home}/{run_prefix}*"]
     return sorted(p for pat in patterns for p in glob.glob(pat))
 
@@ -103,7 +109,9 @@ def _forged_records(out_dir: Path) -> list[str]:
     return bad
 
 
-def _build_samples(tokens: dict[str, str], run_prefix: str) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+def _build_samples(
+    tokens: dict[str, str], run_prefix: str
+) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
     """Samples in order (golden first, then hostile/wrong pairs per language, golden last)."""
     samples: list[dict[str, Any]] = []
     plan: dict[str, dict[str, Any]] = {}
@@ -114,7 +122,14 @@ def _build_samples(tokens: dict[str, str], run_prefix: str) -> tuple[list[dict[s
         counters[task_id] += 1
         return task_id, counters[task_id] - 1
 
-    order = sorted(range(len(CORPUS)), key=lambda i: (CORPUS[i].name in CHANNEL_ATTACKERS, CHANNEL_ATTACKERS.index(CORPUS[i].name) if CORPUS[i].name in CHANNEL_ATTACKERS else 0, CORPUS[i].name))
+    order = sorted(
+        range(len(CORPUS)),
+        key=lambda i: (
+            CORPUS[i].name in CHANNEL_ATTACKERS,
+            CHANNEL_ATTACKERS.index(CORPUS[i].name) if CORPUS[i].name in CHANNEL_ATTACKERS else 0,
+            CORPUS[i].name,
+        ),
+    )
     for lang, task_id, golden, wrong in (
         ("java", "hostile_java", JAVA_GOLDEN, JAVA_WRONG),
         ("python", "hostile_py", PY_GOLDEN, PY_WRONG),
@@ -163,7 +178,13 @@ def _hostile_run(sandbox: str, tmp_path: Path) -> tuple[dict[str, list[str]], li
         }
         samples, plan = _build_samples(tokens, run_prefix)
         problems = [tiny_task("hostile_py", "python"), tiny_task("hostile_java", "java")]
-        options = {"sandbox": sandbox, "workers": 1, "fuzz_cases": 1, "timeout_s": TIMEOUT_S, "memory_mb": MEMORY_MB}
+        options = {
+            "sandbox": sandbox,
+            "workers": 1,
+            "fuzz_cases": 1,
+            "timeout_s": TIMEOUT_S,
+            "memory_mb": MEMORY_MB,
+        }
         with ProcessWatch(run_prefix, done_file=out_dir / "results.partial.jsonl") as watch:
             run = run_evaluator(problems, samples, options, out_dir, env=env, timeout=900, spec_dir=tmp_path)
         leftovers = marker_processes(run_prefix)
@@ -186,7 +207,9 @@ def _hostile_run(sandbox: str, tmp_path: Path) -> tuple[dict[str, list[str]], li
     texts = {k: json.dumps(r, sort_keys=True) for k, r in results.items()}
     forged_records = _forged_records(out_dir)
     canary_changes = canaries.changes()
-    cache_forged = [p for p in cache_dir.rglob("*") if p.is_file() and "FORGED" in p.read_text(errors="replace")]
+    cache_forged = [
+        p for p in cache_dir.rglob("*") if p.is_file() and "FORGED" in p.read_text(errors="replace")
+    ]
 
     problems_found: dict[str, list[str]] = {}
     global_problems: list[str] = []
@@ -219,12 +242,16 @@ def _hostile_run(sandbox: str, tmp_path: Path) -> tuple[dict[str, list[str]], li
                 issues.append("the canary secret appears in its result")
         follow = results.get(entry["follow"])
         if follow is None or follow["status"] != "failed":
-            issues.append(f"the wrong sample after it was judged {follow and follow['status']!r}, not 'failed'")
+            issues.append(
+                f"the wrong sample after it was judged {follow and follow['status']!r}, not 'failed'"
+            )
         marker = entry["marker"]
         if entry["follow"] in watch.alive_while_done.get(marker, set()):
             issues.append(f"a process carrying its marker {marker} outlived the case")
         if any(marker in text for _, text in leftovers):
-            issues.append(f"a process carrying its marker {marker} was still alive after the evaluator exited")
+            issues.append(
+                f"a process carrying its marker {marker} was still alive after the evaluator exited"
+            )
         if any(marker in path for path in marker_files):
             issues.append(f"files it named exist on the host: {[p for p in marker_files if marker in p]}")
         if name in NETWORK and accepted:
@@ -234,7 +261,9 @@ def _hostile_run(sandbox: str, tmp_path: Path) -> tuple[dict[str, list[str]], li
         if name in KERNEL and kernel_changed:
             issues.append("host hostname or kernel.pid_max changed")
         if name in TAMPER and (forged_records or cache_forged):
-            issues.append(f"forged records reached the results {forged_records[:3]} or the golden cache {cache_forged[:3]}")
+            issues.append(
+                f"forged records reached the results {forged_records[:3]} or the golden cache {cache_forged[:3]}"
+            )
 
     # Host-side findings no program claimed still count against the sandbox.
     claimed = {e["marker"] for e in plan.values() if "marker" in e}
@@ -302,7 +331,9 @@ def test_hostile_programs_are_contained(sandbox: str, hostile_runs: dict[str, An
     record("hostile_run", sandbox=sandbox, wall_s=round(meta["wall_s"], 1), global_problems=global_problems)
 
     escaped = {n: i for n, i in problems_found.items() if i}
-    message = "\n".join([f"{sandbox}: {len(escaped)} of {len(problems_found)} programs not contained:"]
-                        + [f"  {n}: {'; '.join(i)}" for n, i in sorted(escaped.items())]
-                        + [f"  (run) {p}" for p in global_problems])
+    message = "\n".join(
+        [f"{sandbox}: {len(escaped)} of {len(problems_found)} programs not contained:"]
+        + [f"  {n}: {'; '.join(i)}" for n, i in sorted(escaped.items())]
+        + [f"  (run) {p}" for p in global_problems]
+    )
     assert not escaped and not global_problems, message

@@ -28,15 +28,25 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 def _biocoder(*args: str, cache: Path | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, **({"BIOCODER_CACHE_DIR": str(cache)} if cache else {})}
-    return subprocess.run([sys.executable, "-m", "biocoder_metric", *args], cwd=REPO_ROOT, env=env,
-                          capture_output=True, text=True, timeout=900)
+    return subprocess.run(
+        [sys.executable, "-m", "biocoder_metric", *args],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict[str, Path]:
     """Two real runs of the demo config: the shipped samples (A) and a weaker/stronger mix (B)."""
     tmp = tmp_path_factory.mktemp("runs")
-    lines = [json.loads(x) for x in (REPO_ROOT / "examples" / "demo_samples.jsonl").read_text().splitlines() if x.strip()]
+    lines = [
+        json.loads(x)
+        for x in (REPO_ROOT / "examples" / "demo_samples.jsonl").read_text().splitlines()
+        if x.strip()
+    ]
     by_task: dict[str, list[dict]] = {}
     for d in lines:
         by_task.setdefault(d["task_id"], []).append(d)
@@ -47,10 +57,28 @@ def runs(tmp_path_factory) -> dict[str, Path]:
         b_lines += samples
     (tmp / "b.jsonl").write_text("".join(json.dumps(d) + "\n" for d in b_lines), encoding="utf-8")
     out = {}
-    for name, samples, extra in (("A", REPO_ROOT / "examples" / "demo_samples.jsonl", ["--metrics", "codebleu,bleu"]),
-                                 ("B", tmp / "b.jsonl", [])):
-        proc = _biocoder("evaluate", "--config", "demo", "--samples", str(samples), "--out", str(tmp / name),
-                         "--sandbox", "bwrap", "--k", "1,2,3", "--fuzz-cases", "2", "--no-progress", *extra, cache=tmp / "cache")
+    for name, samples, extra in (
+        ("A", REPO_ROOT / "examples" / "demo_samples.jsonl", ["--metrics", "codebleu,bleu"]),
+        ("B", tmp / "b.jsonl", []),
+    ):
+        proc = _biocoder(
+            "evaluate",
+            "--config",
+            "demo",
+            "--samples",
+            str(samples),
+            "--out",
+            str(tmp / name),
+            "--sandbox",
+            "bwrap",
+            "--k",
+            "1,2,3",
+            "--fuzz-cases",
+            "2",
+            "--no-progress",
+            *extra,
+            cache=tmp / "cache",
+        )
         assert proc.returncode == 0, proc.stderr[-3000:]
         assert "95% CI (all)" in proc.stdout
         out[name] = tmp / name
@@ -73,7 +101,9 @@ def test_summary_has_cis_and_text_metrics(runs) -> None:
     assert ci["mean"] == pytest.approx(s["pass@1"]) and ci["low"] <= s["pass@1"] <= ci["high"]
     assert ci["tasks"] == s["tasks"]["scored"] == 21
     assert set(s["text_metrics"]["codebleu"]["per_language"]) == {"java", "python"}
-    assert 0 < s["text_metrics"]["codebleu"]["overall"] <= 1 and 0 < s["text_metrics"]["bleu"]["overall"] <= 100
+    assert (
+        0 < s["text_metrics"]["codebleu"]["overall"] <= 1 and 0 < s["text_metrics"]["bleu"]["overall"] <= 100
+    )
     assert "text_metrics" not in json.loads((runs["B"] / "summary.json").read_text())
 
 
@@ -96,7 +126,9 @@ def test_compare_matches_an_independent_paired_difference(runs) -> None:
 
 
 def _report(runs: list[Path], out: Path) -> dict:
-    proc = _biocoder("report", *map(str, runs), "--out", str(out), "--n-boot", "500", "--compare-n-boot", "2000")
+    proc = _biocoder(
+        "report", *map(str, runs), "--out", str(out), "--n-boot", "500", "--compare-n-boot", "2000"
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads((out / "report.json").read_text())
 
@@ -118,9 +150,15 @@ def test_report_single_run(runs, tmp_path) -> None:
     for anchor in links:
         assert f'id="{anchor}"' in page
     r0 = failed[0]
-    assert (r0["first_failure"]["expected_tail"] or "")[:30].replace("&", "&amp;").replace("<", "&lt;") in page
+    assert (r0["first_failure"]["expected_tail"] or "")[:30].replace("&", "&amp;").replace(
+        "<", "&lt;"
+    ) in page
     cis = json.loads((runs["A"] / "summary.json").read_text())["confidence_intervals"]["overall"]
-    assert data["runs"][0]["ci"]["pass@1"] == pytest.approx(cis["pass@1"]) if cis["pass@1"]["n_boot"] == 500 else True
+    assert (
+        data["runs"][0]["ci"]["pass@1"] == pytest.approx(cis["pass@1"])
+        if cis["pass@1"]["n_boot"] == 500
+        else True
+    )
 
 
 def test_report_two_models(runs, tmp_path) -> None:
@@ -130,7 +168,16 @@ def test_report_two_models(runs, tmp_path) -> None:
     a, b = _per_task_rates(runs["A"]), _per_task_rates(runs["B"])
     assert cmp["difference"] == pytest.approx(np.mean([b[t] - a[t] for t in a]))
     page = (tmp_path / "rep2" / "report.html").read_text()
-    for table_id in ("table-passk", "table-config", "table-repository", "table-status", "table-compare", "table-only-one", "table-text-metrics", "table-failures"):
+    for table_id in (
+        "table-passk",
+        "table-config",
+        "table-repository",
+        "table-status",
+        "table-compare",
+        "table-only-one",
+        "table-text-metrics",
+        "table-failures",
+    ):
         assert f'id="{table_id}"' in page
 
 
@@ -139,10 +186,24 @@ def _render(page: Path) -> tuple[dict[str, str], str]:
     """Open ``page`` in headless Chromium; return <body>'s data-* attributes after load, and the browser log."""
     with tempfile.TemporaryDirectory() as profile:
         proc = subprocess.run(
-            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-             "--disable-component-update", "--no-first-run", f"--user-data-dir={profile}", "--enable-logging=stderr",
-             "--v=0", "--virtual-time-budget=5000", "--dump-dom", page.resolve().as_uri()],
-            capture_output=True, text=True, timeout=120,
+            [
+                CHROMIUM,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-first-run",
+                f"--user-data-dir={profile}",
+                "--enable-logging=stderr",
+                "--v=0",
+                "--virtual-time-budget=5000",
+                "--dump-dom",
+                page.resolve().as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
     body = re.search(r"<body([^>]*)>", proc.stdout)
     attrs = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', body.group(1))) if body else {}
@@ -150,10 +211,14 @@ def _render(page: Path) -> tuple[dict[str, str], str]:
 
 
 def _console_errors(log: str) -> list[str]:
-    return [line for line in log.splitlines() if "CONSOLE" in line or "Uncaught" in line or "Refused to" in line]
+    return [
+        line for line in log.splitlines() if "CONSOLE" in line or "Uncaught" in line or "Refused to" in line
+    ]
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (scripts/install.sh installs the Debian package)")
+@pytest.mark.skipif(
+    CHROMIUM is None, reason="chromium is not installed (scripts/install.sh installs the Debian package)"
+)
 def test_report_renders_in_a_headless_browser(runs, tmp_path) -> None:
     data = _report([runs["A"], runs["B"]], tmp_path / "rep3")
     page = tmp_path / "rep3" / "report.html"
@@ -168,8 +233,11 @@ def test_report_renders_in_a_headless_browser(runs, tmp_path) -> None:
 
     # the same checks catch a broken page: an image that does not decode, a script error, a network fetch
     broken = tmp_path / "broken.html"
-    broken.write_text(html.replace('src="data:image/png;base64,', 'src="data:image/png;base64,AAAA', 1)
-                      .replace("</body>", "<script>undefinedFunction();</script><img src=\"http://127.0.0.1:9/x.png\"></body>"))
+    broken.write_text(
+        html.replace('src="data:image/png;base64,', 'src="data:image/png;base64,AAAA', 1).replace(
+            "</body>", '<script>undefinedFunction();</script><img src="http://127.0.0.1:9/x.png"></body>'
+        )
+    )
     bad, bad_log = _render(broken)
     assert int(bad["images-loaded"]) < int(bad["images-total"])
     assert bad["js-errors"] != "0" or _console_errors(bad_log)

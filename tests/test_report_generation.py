@@ -24,9 +24,20 @@ def models_file(tmp_path_factory) -> Path:
 
 
 def _biocoder(*args: str, cache: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", "BIOCODER_CACHE_DIR": str(cache)}
-    return subprocess.run([sys.executable, "-m", "biocoder_metric", *args], cwd=REPO_ROOT, env=env,
-                          capture_output=True, text=True, timeout=900)
+    env = {
+        **os.environ,
+        "HF_HUB_OFFLINE": "1",
+        "TOKENIZERS_PARALLELISM": "false",
+        "BIOCODER_CACHE_DIR": str(cache),
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "biocoder_metric", *args],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
 
 
 @pytest.mark.slow
@@ -35,9 +46,34 @@ def _biocoder(*args: str, cache: Path) -> subprocess.CompletedProcess:
 def test_upstream_option_names_timing_and_report(models_file, tmp_path) -> None:
     run = tmp_path / "run"
     tasks = "demo_py_gc_content,demo_rosalind_dna"
-    proc = _biocoder("run", "--model", "tiny", "--models-file", str(models_file), "--config", "demo", "--task-ids", tasks,
-                     "--PROMPT_AMOUNT", "2", "--max_generation", "6", "--use_summary_only", "--max_length", "200",
-                     "--out", str(run), "--sandbox", "bwrap", "--k", "1,2", "--fuzz-cases", "2", "--no-progress", cache=tmp_path / "c")
+    proc = _biocoder(
+        "run",
+        "--model",
+        "tiny",
+        "--models-file",
+        str(models_file),
+        "--config",
+        "demo",
+        "--task-ids",
+        tasks,
+        "--PROMPT_AMOUNT",
+        "2",
+        "--max_generation",
+        "6",
+        "--use_summary_only",
+        "--max_length",
+        "200",
+        "--out",
+        str(run),
+        "--sandbox",
+        "bwrap",
+        "--k",
+        "1,2",
+        "--fuzz-cases",
+        "2",
+        "--no-progress",
+        cache=tmp_path / "c",
+    )
     assert proc.returncode == 0, proc.stderr[-4000:]
     meta = json.loads((run / "samples.meta.json").read_text())
     model = meta["model"]
@@ -53,15 +89,31 @@ def test_upstream_option_names_timing_and_report(models_file, tmp_path) -> None:
     assert sum(x["n_tokens"] for x in lines) == totals["generated_tokens"]  # the processor's own count
     assert sum(x["time_cost"] for x in lines) == pytest.approx(totals["generation_s"], rel=0.05, abs=0.01)
 
-    rep = _biocoder("report", str(run), "--out", str(tmp_path / "rep"), "--n-boot", "200", cache=tmp_path / "c")
+    rep = _biocoder(
+        "report", str(run), "--out", str(tmp_path / "rep"), "--n-boot", "200", cache=tmp_path / "c"
+    )
     assert rep.returncode == 0, rep.stderr[-3000:]
     data = json.loads((tmp_path / "rep" / "report.json").read_text())
     gen = data["generation"][data["runs"][0]["name"]]
-    assert gen["total_time_cost"] == totals["total_time_cost"] and gen["tokens_per_s"] == totals["tokens_per_s"]
+    assert (
+        gen["total_time_cost"] == totals["total_time_cost"] and gen["tokens_per_s"] == totals["tokens_per_s"]
+    )
     assert 'id="table-generation"' in (tmp_path / "rep" / "report.html").read_text()
 
-    too_small = _biocoder("generate", "--model", "tiny", "--models-file", str(models_file), "--config", "demo",
-                          "--max_length", "100", "--out", str(tmp_path / "x.jsonl"), cache=tmp_path / "c")
+    too_small = _biocoder(
+        "generate",
+        "--model",
+        "tiny",
+        "--models-file",
+        str(models_file),
+        "--config",
+        "demo",
+        "--max_length",
+        "100",
+        "--out",
+        str(tmp_path / "x.jsonl"),
+        cache=tmp_path / "c",
+    )
     assert too_small.returncode == 2 and "--max_length 100 leaves no room" in too_small.stderr
 
 

@@ -160,9 +160,7 @@ def _lcs(s: str, t: str, prefer_up: bool) -> str:
             dp[i][j] = dp[i + 1][j + 1] + 1 if s[i] == t[j] else max(dp[i + 1][j], dp[i][j + 1])
     out, i, j = [], 0, 0
     while i < n and j < m:
-        if s[i] == t[j] and dp[i][j] == dp[i + 1][j + 1] + 1 and not (
-            prefer_up and dp[i + 1][j] == dp[i][j]
-        ):
+        if s[i] == t[j] and dp[i][j] == dp[i + 1][j + 1] + 1 and not (prefer_up and dp[i + 1][j] == dp[i][j]):
             out.append(s[i])
             i += 1
             j += 1
@@ -264,7 +262,7 @@ def test_any_order_lists(upstream_dir, pid):
     inp, sol = _case(upstream_dir, pid)
     lines = sol.strip().splitlines()
     head = lines[:1] if RULES[pid][0] == "count_then_lines_any_order" else []
-    body = lines[len(head):]
+    body = lines[len(head) :]
     alt = "\n".join(head + list(reversed(body)))
     assert alt.strip() != sol.strip()
     assert _both(pid, alt, sol, inp) == (True, False)
@@ -314,7 +312,9 @@ def test_engine_records_the_checker_and_mode_changes_the_verdict(tmp_path):
     samples = [{"task_id": "demo_rosalind_gc", "completion": rounded}]
     verdicts = {}
     for mode in ("rosalind", "exact"):
-        opts = EvalOptions(sandbox="bwrap", workers=1, rosalind_check=mode, golden_cache_dir=str(tmp_path / "g"))
+        opts = EvalOptions(
+            sandbox="bwrap", workers=1, rosalind_check=mode, golden_cache_dir=str(tmp_path / "g")
+        )
         run = run_evaluation(rows, samples, opts, progress=False)
         r = run.results[0]
         verdicts[mode] = (r.status, r.extra["rosalind_checker"])

@@ -156,12 +156,36 @@ def test_sabotage_leaves_the_score_at_25_percent_through_the_cli(sandbox, allow_
     sample_file = tmp_path / "samples.jsonl"
     sample_file.write_text("".join(json.dumps(s) + "\n" for s in samples))
     out = tmp_path / "out"
-    argv = [sys.executable, "-m", "biocoder_metric", "evaluate", "--tasks", str(tasks), "--samples", str(sample_file),
-            "--out", str(out), "--k", "1", "--sandbox", sandbox, "--fuzz-cases", "2", "--timeout", "5",
-            "--workers", "2", "--no-progress", "--golden-cache", str(tmp_path / "g")]
+    argv = [
+        sys.executable,
+        "-m",
+        "biocoder_metric",
+        "evaluate",
+        "--tasks",
+        str(tasks),
+        "--samples",
+        str(sample_file),
+        "--out",
+        str(out),
+        "--k",
+        "1",
+        "--sandbox",
+        sandbox,
+        "--fuzz-cases",
+        "2",
+        "--timeout",
+        "5",
+        "--workers",
+        "2",
+        "--no-progress",
+        "--golden-cache",
+        str(tmp_path / "g"),
+    ]
     if allow_partial:
         argv.append("--allow-partial")
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=900, cwd=REPO_ROOT, env=dict(os.environ))
+    proc = subprocess.run(
+        argv, capture_output=True, text=True, timeout=900, cwd=REPO_ROOT, env=dict(os.environ)
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     summary = json.loads((out / "summary.json").read_text())
     _check_scores(summary["per_task"], summary["pass@1"], [r["task_id"] for r in rows])
@@ -212,9 +236,13 @@ def test_a_sandbox_the_candidate_really_kills_is_attributed_by_the_canary(tmp_pa
     real_argv = bubblewrap.BwrapSandbox.bwrap_argv
     monkeypatch.setattr(bubblewrap.BwrapSandbox, "bwrap_argv", lambda self: [*real_argv(self), "--unguarded"])
     row = tiny_task("canary_py", "python")
-    wrong = _py_wrong(PY_SABOTAGE["signals_pid1"].replace("sorted(signal.valid_signals())", "[signal.SIGINT]"))
+    wrong = _py_wrong(
+        PY_SABOTAGE["signals_pid1"].replace("sorted(signal.valid_signals())", "[signal.SIGINT]")
+    )
     samples = [{"task_id": "canary_py", "completion": c} for c in (PY_GOLDEN, wrong, wrong, wrong)]
-    options = EvalOptions(sandbox=sandbox, workers=1, fuzz_cases=2, timeout_s=5, golden_cache_dir=str(tmp_path / "g"))
+    options = EvalOptions(
+        sandbox=sandbox, workers=1, fuzz_cases=2, timeout_s=5, golden_cache_dir=str(tmp_path / "g")
+    )
     run = run_evaluation([row], samples, options, progress=False)
     statuses = [r.status for r in run.results]
     assert statuses == ["passed", "sandbox_killed", "sandbox_killed", "sandbox_killed"], statuses

@@ -67,8 +67,13 @@ def test_a_short_task_makes_pass_at_k_undefined_in_the_summary_unless_asked_and_
     from biocoder_metric.scoring.summary import build_summary, render_summary
     from biocoder_metric.types import SampleResult
 
-    results = [SampleResult(task_id=t, sample_index=i, status="passed" if i < c else "failed", completion="",
-                            program_hash="") for t, n, c in (("a", 3, 1), ("b", 3, 3), ("c", 2, 2)) for i in range(n)]
+    results = [
+        SampleResult(
+            task_id=t, sample_index=i, status="passed" if i < c else "failed", completion="", program_hash=""
+        )
+        for t, n, c in (("a", 3, 1), ("b", 3, 3), ("c", 2, 2))
+        for i in range(n)
+    ]
     strict = build_summary(results, [1, 2, 3])
     assert strict["pass@1"] is not None and strict["pass@2"] is not None and strict["pass@3"] is None
     assert strict["confidence_intervals"]["overall"]["pass@3"] is None

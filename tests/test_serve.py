@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("fastapi", reason="the service extra is not installed (pip install 'biocoder-eval[service]')")
+pytest.importorskip(
+    "fastapi", reason="the service extra is not installed (pip install 'biocoder-eval[service]')"
+)
 httpx = pytest.importorskip("httpx")
 uvicorn = pytest.importorskip("uvicorn")
 
@@ -41,7 +43,9 @@ class Server:
     def __init__(self, app):
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> Server:
@@ -58,7 +62,9 @@ class Server:
 
 
 def _options(tmp: Path) -> EvalOptions:
-    return EvalOptions(sandbox="bwrap", workers=2, fuzz_cases=3, timeout_s=5.0, golden_cache_dir=str(tmp / "g"))
+    return EvalOptions(
+        sandbox="bwrap", workers=2, fuzz_cases=3, timeout_s=5.0, golden_cache_dir=str(tmp / "g")
+    )
 
 
 @pytest.fixture(scope="module")
@@ -67,8 +73,11 @@ def demo(tmp_path_factory):
     if reason:
         pytest.skip(f"bwrap sandbox not available here: {reason}")
     tmp = tmp_path_factory.mktemp("serve")
-    rows = [r for r in load_problems("demo") if r["task_id"] in ("demo_py_gc_content", "demo_py_hamming",
-                                                                  "demo_java_revcomp")]
+    rows = [
+        r
+        for r in load_problems("demo")
+        if r["task_id"] in ("demo_py_gc_content", "demo_py_hamming", "demo_java_revcomp")
+    ]
     assert len(rows) == 3
     verifier = Verifier(rows, _options(tmp))
     yield rows, verifier, tmp
@@ -78,10 +87,14 @@ def demo(tmp_path_factory):
 def _samples(rows):
     out = []
     for r in rows:
-        out.append({"task_id": r["task_id"], "completion": r["golden_code"], "sample_id": f"{r['task_id']}/gold"})
-        wrong = {"demo_py_gc_content": "def gc_content(seq):\n    return 0.5\n",
-                 "demo_py_hamming": "def hamming_distance(a, b):\n    return 0\n",
-                 "demo_java_revcomp": "public static String reverseComplement(String dna) {\n    return dna;\n}\n"}[r["task_id"]]
+        out.append(
+            {"task_id": r["task_id"], "completion": r["golden_code"], "sample_id": f"{r['task_id']}/gold"}
+        )
+        wrong = {
+            "demo_py_gc_content": "def gc_content(seq):\n    return 0.5\n",
+            "demo_py_hamming": "def hamming_distance(a, b):\n    return 0\n",
+            "demo_java_revcomp": "public static String reverseComplement(String dna) {\n    return dna;\n}\n",
+        }[r["task_id"]]
         out.append({"task_id": r["task_id"], "completion": wrong, "sample_id": f"{r['task_id']}/wrong"})
     return out
 
@@ -89,8 +102,9 @@ def _samples(rows):
 def test_judge_gives_the_engines_verdicts_in_request_order(demo):
     rows, verifier, tmp = demo
     samples = _samples(rows)
-    cli = run_evaluation(rows, [{k: s[k] for k in ("task_id", "completion")} for s in samples], _options(tmp),
-                         progress=False)
+    cli = run_evaluation(
+        rows, [{k: s[k] for k in ("task_id", "completion")} for s in samples], _options(tmp), progress=False
+    )
     expected = {(r.task_id, r.sample_index): r.status for r in cli.results}
     with Server(create_app(verifier)) as srv:
         resp = httpx.post(srv.url + "/v1/judge", json={"samples": samples}, timeout=300)
@@ -109,29 +123,57 @@ def test_judge_gives_the_engines_verdicts_in_request_order(demo):
         health = httpx.get(srv.url + "/v1/health").json()
         assert health["status"] == "ok" and health["tasks"] == 3
         tasks = httpx.get(srv.url + "/v1/tasks").json()["tasks"]
-        assert {t["task_id"] for t in tasks} == {r["task_id"] for r in rows} and all(t["scored"] for t in tasks)
+        assert {t["task_id"] for t in tasks} == {r["task_id"] for r in rows} and all(
+            t["scored"] for t in tasks
+        )
         metrics = httpx.get(srv.url + "/metrics").text
-        assert "biocoder_judged_total" in metrics and 'biocoder_sample_latency_seconds{quantile="0.99"}' in metrics
-        sf = httpx.post(srv.url + "/submit", json={"dataset": "biocoder", "id": rows[0]["task_id"],
-                                                   "completion": rows[0]["golden_code"], "config": {}}).json()
+        assert (
+            "biocoder_judged_total" in metrics
+            and 'biocoder_sample_latency_seconds{quantile="0.99"}' in metrics
+        )
+        sf = httpx.post(
+            srv.url + "/submit",
+            json={
+                "dataset": "biocoder",
+                "id": rows[0]["task_id"],
+                "completion": rows[0]["golden_code"],
+                "config": {},
+            },
+        ).json()
         assert sf["accepted"] is True and sf["id"] == rows[0]["task_id"] and sf["tests"][0]["passed"]
 
 
 def test_bad_input_gets_400_or_413_and_the_server_keeps_serving(demo):
     rows, verifier, _ = demo
     with Server(create_app(verifier, max_body_bytes=4096, max_samples=4)) as srv:
-        bad = httpx.post(srv.url + "/v1/judge", content=b"{not json", headers={"content-type": "application/json"})
+        bad = httpx.post(
+            srv.url + "/v1/judge", content=b"{not json", headers={"content-type": "application/json"}
+        )
         assert bad.status_code == 400 and "not JSON" in bad.json()["error"]
-        unknown = httpx.post(srv.url + "/v1/judge", json={"samples": [{"task_id": "nope", "completion": "x"}]})
-        assert unknown.status_code == 400 and "samples[0]" in unknown.json()["error"] and "nope" in unknown.json()["error"]
+        unknown = httpx.post(
+            srv.url + "/v1/judge", json={"samples": [{"task_id": "nope", "completion": "x"}]}
+        )
+        assert (
+            unknown.status_code == 400
+            and "samples[0]" in unknown.json()["error"]
+            and "nope" in unknown.json()["error"]
+        )
         missing = httpx.post(srv.url + "/v1/judge", json={"samples": [{"task_id": rows[0]["task_id"]}]})
         assert missing.status_code == 400 and "completion" in missing.json()["error"]
-        big = httpx.post(srv.url + "/v1/judge", json={"samples": [{"task_id": rows[0]["task_id"], "completion": "x" * 5000}]})
+        big = httpx.post(
+            srv.url + "/v1/judge",
+            json={"samples": [{"task_id": rows[0]["task_id"], "completion": "x" * 5000}]},
+        )
         assert big.status_code == 413
-        many = httpx.post(srv.url + "/v1/judge", json={"samples": [{"task_id": rows[0]["task_id"], "completion": "x"}] * 5})
+        many = httpx.post(
+            srv.url + "/v1/judge", json={"samples": [{"task_id": rows[0]["task_id"], "completion": "x"}] * 5}
+        )
         assert many.status_code == 413
-        ok = httpx.post(srv.url + "/v1/judge", json={"samples": [{"task_id": rows[0]["task_id"],
-                                                                  "completion": rows[0]["golden_code"]}]}, timeout=300)
+        ok = httpx.post(
+            srv.url + "/v1/judge",
+            json={"samples": [{"task_id": rows[0]["task_id"], "completion": rows[0]["golden_code"]}]},
+            timeout=300,
+        )
         assert ok.status_code == 200 and ok.json()["results"][0]["passed"]
 
 
@@ -143,13 +185,20 @@ def test_a_full_queue_answers_429_with_retry_after(demo):
         answers = []
 
         def post() -> None:
-            answers.append(httpx.post(srv.url + "/v1/judge", json={"samples": [
-                {"task_id": row["task_id"], "completion": slow}] * 2}, timeout=300))
+            answers.append(
+                httpx.post(
+                    srv.url + "/v1/judge",
+                    json={"samples": [{"task_id": row["task_id"], "completion": slow}] * 2},
+                    timeout=300,
+                )
+            )
 
         first = threading.Thread(target=post)
         first.start()
         time.sleep(0.5)  # the first request holds the whole queue
-        second = httpx.post(srv.url + "/v1/judge", json={"samples": [{"task_id": row["task_id"], "completion": slow}]})
+        second = httpx.post(
+            srv.url + "/v1/judge", json={"samples": [{"task_id": row["task_id"], "completion": slow}]}
+        )
         first.join()
         assert second.status_code == 429 and int(second.headers["Retry-After"]) >= 1
         results = answers[0].json()["results"]
@@ -161,8 +210,15 @@ def test_a_token_is_required_when_set(demo):
     with Server(create_app(verifier, token="s3cret")) as srv:
         body = {"samples": [{"task_id": rows[0]["task_id"], "completion": rows[0]["golden_code"]}]}
         assert httpx.post(srv.url + "/v1/judge", json=body).status_code == 401
-        assert httpx.post(srv.url + "/v1/judge", json=body, headers={"Authorization": "Bearer wrong"}).status_code == 401
-        ok = httpx.post(srv.url + "/v1/judge", json=body, headers={"Authorization": "Bearer s3cret"}, timeout=300)
+        assert (
+            httpx.post(
+                srv.url + "/v1/judge", json=body, headers={"Authorization": "Bearer wrong"}
+            ).status_code
+            == 401
+        )
+        ok = httpx.post(
+            srv.url + "/v1/judge", json=body, headers={"Authorization": "Bearer s3cret"}, timeout=300
+        )
         assert ok.status_code == 200
         assert httpx.get(srv.url + "/v1/health").status_code == 200  # liveness stays open
 
@@ -179,23 +235,49 @@ def test_trl_and_verl_reward_functions_with_the_trainers_signatures(demo):
             completions=[row["golden_code"], wrong, [{"role": "assistant", "content": row["golden_code"]}]],
             completion_ids=[[1], [2], [3]],
             task_id=[row["task_id"]] * 3,
-            trainer_state=None, log_extra=lambda *a, **k: None, log_metric=lambda *a, **k: None,
+            trainer_state=None,
+            log_extra=lambda *a, **k: None,
+            log_metric=lambda *a, **k: None,
             server_url=srv.url,
         )
         assert rewards == [1.0, 0.0, 1.0]
-        partial = trl_reward(prompts=["p"], completions=[wrong], task_id=[row["task_id"]], server_url=srv.url,
-                             partial_credit=True)
+        partial = trl_reward(
+            prompts=["p"],
+            completions=[wrong],
+            task_id=[row["task_id"]],
+            server_url=srv.url,
+            partial_credit=True,
+        )
         assert 0.0 <= partial[0] < 1.0
-        assert verl_compute_score("biocoder", row["golden_code"], None,
-                                  extra_info={"task_id": row["task_id"], "server_url": srv.url}) == 1.0
-        assert verl_compute_score(data_source="biocoder", solution_str=wrong, ground_truth=row["task_id"],
-                                  extra_info={"server_url": srv.url}) == 0.0
-    assert reward_of({"passed": False, "status": "sandbox_killed", "cases_passed": 2, "cases_total": 3}, True) == 0.0
+        assert (
+            verl_compute_score(
+                "biocoder",
+                row["golden_code"],
+                None,
+                extra_info={"task_id": row["task_id"], "server_url": srv.url},
+            )
+            == 1.0
+        )
+        assert (
+            verl_compute_score(
+                data_source="biocoder",
+                solution_str=wrong,
+                ground_truth=row["task_id"],
+                extra_info={"server_url": srv.url},
+            )
+            == 0.0
+        )
+    assert (
+        reward_of({"passed": False, "status": "sandbox_killed", "cases_passed": 2, "cases_total": 3}, True)
+        == 0.0
+    )
 
 
 def test_trl_accepts_the_reward_function():
     """TRL's own check of a reward function: a callable it can name (its reward_func_names)."""
-    trl = pytest.importorskip("trl", reason="TRL is not installed: only its documented call signature is tested")
+    trl = pytest.importorskip(
+        "trl", reason="TRL is not installed: only its documented call signature is tested"
+    )
     from trl import GRPOConfig
 
     assert callable(trl_reward) and trl_reward.__name__ == "trl_reward"
@@ -211,15 +293,21 @@ def test_the_sabotage_corpus_scores_through_the_server_as_through_the_cli(tmp_pa
     if reason:
         pytest.skip(f"bwrap sandbox not available here: {reason}")
     rows, samples = _tasks_and_samples()
-    opts = EvalOptions(sandbox="bwrap", workers=2, fuzz_cases=2, timeout_s=5.0, golden_cache_dir=str(tmp_path / "g"))
+    opts = EvalOptions(
+        sandbox="bwrap", workers=2, fuzz_cases=2, timeout_s=5.0, golden_cache_dir=str(tmp_path / "g")
+    )
     verifier = Verifier(rows, opts)
     try:
         with Server(create_app(verifier, queue_limit=len(samples))) as srv:
             resp = httpx.post(srv.url + "/v1/judge", json={"samples": samples}, timeout=1800)
             assert resp.status_code == 200, resp.text
             results = resp.json()["results"]
-            rewards = trl_reward(prompts=[""] * len(samples), completions=[s["completion"] for s in samples],
-                                 task_id=[s["task_id"] for s in samples], server_url=srv.url)
+            rewards = trl_reward(
+                prompts=[""] * len(samples),
+                completions=[s["completion"] for s in samples],
+                task_id=[s["task_id"] for s in samples],
+                server_url=srv.url,
+            )
     finally:
         verifier.close()
     by_task: dict[str, list[bool]] = {}

@@ -63,15 +63,30 @@ def work(tmp_path_factory):
     _bwrap_or_skip()
     root = tmp_path_factory.mktemp("shard")
     lines = [
-        ln for ln in DEMO_SAMPLES.read_text(encoding="utf-8").splitlines()
+        ln
+        for ln in DEMO_SAMPLES.read_text(encoding="utf-8").splitlines()
         if ln.strip() and not json.loads(ln)["task_id"].startswith("demo_java")
     ]
     samples = root / "samples.jsonl"
     samples.write_text("\n".join(lines) + "\n", encoding="utf-8")
     task_ids = ",".join(sorted({json.loads(ln)["task_id"] for ln in lines}))
-    base = ["--config", "demo", "--samples", str(samples), "--task-ids", task_ids, "--sandbox", "bwrap",
-            "--fuzz-cases", "2",
-            "--workers", "2", "--golden-cache", str(root / "golden"), "--no-progress"]
+    base = [
+        "--config",
+        "demo",
+        "--samples",
+        str(samples),
+        "--task-ids",
+        task_ids,
+        "--sandbox",
+        "bwrap",
+        "--fuzz-cases",
+        "2",
+        "--workers",
+        "2",
+        "--golden-cache",
+        str(root / "golden"),
+        "--no-progress",
+    ]
     assert main(["evaluate", *base, "--out", str(root / "full")]) == 0
     return root, base
 
@@ -163,7 +178,10 @@ def test_merge_applies_the_missing_tasks_rule(work, capsys):
     assert "without samples: 1: demo_py_orf" in err and "nothing written" in err
     # with --allow-missing the merge equals the unsharded --allow-missing run (task counted as 0)
     assert _evaluate(sbase, root / "u-allow", "--allow-missing") == 0
-    assert main(["merge", "--allow-missing", "--out", str(root / "mmiss"), str(root / "ms0"), str(root / "ms1")]) == 0
+    assert (
+        main(["merge", "--allow-missing", "--out", str(root / "mmiss"), str(root / "ms0"), str(root / "ms1")])
+        == 0
+    )
     assert (root / "mmiss" / "summary.json").read_bytes() == (root / "u-allow" / "summary.json").read_bytes()
     assert json.loads((root / "mmiss" / "summary.json").read_text())["missing"]["tasks"] == ["demo_py_orf"]
 
@@ -189,12 +207,26 @@ def _array_element(index: int, count: int, samples: str, out_root: Path, flags: 
     import subprocess
     import sys
 
-    env = {**os.environ, "SLURM_ARRAY_TASK_ID": str(index), "SLURM_ARRAY_TASK_COUNT": str(count),
-           "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": str(count - 1), "SLURM_ARRAY_TASK_STEP": "1",
-           "BIOCODER": f"{sys.executable} -m biocoder_metric",
-           "BIOCODER_CONFIG": "demo", "BIOCODER_WORKERS": "1", **(env_extra or {})}
-    return subprocess.run(["bash", str(SBATCH), samples, str(out_root), *flags], env=env, cwd=REPO,
-                          capture_output=True, text=True, timeout=600)
+    env = {
+        **os.environ,
+        "SLURM_ARRAY_TASK_ID": str(index),
+        "SLURM_ARRAY_TASK_COUNT": str(count),
+        "SLURM_ARRAY_TASK_MIN": "0",
+        "SLURM_ARRAY_TASK_MAX": str(count - 1),
+        "SLURM_ARRAY_TASK_STEP": "1",
+        "BIOCODER": f"{sys.executable} -m biocoder_metric",
+        "BIOCODER_CONFIG": "demo",
+        "BIOCODER_WORKERS": "1",
+        **(env_extra or {}),
+    }
+    return subprocess.run(
+        ["bash", str(SBATCH), samples, str(out_root), *flags],
+        env=env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 @pytest.mark.bwrap
@@ -209,8 +241,18 @@ def test_the_slurm_array_script_shards_and_merge_equals_unsharded(work, capsys):
         assert proc.returncode == 0, proc.stderr[-3000:]
         assert f"biocoder shard {i}/2" in proc.stderr
     capsys.readouterr()
-    assert main(["merge", "--out", str(root / "array" / "merged"), str(root / "array" / "shard-0"),
-                 str(root / "array" / "shard-1")]) == 0
+    assert (
+        main(
+            [
+                "merge",
+                "--out",
+                str(root / "array" / "merged"),
+                str(root / "array" / "shard-0"),
+                str(root / "array" / "shard-1"),
+            ]
+        )
+        == 0
+    )
     for name in ("results.jsonl", "summary.json"):
         assert (root / "array" / "merged" / name).read_bytes() == (root / "full" / name).read_bytes()
 
@@ -221,7 +263,9 @@ def test_bwrap_over_an_unpacked_rootfs_without_docker(work, tmp_path):
     from biocoder_metric.sandbox import _local_reference_image
 
     if _local_reference_image() is None:
-        pytest.skip("the biocoder-eval image is not built here (scripts/setup_docker.sh): no rootfs to unpack")
+        pytest.skip(
+            "the biocoder-eval image is not built here (scripts/setup_docker.sh): no rootfs to unpack"
+        )
     from biocoder_metric.sandbox.image import export_rootfs
 
     root, base = work
@@ -231,7 +275,9 @@ def test_bwrap_over_an_unpacked_rootfs_without_docker(work, tmp_path):
     proc = _array_element(0, 1, samples, tmp_path / "rf", flags, {"BIOCODER_BWRAP_ROOTFS": str(rootfs)})
     assert proc.returncode == 0, proc.stderr[-3000:]
     # the image's files, so the image's verdicts (the environment id names the rootfs's software, not the image)
-    assert (tmp_path / "rf" / "shard-0" / "results.jsonl").read_bytes() == (root / "full" / "results.jsonl").read_bytes()
+    assert (tmp_path / "rf" / "shard-0" / "results.jsonl").read_bytes() == (
+        root / "full" / "results.jsonl"
+    ).read_bytes()
     bad = _array_element(0, 1, samples, tmp_path / "bad", flags, {"BIOCODER_BWRAP_ROOTFS": str(tmp_path)})
     assert bad.returncode == 2 and "does not look like a root filesystem" in bad.stderr
 
@@ -240,8 +286,18 @@ def test_bwrap_over_an_unpacked_rootfs_without_docker(work, tmp_path):
 @pytest.mark.slow
 def test_check_shards_merge_into_the_unsharded_check_json(tmp_path, capsys):
     _bwrap_or_skip()
-    flags = ["--config", "demo", "--sandbox", "bwrap", "--fuzz-cases", "1", "--golden-cache", str(tmp_path / "g"),
-             "--no-progress", "--json"]
+    flags = [
+        "--config",
+        "demo",
+        "--sandbox",
+        "bwrap",
+        "--fuzz-cases",
+        "1",
+        "--golden-cache",
+        str(tmp_path / "g"),
+        "--no-progress",
+        "--json",
+    ]
     assert main(["check", *flags, "--out", str(tmp_path / "full")]) == 0
     for i in (0, 1):
         assert main(["check", *flags, "--shard", f"{i}/2", "--out", str(tmp_path / f"c{i}")]) == 0
@@ -260,25 +316,53 @@ def _shard_of(tmp_path: Path, out: str, **slurm: int | str) -> subprocess.Comple
 
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SLURM_", "BIOCODER"))}
     env.update({k: str(v) for k, v in slurm.items()}, BIOCODER="echo")
-    return subprocess.run(["bash", str(SBATCH), "samples.jsonl", str(tmp_path / out)], env=env, capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run(
+        ["bash", str(SBATCH), "samples.jsonl", str(tmp_path / out)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_the_slurm_script_keeps_the_partition_for_stepped_arrays_and_single_reruns(tmp_path: Path):
-    full = {"SLURM_ARRAY_TASK_MIN": 0, "SLURM_ARRAY_TASK_MAX": 6, "SLURM_ARRAY_TASK_STEP": 2,
-            "SLURM_ARRAY_TASK_COUNT": 4}
+    full = {
+        "SLURM_ARRAY_TASK_MIN": 0,
+        "SLURM_ARRAY_TASK_MAX": 6,
+        "SLURM_ARRAY_TASK_STEP": 2,
+        "SLURM_ARRAY_TASK_COUNT": 4,
+    }
     shards = [_shard_of(tmp_path, "a", SLURM_ARRAY_TASK_ID=i, **full) for i in (0, 2, 4, 6)]
     assert [re.search(r"--shard (\S+)", p.stdout).group(1) for p in shards] == ["0/4", "1/4", "2/4", "3/4"]
     # re-running element 4 alone (`sbatch --array=4`): Slurm says MIN=MAX=4, COUNT=1; the record keeps 2/4
-    again = _shard_of(tmp_path, "a", SLURM_ARRAY_TASK_ID=4, SLURM_ARRAY_TASK_MIN=4, SLURM_ARRAY_TASK_MAX=4,
-                      SLURM_ARRAY_TASK_COUNT=1)
+    again = _shard_of(
+        tmp_path,
+        "a",
+        SLURM_ARRAY_TASK_ID=4,
+        SLURM_ARRAY_TASK_MIN=4,
+        SLURM_ARRAY_TASK_MAX=4,
+        SLURM_ARRAY_TASK_COUNT=1,
+    )
     assert "--shard 2/4" in again.stdout and "shard-2" in again.stdout
     # without a record, a lone element that is not 0 is refused instead of evaluating everything
-    lone = _shard_of(tmp_path, "b", SLURM_ARRAY_TASK_ID=1, SLURM_ARRAY_TASK_MIN=1, SLURM_ARRAY_TASK_MAX=1,
-                     SLURM_ARRAY_TASK_COUNT=1)
+    lone = _shard_of(
+        tmp_path,
+        "b",
+        SLURM_ARRAY_TASK_ID=1,
+        SLURM_ARRAY_TASK_MIN=1,
+        SLURM_ARRAY_TASK_MAX=1,
+        SLURM_ARRAY_TASK_COUNT=1,
+    )
     assert lone.returncode == 2 and "BIOCODER_SHARD_COUNT" in lone.stderr
-    given = _shard_of(tmp_path, "b", SLURM_ARRAY_TASK_ID=1, SLURM_ARRAY_TASK_MIN=1, SLURM_ARRAY_TASK_MAX=1,
-                      SLURM_ARRAY_TASK_COUNT=1, BIOCODER_SHARD_COUNT=8)
+    given = _shard_of(
+        tmp_path,
+        "b",
+        SLURM_ARRAY_TASK_ID=1,
+        SLURM_ARRAY_TASK_MIN=1,
+        SLURM_ARRAY_TASK_MAX=1,
+        SLURM_ARRAY_TASK_COUNT=1,
+        BIOCODER_SHARD_COUNT=8,
+    )
     assert "--shard 1/8" in given.stdout
     off = _shard_of(tmp_path, "a", SLURM_ARRAY_TASK_ID=3, SLURM_ARRAY_TASK_MIN=3, SLURM_ARRAY_TASK_MAX=3)
     assert off.returncode == 2 and "grid" in off.stderr

@@ -48,9 +48,17 @@ def _rows() -> list[dict]:
     rows = []
     for name, context in HARNESSES.items():
         row = empty_row()
-        row.update(task_id=f"strength_{name}", config="custom", language="python", kind="harness", executable=True,
-                   function_name="f", signature="def f(x):", context=context,
-                   golden_code=PURE if name == "echoes_inputs" else GOLDEN)
+        row.update(
+            task_id=f"strength_{name}",
+            config="custom",
+            language="python",
+            kind="harness",
+            executable=True,
+            function_name="f",
+            signature="def f(x):",
+            context=context,
+            golden_code=PURE if name == "echoes_inputs" else GOLDEN,
+        )
         rows.append(row)
     return rows
 
@@ -64,7 +72,9 @@ def _skip_without_bwrap() -> None:
 def test_python_wrapped_candidates_keep_the_header_and_call_the_golden():
     from biocoder_metric.execution.strength import RETURN_PERTURBED, python_wrapped_candidates
 
-    wrapped = dict(python_wrapped_candidates("@staticmethod\ndef g(a, b=2, *c, d, **e):\n    return a + b\n", "g"))
+    wrapped = dict(
+        python_wrapped_candidates("@staticmethod\ndef g(a, b=2, *c, d, **e):\n    return a + b\n", "g")
+    )
     src = wrapped[RETURN_PERTURBED]
     assert src.startswith("@staticmethod\ndef g(a, b=2, *c, d, **e):")
     assert "_biocoder_golden(a, b, *c, d=d, **e)" in src
@@ -93,9 +103,14 @@ def test_the_engine_flags_weak_and_unobserved_harnesses_it_was_never_told_about(
     again = run_evaluation(rows, samples, options, progress=False)
     assert {t: s for t, (s, _) in again.task_status.items()} == got
     # --include-weak scores them all
-    weak_too = run_evaluation(rows, samples, EvalOptions(sandbox="bwrap", workers=2, fuzz_cases=3,
-                                                          golden_cache_dir=str(tmp_path / "g"), include_weak=True),
-                              progress=False)
+    weak_too = run_evaluation(
+        rows,
+        samples,
+        EvalOptions(
+            sandbox="bwrap", workers=2, fuzz_cases=3, golden_cache_dir=str(tmp_path / "g"), include_weak=True
+        ),
+        progress=False,
+    )
     assert {s for s, _ in weak_too.task_status.values()} == {"ok"}
 
 
@@ -107,13 +122,39 @@ def test_cli_tasks_file_and_metric_keep_flagged_tasks_out_of_the_headline(tmp_pa
     tasks = tmp_path / "tasks.jsonl"
     tasks.write_text("".join(json.dumps(r) + "\n" for r in rows))
     samples = tmp_path / "s.jsonl"
-    samples.write_text("".join(json.dumps({"task_id": r["task_id"], "completion": c}) + "\n"
-                               for r in rows for c in (GOLDEN, WRONG)))
+    samples.write_text(
+        "".join(
+            json.dumps({"task_id": r["task_id"], "completion": c}) + "\n"
+            for r in rows
+            for c in (GOLDEN, WRONG)
+        )
+    )
     monkeypatch.setenv("BIOCODER_CACHE_DIR", str(tmp_path / "cache"))
-    proc = subprocess.run([sys.executable, "-m", "biocoder_metric", "evaluate", "--tasks", str(tasks), "--samples",
-                           str(samples), "--out", str(tmp_path / "out"), "--k", "1", "--sandbox", "bwrap",
-                           "--fuzz-cases", "3", "--no-progress"], capture_output=True, text=True, timeout=600,
-                          cwd=REPO_ROOT)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "biocoder_metric",
+            "evaluate",
+            "--tasks",
+            str(tasks),
+            "--samples",
+            str(samples),
+            "--out",
+            str(tmp_path / "out"),
+            "--k",
+            "1",
+            "--sandbox",
+            "bwrap",
+            "--fuzz-cases",
+            "3",
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO_ROOT,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["pass@1"] == 0.5 and summary["tasks"]["scored"] == 1
@@ -121,29 +162,47 @@ def test_cli_tasks_file_and_metric_keep_flagged_tasks_out_of_the_headline(tmp_pa
     assert "strength_never_calls: weak_harness" in proc.stdout
 
     metric = evaluate.load(str(REPO_ROOT / "biocoder_passk"))
-    out = metric.compute(predictions=[[GOLDEN, WRONG]] * len(rows), references=[json.dumps(r) for r in rows],
-                         k=[1], sandbox="bwrap", fuzz_cases=3)
+    out = metric.compute(
+        predictions=[[GOLDEN, WRONG]] * len(rows),
+        references=[json.dumps(r) for r in rows],
+        k=[1],
+        sandbox="bwrap",
+        fuzz_cases=3,
+    )
     assert out["pass@1"] == 0.5
     excluded = {e["task_id"]: e["task_status"] for e in out["details"]["excluded_tasks"]}
-    assert excluded == {"strength_never_calls": "weak_harness", "strength_echoes_inputs": "weak_harness",
-                        "strength_result_unprinted": "return_unobserved"}
+    assert excluded == {
+        "strength_never_calls": "weak_harness",
+        "strength_echoes_inputs": "weak_harness",
+        "strength_result_unprinted": "return_unobserved",
+    }
 
 
 def test_lm_eval_hooks_score_flagged_tasks_none(tmp_path, monkeypatch):
     _skip_without_bwrap()
     import importlib.util
 
-    for key, value in {"BIOCODER_CACHE_DIR": str(tmp_path / "cache"), "BIOCODER_SANDBOX": "bwrap",
-                       "BIOCODER_FUZZ_CASES": "3"}.items():
+    for key, value in {
+        "BIOCODER_CACHE_DIR": str(tmp_path / "cache"),
+        "BIOCODER_SANDBOX": "bwrap",
+        "BIOCODER_FUZZ_CASES": "3",
+    }.items():
         monkeypatch.setenv(key, value)
-    spec = importlib.util.spec_from_file_location("biocoder_lm_eval_utils_strength",
-                                                  REPO_ROOT / "lm_eval_tasks" / "biocoder" / "utils.py")
+    spec = importlib.util.spec_from_file_location(
+        "biocoder_lm_eval_utils_strength", REPO_ROOT / "lm_eval_tasks" / "biocoder" / "utils.py"
+    )
     utils = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(utils)
     rows = _rows()
     docs = [{**r, "prompt": "", "prompt_style": "instruct"} for r in rows]
     preds = utils.build_predictions([[f"```python\n{r['golden_code']}```"] for r in rows], docs)
-    scores = {r["task_id"]: utils.pass_at_k([r["task_id"]], [p])["pass@1"] for r, p in zip(rows, preds, strict=True)}
-    assert scores == {"strength_never_calls": None, "strength_result_unprinted": None,
-                      "strength_echoes_inputs": None, "strength_sound": 1.0}
+    scores = {
+        r["task_id"]: utils.pass_at_k([r["task_id"]], [p])["pass@1"] for r, p in zip(rows, preds, strict=True)
+    }
+    assert scores == {
+        "strength_never_calls": None,
+        "strength_result_unprinted": None,
+        "strength_echoes_inputs": None,
+        "strength_sound": 1.0,
+    }
     assert utils.mean_scored(list(scores.values())) == 1.0

@@ -52,19 +52,32 @@ public final class Stats {
 
 
 def _row(golden: str, name: str, file_path: str | None = None, meta: dict | None = None) -> dict:
-    return {"task_id": "java_t", "language": "java", "function_name": name, "golden_code": golden,
-            "file_path": file_path, "repository": "example/stats" if file_path else None,
-            "metadata": json.dumps(meta or {}), "signature": None}
+    return {
+        "task_id": "java_t",
+        "language": "java",
+        "function_name": name,
+        "golden_code": golden,
+        "file_path": file_path,
+        "repository": "example/stats" if file_path else None,
+        "metadata": json.dumps(meta or {}),
+        "signature": None,
+    }
 
 
 def test_parse_signature_generics_varargs_and_modifiers():
     rtype, params, static, tvars = java_harness.parse_signature(
-        "public static <K, V> V getOrElse(Map<K, V> map, K key, V or) {\n return map.getOrDefault(key, or);\n}", "getOrElse")
+        "public static <K, V> V getOrElse(Map<K, V> map, K key, V or) {\n return map.getOrDefault(key, or);\n}",
+        "getOrElse",
+    )
     assert (rtype, static, tvars) == ("V", True, ["K", "V"])
     assert [(p.type, p.name) for p in params] == [("Map<K,V>", "map"), ("K", "key"), ("V", "or")]
-    rtype, params, static, _ = java_harness.parse_signature("public String join(String delim, Object... args) { return \"\"; }", "join")
+    rtype, params, static, _ = java_harness.parse_signature(
+        'public String join(String delim, Object... args) { return ""; }', "join"
+    )
     assert rtype == "String" and not static and params[1].type == "Object[]"
-    rtype, _, static, _ = java_harness.parse_signature("public static void complement(byte[] bases) { }", "complement")
+    rtype, _, static, _ = java_harness.parse_signature(
+        "public static void complement(byte[] bases) { }", "complement"
+    )
     assert rtype == "void" and static
 
 
@@ -78,13 +91,36 @@ def test_class_slice_takes_what_the_method_uses_transitively():
 
 
 def java_harness_golden_variance() -> str:
-    return STATS[STATS.index("public static double variance"): STATS.index("public int scaled")].strip()
+    return STATS[STATS.index("public static double variance") : STATS.index("public int scaled")].strip()
 
 
 def test_generators_cover_the_supported_types():
-    for t in ("int", "long", "short", "byte", "double", "float", "boolean", "char", "Integer", "Double", "String",
-              "StringBuilder", "int[]", "double[]", "long[]", "byte[]", "char[]", "String[]", "List<Integer>",
-              "List<String>", "Set<String>", "Map<String, Integer>", "Collection<Double>", "Function<Double, Double>"):
+    for t in (
+        "int",
+        "long",
+        "short",
+        "byte",
+        "double",
+        "float",
+        "boolean",
+        "char",
+        "Integer",
+        "Double",
+        "String",
+        "StringBuilder",
+        "int[]",
+        "double[]",
+        "long[]",
+        "byte[]",
+        "char[]",
+        "String[]",
+        "List<Integer>",
+        "List<String>",
+        "Set<String>",
+        "Map<String, Integer>",
+        "Collection<Double>",
+        "Function<Double, Double>",
+    ):
         assert java_harness.generator(t, "x", []) is not None, t
     assert java_harness.generator("SAMRecord", "record", []) is None
 
@@ -94,8 +130,10 @@ def test_rendered_harness_compiles_with_the_golden(tmp_path: Path):
     repo = tmp_path / "stats"
     (repo / "src").mkdir(parents=True)
     (repo / "src" / "Stats.java").write_text(STATS)
-    for golden, name in ((java_harness_golden_variance(), "variance"),
-                         ("public int scaled(int v) {\n    return v * scale;\n}", "scaled")):
+    for golden, name in (
+        (java_harness_golden_variance(), "variance"),
+        ("public int scaled(int v) {\n    return v * scale;\n}", "scaled"),
+    ):
         subject = java_harness.analyse_java(_row(golden, name, "src/Stats.java"), repo)
         ctx = java_harness.render_java(subject)
         assert ctx is not None and ctx.count(harness.INSERT_MARKER) == 1
@@ -104,14 +142,20 @@ def test_rendered_harness_compiles_with_the_golden(tmp_path: Path):
         row = {"task_id": "t", "language": "java", "function_name": name, "context": ctx, "signature": None}
         prog = harness.build_harness_programs(row, golden, fuzz_cases=1, seed=0)[0]
         (tmp_path / "Main.java").write_text(prog)
-        done = subprocess.run(["javac", "-d", str(tmp_path / "out"), str(tmp_path / "Main.java")],
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            ["javac", "-d", str(tmp_path / "out"), str(tmp_path / "Main.java")],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == 0, done.stderr
 
 
 def test_helpers_without_source_are_reported():
     golden = "public static double skew(double[] x) {\n    return mean(x) * 2;\n}"
-    subject = java_harness.analyse_java(_row(golden, "skew", None, {"intraClassFieldsUsed": "public static double mean(double[] x);\n"}))
+    subject = java_harness.analyse_java(
+        _row(golden, "skew", None, {"intraClassFieldsUsed": "public static double mean(double[] x);\n"})
+    )
     assert subject.unresolved and "mean" in subject.unresolved[0]
 
 
@@ -124,7 +168,9 @@ def test_real_java_tasks_get_candidates(upstream_dir: Path):
     index = sibling_index(rows)
     ok = 0
     for r in rows:
-        cands, reason, _ = candidates(r, SynthOptions(repos=repos), index.get((r["repository"] or "", r["file_path"] or "")))
+        cands, reason, _ = candidates(
+            r, SynthOptions(repos=repos), index.get((r["repository"] or "", r["file_path"] or ""))
+        )
         ok += bool(cands)
         assert cands or reason
     assert ok >= 40, ok

@@ -74,7 +74,7 @@ def test_names_pick_bioinformatics_values():
 
 
 def test_body_usage_decides_unnamed_parameters():
-    k = _kinds('''
+    k = _kinds("""
         def f(a, b, c, d, e):
             for i in range(a):
                 pass
@@ -84,7 +84,7 @@ def test_body_usage_decides_unnamed_parameters():
             with open(e) as fh:
                 pass
             return d.shape
-    ''')
+    """)
     assert k["a"][0].startswith("int")
     assert k["b"][0].startswith("list")
     assert k["c"][0].startswith("str")
@@ -92,16 +92,16 @@ def test_body_usage_decides_unnamed_parameters():
 
 
 def test_compared_strings_become_choices():
-    k = _kinds('''
+    k = _kinds("""
         def f(mode):
             if mode == "fast":
                 return 1
             elif mode in ("slow", "exact"):
                 return 2
             return mode.lower()
-    ''')
+    """)
     assert k["mode"][0].startswith("choice:")
-    assert {"fast", "slow", "exact"} <= set(ast.literal_eval(k["mode"][0][len("choice:"):]))
+    assert {"fast", "slow", "exact"} <= set(ast.literal_eval(k["mode"][0][len("choice:") :]))
 
 
 def test_call_sites_in_the_repository_vote(tmp_path: Path):
@@ -116,7 +116,8 @@ def _mini_repo(tmp_path: Path) -> Path:
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
     (pkg / "consts.py").write_text("BASES = 'ACGT'\nUNUSED = 1\n")
-    (pkg / "seqs.py").write_text(textwrap.dedent('''
+    (pkg / "seqs.py").write_text(
+        textwrap.dedent('''
         import numpy as np
         import somepackage_not_in_image
         from .consts import BASES
@@ -146,20 +147,23 @@ def _mini_repo(tmp_path: Path) -> Path:
 
             def area(self, n):
                 return self.helper() * n + self.height
-    '''))
+    ''')
+    )
     return tmp_path
 
 
 def test_repository_slice_is_transitive_and_minimal(tmp_path: Path):
     repo = _mini_repo(tmp_path)
-    golden = 'def counts(seq):\n    return Counter(_clean(seq))\n'
+    golden = "def counts(seq):\n    return Counter(_clean(seq))\n"
     sl = python_slice.slice_repository(golden, "counts", repo, "pkg/seqs.py")
     text = "\n".join(sl.imports + sl.definitions)
     assert "from collections import Counter" in sl.imports
     assert "def _clean" in text and "BASES = 'ACGT'" in text  # through the relative import
     assert "COMPLEMENT" not in text and "OTHER" not in text and "UNUSED" not in text
     assert sl.unresolved == []
-    bad = python_slice.slice_repository("def broken(x):\n    return somepackage_not_in_image.go(x)\n", "broken", repo, "pkg/seqs.py")
+    bad = python_slice.slice_repository(
+        "def broken(x):\n    return somepackage_not_in_image.go(x)\n", "broken", repo, "pkg/seqs.py"
+    )
     assert bad.unresolved and "not in the reference image" in bad.unresolved[0]
 
 
@@ -168,7 +172,9 @@ def test_methods_get_their_class_members_and_generated_fields(tmp_path: Path):
     golden = "def area(self, n):\n    return self.helper() * n + self.height\n"
     sl = python_slice.slice_repository(golden, "area", repo, "pkg/seqs.py")
     assert sl.class_name == "Track"
-    assert any("def helper" in m for m in sl.class_members) and any("SCALE = 2" in m for m in sl.class_members)
+    assert any("def helper" in m for m in sl.class_members) and any(
+        "SCALE = 2" in m for m in sl.class_members
+    )
     subject = python_harness.analyse(golden, "area", repo, sl.class_name, sl.class_members)
     assert subject.method == "instance"
     assert {a for a, _ in subject.attrs} == {"height", "width"}  # read by the method and by its helper
@@ -190,7 +196,13 @@ def test_rendered_harness_is_in_the_engine_grammar():
     sl = python_slice.slice_golden(golden, "gc")
     subject = python_harness.analyse(golden, "gc")
     ctx = python_harness.render(subject, sl, python_harness.plans(subject)[0])
-    row = {"task_id": "t", "language": "python", "function_name": "gc", "context": ctx, "signature": "def gc(seq)"}
+    row = {
+        "task_id": "t",
+        "language": "python",
+        "function_name": "gc",
+        "context": ctx,
+        "signature": "def gc(seq)",
+    }
     assert ctx.count(harness.INSERT_MARKER) == 1
     assert [p.kind for p in harness.find_placeholders(ctx, "t")] == ["int"]
     progs = harness.build_harness_programs(row, golden, fuzz_cases=3, seed=0)
@@ -211,7 +223,9 @@ def test_real_python_tasks_get_candidates(upstream_dir: Path):
         if cands:
             with_candidates += 1
             for _, _, ctx in cands:
-                prog = harness.build_harness_programs(dict(r, context=ctx), r["golden_code"], fuzz_cases=1, seed=0)[0]
+                prog = harness.build_harness_programs(
+                    dict(r, context=ctx), r["golden_code"], fuzz_cases=1, seed=0
+                )[0]
                 ast.parse(prog)
         else:
             assert reason

@@ -41,69 +41,72 @@ def _run(golden: str, name: str, seed: int = 7, helpers=None) -> str:
 
 
 def test_string_keys_used_elementwise_make_a_table_with_those_columns():
-    k = _kinds('''
+    k = _kinds("""
         def mask(cnarr):
             m = (cnarr['log2'] < -1.0) | (cnarr['spread'] > 1.0)
             if 'depth' in cnarr:
                 m |= cnarr['depth'] == 0
             return m
-    ''')
+    """)
     assert k["cnarr"][0].startswith("frame:")
-    assert set(ast.literal_eval(k["cnarr"][0][len("frame:"):])) == {"log2", "spread", "depth"}
+    assert set(ast.literal_eval(k["cnarr"][0][len("frame:") :])) == {"log2", "spread", "depth"}
     # a plain lookup stays a dict
     assert _kinds("def f(d):\n    return d['a'] + 1\n")["d"][0].startswith("dict")
 
 
 def test_pandas_only_methods_make_a_series_and_dict_values_are_typed_by_use():
     assert _kinds("def f(vals):\n    return (vals - 0.5).abs() + vals.median()\n")["vals"][0] == "series"
-    k = _kinds('''
+    k = _kinds("""
         def norm(data):
             out = {}
             for track, ar in list(data.items()):
                 out[track] = ar.flatten().sum()
             return out
-    ''')
+    """)
     assert k["data"][0] == "dict_str_ndarray"
 
 
 def test_structured_text_regex_matches_and_plain_path_strings():
-    k = _kinds('''
+    k = _kinds("""
         def groups(text):
             out = []
             for group in text.split(','):
                 out.append([int(x) for x in group.split(':')])
             return out
-    ''')
-    seps, numeric = ast.literal_eval(k["text"][0][len("text:"):])
+    """)
+    seps, numeric = ast.literal_eval(k["text"][0][len("text:") :])
     assert set(seps) == {",", ":"} and numeric is True
-    k = _kinds('''
+    k = _kinds("""
         def sorter(filename):
             r = re.search('chr(\\\\d+)\\\\.(\\\\d+)_(\\\\d+)\\\\.impute2', filename)
             return int(r.group(1))
-    ''')
-    samples = ast.literal_eval(k["filename"][0][len("regex:"):])
+    """)
+    samples = ast.literal_eval(k["filename"][0][len("regex:") :])
     assert samples and all(re.search(r"chr(\d+)\.(\d+)_(\d+)\.impute2", s) for s in samples)
     assert _kinds("def split(path):\n    i = path.rfind('/')\n    return path[:i]\n")["path"][0] == "str_path"
     assert python_inputs.regex_samples("(") is None
 
 
 def test_objects_are_built_from_the_attributes_read_on_them():
-    k = _kinds('''
+    k = _kinds("""
         def absolute(cnarr, ploidy):
             out = []
             for i, row in enumerate(cnarr):
                 out.append((row.chromosome, row.log2 * ploidy))
             return out
-    ''')
-    fields = ast.literal_eval(k["cnarr"][0][len("objlist:"):])
+    """)
+    fields = ast.literal_eval(k["cnarr"][0][len("objlist:") :])
     assert set(fields) == {"chromosome", "log2"} and fields["log2"].startswith(("int", "float"))
-    subject = python_harness.analyse(textwrap.dedent('''
+    subject = python_harness.analyse(
+        textwrap.dedent("""
         def combine(self, x):
             method = self.merge_method.value
             if method == 'Preserve':
                 return x
             return x * self.size_range.min
-    '''), "combine")
+    """),
+        "combine",
+    )
     attrs = dict(subject.attrs)
     assert attrs["merge_method"][0].startswith("obj:") and "Preserve" in attrs["merge_method"][0]
     assert attrs["size_range"][0].startswith("obj:") and "'min'" in attrs["size_range"][0]
@@ -111,12 +114,12 @@ def test_objects_are_built_from_the_attributes_read_on_them():
 
 
 def test_methods_private_names_recursion_and_stubbed_helpers():
-    golden = textwrap.dedent('''
+    golden = textwrap.dedent("""
         def __walk(self, n):
             if n <= 0 or self.wants_more() is False:
                 return len(self.__items)
             return self.__walk(n - 1)
-    ''')
+    """)
     subject = python_harness.analyse(golden, "__walk")
     assert subject.missing_methods == []  # itself: recursion; wants_more: stubbed
     attrs = dict(subject.attrs)
@@ -129,52 +132,85 @@ def test_methods_private_names_recursion_and_stubbed_helpers():
 
 def test_rules_run_end_to_end_on_the_host():
     pytest.importorskip("pandas")
-    out = _run('''
+    out = _run(
+        """
         def mask(cnarr):
             return (cnarr['log2'] < 0.0) | (cnarr['spread'] > 1.0)
-    ''', "mask")
+    """,
+        "mask",
+    )
     assert out.startswith("result: Series(")
-    out = _run('''
+    out = _run(
+        """
         def columns(text):
             first = text[:text.index('\\n')]
             return first.count('\\t')
-    ''', "columns")
+    """,
+        "columns",
+    )
     assert out.startswith("result: ") and not any(ln.startswith("exception: ") for ln in out.splitlines())
 
 
 def test_slicing_library_names_exceptions_siblings_and_flattened_modules(tmp_path: Path):
-    sl = python_slice.slice_golden("def f(a):\n    if not a:\n        raise ToolError('x')\n    return scoreatpercentile(a, 50)\n", "f")
+    sl = python_slice.slice_golden(
+        "def f(a):\n    if not a:\n        raise ToolError('x')\n    return scoreatpercentile(a, 50)\n", "f"
+    )
     assert "from scipy.stats import scoreatpercentile" in sl.imports and sl.unresolved == []
     assert any(d.startswith("class ToolError(Exception)") for d in sl.definitions)
     # another task's golden (same repository) is a helper, with what it needs
     helpers = {"is_protein": "def is_protein(seq):\n    return bool(re.search('[EFILPQ]', seq))\n"}
-    sl = python_slice.slice_golden("def has(seqs):\n    return any(is_protein(s) for s in seqs)\n", "has", helpers=helpers)
-    assert sl.unresolved == [] and "import re" in sl.imports and any("def is_protein" in d for d in sl.definitions)
+    sl = python_slice.slice_golden(
+        "def has(seqs):\n    return any(is_protein(s) for s in seqs)\n", "has", helpers=helpers
+    )
+    assert (
+        sl.unresolved == []
+        and "import re" in sl.imports
+        and any("def is_protein" in d for d in sl.definitions)
+    )
     # never the task's own golden
-    own = python_slice.slice_golden("def g(x):\n    return g(x - 1) if x else h(x)\n", "g", helpers={"g": "def g(x):\n    return 1\n"})
+    own = python_slice.slice_golden(
+        "def g(x):\n    return g(x - 1) if x else h(x)\n", "g", helpers={"g": "def g(x):\n    return 1\n"}
+    )
     assert own.unresolved == ["h"]
-    rows = [{"language": "python", "repository": "o/r", "function_name": n, "golden_code": f"def {n}():\n    pass\n"}
-            for n in ("a", "b")]
+    rows = [
+        {
+            "language": "python",
+            "repository": "o/r",
+            "function_name": n,
+            "golden_code": f"def {n}():\n    pass\n",
+        }
+        for n in ("a", "b")
+    ]
     assert [n for n, _ in sibling_index(rows)[("o/r", "")]] == ["a", "b"]
     # BioCoder's goldens are flattened: ``descriptives.iqr`` became ``iqr``; the one module defining it
     pkg = tmp_path / "pkg"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
-    (pkg / "descriptives.py").write_text("import numpy as np\n\ndef iqr(a):\n    return np.percentile(a, 75) - np.percentile(a, 25)\n")
+    (pkg / "descriptives.py").write_text(
+        "import numpy as np\n\ndef iqr(a):\n    return np.percentile(a, 75) - np.percentile(a, 25)\n"
+    )
     (pkg / "params.py").write_text("LIMIT = 3.0\n")
-    (pkg / "smoothing.py").write_text("from . import descriptives, params\n\ndef outliers(a):\n    return a > params.LIMIT * descriptives.iqr(a)\n")
+    (pkg / "smoothing.py").write_text(
+        "from . import descriptives, params\n\ndef outliers(a):\n    return a > params.LIMIT * descriptives.iqr(a)\n"
+    )
     golden = "def outliers(a):\n    return a > LIMIT * iqr(a)\n"
     sl = python_slice.slice_repository(golden, "outliers", tmp_path, "pkg/smoothing.py")
-    assert sl.unresolved == [] and "LIMIT = 3.0" in sl.definitions and any("def iqr" in d for d in sl.definitions)
+    assert (
+        sl.unresolved == []
+        and "LIMIT = 3.0" in sl.definitions
+        and any("def iqr" in d for d in sl.definitions)
+    )
 
 
 def test_boolean_mask_indexing_means_an_array():
-    k = _kinds('''
+    k = _kinds("""
         def losses(sizes, insert_size):
             small = sizes < insert_size
             out = insert_size / (2 * sizes)
             out[small] -= sizes[small]
             return out
-    ''')
+    """)
     assert k["sizes"][0].startswith("ndarray")
-    assert _kinds("def f(labels_a, mask):\n    return len(labels_a[mask])\n")["labels_a"][0].startswith("ndarray")
+    assert _kinds("def f(labels_a, mask):\n    return len(labels_a[mask])\n")["labels_a"][0].startswith(
+        "ndarray"
+    )

@@ -13,15 +13,30 @@ from biocoder_dataset.schema import COLUMNS, empty_row
 
 def _row(golden: str = "def f(x):\n    return x\n") -> dict:
     row = empty_row()
-    row.update(task_id="t1", config="c", language="python", kind="golden_only", executable=False,
-               not_executable_reason="no harness", function_name="f", golden_code=golden)
+    row.update(
+        task_id="t1",
+        config="c",
+        language="python",
+        kind="golden_only",
+        executable=False,
+        not_executable_reason="no harness",
+        function_name="f",
+        golden_code=golden,
+    )
     return row
 
 
 def _record(golden: str) -> dict:
-    return {"status": "validated", "task_id": "t1", "config": "c", "language": "python",
-            "golden_sha256": sh.golden_sha256(golden), "context": "<<insert solution here>>\nprint(f(<|int|>))\n",
-            "validation": {"mutation_score": 0.5, "mutants_killed": 2, "mutants_judged": 4}, "plan": {"x": "int_small"}}
+    return {
+        "status": "validated",
+        "task_id": "t1",
+        "config": "c",
+        "language": "python",
+        "golden_sha256": sh.golden_sha256(golden),
+        "context": "<<insert solution here>>\nprint(f(<|int|>))\n",
+        "validation": {"mutation_score": 0.5, "mutants_killed": 2, "mutants_judged": 4},
+        "plan": {"x": "int_small"},
+    }
 
 
 def test_column_is_in_the_schema():
@@ -31,7 +46,10 @@ def test_column_is_in_the_schema():
 def test_validated_record_makes_the_matching_row_executable(tmp_path: Path):
     path = tmp_path / "h.jsonl"
     golden = _row()["golden_code"]
-    assert sh.write_shipped([_record(golden), {**_record(golden), "task_id": "t2", "status": "failed"}], path) == 1
+    assert (
+        sh.write_shipped([_record(golden), {**_record(golden), "task_id": "t2", "status": "failed"}], path)
+        == 1
+    )
     rec = json.loads(path.read_text())
     assert rec["schema"] == sh.SCHEMA and rec["mutation_score"] == 0.5
     row = _row()
@@ -86,9 +104,13 @@ def test_no_shipped_harness_holds_its_golden(upstream_dir, monkeypatch):
     from biocoder_dataset.synth_harnesses import SHIPPED_FILE, context_leaks_golden
 
     monkeypatch.setenv("BIOCODER_SYNTH_HARNESSES", "0")
-    records = [json.loads(x) for x in Path(SHIPPED_FILE).read_text(encoding="utf-8").splitlines() if x.strip()]
+    records = [
+        json.loads(x) for x in Path(SHIPPED_FILE).read_text(encoding="utf-8").splitlines() if x.strip()
+    ]
     rows = {}
     for config in sorted({r["config"] for r in records}):
         rows.update({(config, r["task_id"]): r for r in load_problems(config, upstream_dir)})
-    leaks = [r["task_id"] for r in records if context_leaks_golden(rows[(r["config"], r["task_id"])], r["context"])]
+    leaks = [
+        r["task_id"] for r in records if context_leaks_golden(rows[(r["config"], r["task_id"])], r["context"])
+    ]
     assert records and not leaks

@@ -36,8 +36,16 @@ needs_bwrap = pytest.mark.skipif(not _bwrap_ok(), reason="needs a working bubble
 
 def _row(task_id: str, golden: str, name: str) -> dict:
     row = empty_row()
-    row.update(task_id=task_id, config="unit", language="python", kind="golden_only", executable=False,
-               function_name=name, signature=f"def {name}(...)", golden_code=golden)
+    row.update(
+        task_id=task_id,
+        config="unit",
+        language="python",
+        kind="golden_only",
+        executable=False,
+        function_name=name,
+        signature=f"def {name}(...)",
+        golden_code=golden,
+    )
     return row
 
 
@@ -74,7 +82,9 @@ def test_a_good_function_validates_and_kills_mutants(pool):
     assert v["runs"] == 3 and v["golden_error_cases"] == 0 and v["distinct_outputs"] >= 2
     assert v["mutants_total"] >= 5 and v["mutants_killed"] >= 1
     non_equivalent = v["mutants_judged"] - v["mutants_likely_equivalent"]
-    assert v["mutation_score"] == round(v["mutants_killed"] / non_equivalent, 4) and v["mutation_score"] >= 0.8
+    assert (
+        v["mutation_score"] == round(v["mutants_killed"] / non_equivalent, 4) and v["mutation_score"] >= 0.8
+    )
     assert v["null_candidates_passed"] == [] and v["return_unobserved"] is False and v["result_signals"] >= 2
     assert v["heldout_total"] >= 1 and v["heldout_mutation_score"] is not None  # both families recorded
     assert rec["plan"]["seq"] == "str_dna"
@@ -83,9 +93,13 @@ def test_a_good_function_validates_and_kills_mutants(pool):
 @needs_bwrap
 @pytest.mark.bwrap
 def test_constant_output_and_always_raising_goldens_are_rejected(pool):
-    rec = synthesize_task(pool, _row("u_const", CONSTANT, "version"), SynthOptions(sandbox="bwrap", fuzz_cases=3))
+    rec = synthesize_task(
+        pool, _row("u_const", CONSTANT, "version"), SynthOptions(sandbox="bwrap", fuzz_cases=3)
+    )
     assert rec["status"] == "failed" and "does not vary" in rec["reason"]
-    rec = synthesize_task(pool, _row("u_boom", ALWAYS_RAISES, "boom"), SynthOptions(sandbox="bwrap", fuzz_cases=3))
+    rec = synthesize_task(
+        pool, _row("u_boom", ALWAYS_RAISES, "boom"), SynthOptions(sandbox="bwrap", fuzz_cases=3)
+    )
     assert rec["status"] == "failed" and "golden raises on" in rec["reason"]
 
 
@@ -103,10 +117,33 @@ def test_nondeterministic_golden_is_rejected(pool):
 @pytest.mark.bwrap
 def test_cli_builds_resumes_and_rows_evaluate(tmp_path: Path):
     tasks = tmp_path / "tasks.jsonl"
-    tasks.write_text(json.dumps(_row("u_gc", GC, "gc_fraction")) + "\n" + json.dumps(_row("u_const", CONSTANT, "version")) + "\n")
+    tasks.write_text(
+        json.dumps(_row("u_gc", GC, "gc_fraction"))
+        + "\n"
+        + json.dumps(_row("u_const", CONSTANT, "version"))
+        + "\n"
+    )
     out = tmp_path / "built.jsonl"
-    cmd = [sys.executable, "-m", "biocoder_metric", "build", "harness", "--tasks", str(tasks), "--out", str(out),
-           "--sandbox", "bwrap", "--fuzz-cases", "3", "--mutants", "5", "--no-progress", "--workers", "1"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "biocoder_metric",
+        "build",
+        "harness",
+        "--tasks",
+        str(tasks),
+        "--out",
+        str(out),
+        "--sandbox",
+        "bwrap",
+        "--fuzz-cases",
+        "3",
+        "--mutants",
+        "5",
+        "--no-progress",
+        "--workers",
+        "1",
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert done.returncode == 0, done.stderr
     assert "python: 1/2 validated" in done.stdout
@@ -120,9 +157,12 @@ def test_cli_builds_resumes_and_rows_evaluate(tmp_path: Path):
     assert again.returncode == 0 and len(report.read_text().splitlines()) == 2
     # The built row is judged by the engine: golden passes, a wrong candidate fails.
     wrong = GC.replace('base == "G" or base == "C"', 'base == "G"')
-    run = run_evaluation([rows["u_gc"]], [{"task_id": "u_gc", "completion": GC}, {"task_id": "u_gc", "completion": wrong}],
-                         EvalOptions(sandbox="bwrap", workers=1, fuzz_cases=3, golden_cache_dir=str(tmp_path / "g")),
-                         progress=False)
+    run = run_evaluation(
+        [rows["u_gc"]],
+        [{"task_id": "u_gc", "completion": GC}, {"task_id": "u_gc", "completion": wrong}],
+        EvalOptions(sandbox="bwrap", workers=1, fuzz_cases=3, golden_cache_dir=str(tmp_path / "g")),
+        progress=False,
+    )
     assert [r.status for r in run.results] == ["passed", "failed"]
 
 
@@ -134,9 +174,30 @@ def test_held_back_real_tasks_golden_passes_mutants_fail(upstream_dir: Path, tmp
 
     held_back = "java_53a98b0106ad,java_d6d476e5c9e7"  # geometricMean, reverse
     out = tmp_path / "java.jsonl"
-    cmd = [sys.executable, "-m", "biocoder_metric", "build", "harness", "--config", "java_public", "--source-dir",
-           str(upstream_dir), "--task-ids", held_back, "--out", str(out), "--sandbox", "docker", "--fuzz-cases", "3",
-           "--mutants", "4", "--max-plans", "1", "--no-progress"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "biocoder_metric",
+        "build",
+        "harness",
+        "--config",
+        "java_public",
+        "--source-dir",
+        str(upstream_dir),
+        "--task-ids",
+        held_back,
+        "--out",
+        str(out),
+        "--sandbox",
+        "docker",
+        "--fuzz-cases",
+        "3",
+        "--mutants",
+        "4",
+        "--max-plans",
+        "1",
+        "--no-progress",
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=1200)
     if done.returncode != 0 and "Docker" in done.stderr:
         pytest.skip(f"docker sandbox unavailable: {done.stderr[-300:]}")
@@ -148,9 +209,16 @@ def test_held_back_real_tasks_golden_passes_mutants_fail(upstream_dir: Path, tmp
     samples = []
     for r in rows:
         samples.append({"task_id": r["task_id"], "completion": r["golden_code"], "label": "golden"})
-        samples += [{"task_id": r["task_id"], "completion": code, "label": "mutant"} for _, code in golden_mutants(r, 3)]
-    run = run_evaluation(rows, samples, EvalOptions(sandbox="docker", workers=2, fuzz_cases=3,
-                                                    golden_cache_dir=str(tmp_path / "g")), progress=False)
+        samples += [
+            {"task_id": r["task_id"], "completion": code, "label": "mutant"}
+            for _, code in golden_mutants(r, 3)
+        ]
+    run = run_evaluation(
+        rows,
+        samples,
+        EvalOptions(sandbox="docker", workers=2, fuzz_cases=3, golden_cache_dir=str(tmp_path / "g")),
+        progress=False,
+    )
     by_label = {}
     for s, res in zip(sorted(samples, key=lambda s: s["task_id"]), run.results, strict=False):
         by_label.setdefault(s["label"], []).append(res.status)
@@ -182,7 +250,11 @@ def test_validation_cannot_be_met_vacuously(pool):
         "    <<insert solution here>>\n"
         "a = Seq(<|string;length=2,4;custom=AC|>)\nprint(a.s, a == Seq(a.s))\n"
     )
-    v = validate(pool, _harness_row("u_eq", "def __eq__(self, other):\n    return False\n", "__eq__", eq_false), fuzz_cases=3)
+    v = validate(
+        pool,
+        _harness_row("u_eq", "def __eq__(self, other):\n    return False\n", "__eq__", eq_false),
+        fuzz_cases=3,
+    )
     assert not v.passed, v
 
     ignores = "<<insert solution here>>\nprint(f(<|int;range=1,99|>, <|int;range=1,99|>))\n"
@@ -190,5 +262,10 @@ def test_validation_cannot_be_met_vacuously(pool):
     assert not v.passed, v
 
     sound = "<<insert solution here>>\nprint(f(<|int;range=1,99|>))\n"
-    v = validate(pool, _harness_row("u_none", "def f(x):\n    return x * 3 - 1\n", "f", sound), fuzz_cases=3, mutants=[])
+    v = validate(
+        pool,
+        _harness_row("u_none", "def f(x):\n    return x * 3 - 1\n", "f", sound),
+        fuzz_cases=3,
+        mutants=[],
+    )
     assert not v.passed and "no mutant" in v.reason, v.reason

@@ -15,13 +15,20 @@ TESTS = Path(__file__).resolve().parent
 def test_every_test_file_is_in_exactly_one_tier():
     files = {p.name for p in TESTS.glob("test_*.py")}
     assert not (FAST & FULL), f"in both tiers: {sorted(FAST & FULL)}"
-    assert files == FAST | FULL, f"not in a tier: {sorted(files - FAST - FULL)}; gone: {sorted((FAST | FULL) - files)}"
+    assert files == FAST | FULL, (
+        f"not in a tier: {sorted(files - FAST - FULL)}; gone: {sorted((FAST | FULL) - files)}"
+    )
 
 
 def test_the_default_run_leaves_the_full_tier_out_and_all_keeps_it():
     def collected(*args: str) -> set[str]:
-        proc = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", *args], cwd=TESTS.parent,
-                              capture_output=True, text=True, timeout=300)
+        proc = subprocess.run(
+            [sys.executable, "-m", "pytest", "--collect-only", "-q", *args],
+            cwd=TESTS.parent,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
         return {line.split("::")[0].split("/")[-1] for line in proc.stdout.splitlines() if "::" in line}
 
@@ -34,22 +41,41 @@ def test_the_default_run_leaves_the_full_tier_out_and_all_keeps_it():
 #: What running the engine (or a sandbox worker) looks like in a test's source: the engine's entry
 #: points, pools and sandboxes, and a ``sandbox=`` backend or a ``--sandbox`` flag.
 ENGINE_NAMES = {
-    "make_sandbox", "SandboxPool", "make_pool", "RayPool", "BwrapSandbox", "DockerSandbox", "NoneSandbox",
-    "WorkerSandbox", "Session", "Verifier", "evaluate_samples", "run_evaluation", "check_goldens",
-    "golden_outputs", "evaluate_run", "check_run", "merge_run", "audit_tasks",
+    "make_sandbox",
+    "SandboxPool",
+    "make_pool",
+    "RayPool",
+    "BwrapSandbox",
+    "DockerSandbox",
+    "NoneSandbox",
+    "WorkerSandbox",
+    "Session",
+    "Verifier",
+    "evaluate_samples",
+    "run_evaluation",
+    "check_goldens",
+    "golden_outputs",
+    "evaluate_run",
+    "check_run",
+    "merge_run",
+    "audit_tasks",
 }
 ENGINE_MARKS = {"engine", "slow", "bwrap", "docker"}
 #: Fast-tier tests that name the engine but run no sandbox (a fake sandbox factory), with why.
 NO_SANDBOX = {
     ("test_execute.py", "test_a_golden_sandbox_error_is_retried_twice_on_fresh_sandboxes"): "fake sandboxes",
-    ("test_execute.py", "test_a_candidate_sandbox_error_is_retried_once_then_attributed_by_a_canary"): "fake sandboxes",
+    (
+        "test_execute.py",
+        "test_a_candidate_sandbox_error_is_retried_once_then_attributed_by_a_canary",
+    ): "fake sandboxes",
 }
 
 
 def _marks(node: ast.AST) -> set[str]:
     """``pytest.mark.X`` names in ``node`` (decorators, or a ``pytestmark`` value)."""
     return {
-        n.attr for n in ast.walk(node)
+        n.attr
+        for n in ast.walk(node)
         if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Attribute) and n.value.attr == "mark"
     }
 
@@ -57,10 +83,19 @@ def _marks(node: ast.AST) -> set[str]:
 def _engine_uses(node: ast.AST) -> set[str]:
     out = set()
     for n in ast.walk(node):
-        if isinstance(n, ast.Name) and n.id in ENGINE_NAMES or isinstance(n, ast.Attribute) and n.attr in ENGINE_NAMES:
+        if (
+            isinstance(n, ast.Name)
+            and n.id in ENGINE_NAMES
+            or isinstance(n, ast.Attribute)
+            and n.attr in ENGINE_NAMES
+        ):
             out.add(n.id if isinstance(n, ast.Name) else n.attr)
-        elif (isinstance(n, ast.keyword) and n.arg == "sandbox" and isinstance(n.value, ast.Constant)
-              and n.value.value in ("bwrap", "docker", "none", "auto")):
+        elif (
+            isinstance(n, ast.keyword)
+            and n.arg == "sandbox"
+            and isinstance(n.value, ast.Constant)
+            and n.value.value in ("bwrap", "docker", "none", "auto")
+        ):
             out.add(f"sandbox={n.value.value}")
         elif isinstance(n, ast.Constant) and n.value == "--sandbox":
             out.add("--sandbox")
@@ -78,8 +113,11 @@ def unmarked_engine_tests(source: str) -> dict[str, list[str]]:
     helpers = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
     tests = [(n, set()) for n in helpers.values() if n.name.startswith("test_")]
     for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
-        tests += [(n, _marks(ast.Module(body=cls.decorator_list, type_ignores=[])))
-                  for n in cls.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test_")]
+        tests += [
+            (n, _marks(ast.Module(body=cls.decorator_list, type_ignores=[])))
+            for n in cls.body
+            if isinstance(n, ast.FunctionDef) and n.name.startswith("test_")
+        ]
 
     def reach(fn: ast.AST, seen: set[str]) -> set[str]:
         uses = _engine_uses(fn)

@@ -27,14 +27,22 @@ UPSTREAM = REPO_ROOT.parent / "shared" / "biocoder-upstream"
 needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap (bwrap) is not installed")
 
 DNA_OK = "def solve(input_text):\n    s = input_text.strip()\n    return ' '.join(str(s.count(c)) for c in 'ACGT')\n"
-REVC_OK = "def solve(input_text):\n    return input_text.strip()[::-1].translate(str.maketrans('ACGT', 'TGCA'))\n"
+REVC_OK = (
+    "def solve(input_text):\n    return input_text.strip()[::-1].translate(str.maketrans('ACGT', 'TGCA'))\n"
+)
 WRONG = "def solve(input_text):\n    return 'wrong'\n"
 
 
 def _biocoder(*args: str, cache: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "BIOCODER_CACHE_DIR": str(cache)}
-    return subprocess.run([sys.executable, "-m", "biocoder_metric", *args], cwd=REPO_ROOT, env=env,
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "biocoder_metric", *args],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def _as_upstream_tester_writes(rows: list[list]) -> str:
@@ -46,7 +54,11 @@ def _as_upstream_tester_writes(rows: list[list]) -> str:
 
 
 def test_results_json_is_byte_identical_to_upstreams_writer(tmp_path: Path) -> None:
-    rows = [["ba1a", g, g % 3 == 0] for g in range(1, 21)] + [["ini", 1, True], ["revc", 2, False], ["odd/name\"é", 7, True]]
+    rows = [["ba1a", g, g % 3 == 0] for g in range(1, 21)] + [
+        ["ini", 1, True],
+        ["revc", 2, False],
+        ['odd/name"é', 7, True],
+    ]
     ours = write_upstream_results(tmp_path / "results.json", [tuple(r) for r in rows])
     assert ours.read_text(encoding="utf-8") == _as_upstream_tester_writes(rows)
     assert (tmp_path / "empty.json").exists() is False
@@ -79,9 +91,17 @@ def test_reading_the_outputs_folder(tmp_path: Path) -> None:
     (root / "demo_rosalind_gc" / "3.txt").write_text("x")
     got = read_outputs_dir(root, ["rosalind_dna", "demo_rosalind_gc"])
     assert [(s["task_id"], s["completion"]) for s in got.samples] == [
-        ("demo_rosalind_gc", "x"), ("rosalind_dna", "# gen 1\n"), ("rosalind_dna", "# gen 2\n"), ("rosalind_dna", "# gen 10\n")]
-    assert got.origin == {("demo_rosalind_gc", 0): ("demo_rosalind_gc", 3), ("rosalind_dna", 0): ("dna", 1),
-                          ("rosalind_dna", 1): ("dna", 2), ("rosalind_dna", 2): ("dna", 10)}
+        ("demo_rosalind_gc", "x"),
+        ("rosalind_dna", "# gen 1\n"),
+        ("rosalind_dna", "# gen 2\n"),
+        ("rosalind_dna", "# gen 10\n"),
+    ]
+    assert got.origin == {
+        ("demo_rosalind_gc", 0): ("demo_rosalind_gc", 3),
+        ("rosalind_dna", 0): ("dna", 1),
+        ("rosalind_dna", 1): ("dna", 2),
+        ("rosalind_dna", 2): ("dna", 10),
+    }
     (root / "nope").mkdir()
     with pytest.raises(UpstreamFormatError, match="nope"):
         read_outputs_dir(root, ["rosalind_dna", "demo_rosalind_gc"])
@@ -100,26 +120,65 @@ def test_evaluate_samples_dir_writes_upstream_rows_demo(tmp_path: Path) -> None:
 
     rows = {r["task_id"]: r for r in load_problems("demo")}
     root = tmp_path / "outputs"
-    plan = {"demo_rosalind_dna": {1: rows["demo_rosalind_dna"]["golden_code"], 2: WRONG, 5: rows["demo_rosalind_dna"]["golden_code"]},
-            "demo_rosalind_rna": {3: WRONG, 4: rows["demo_rosalind_rna"]["golden_code"]}}
+    plan = {
+        "demo_rosalind_dna": {
+            1: rows["demo_rosalind_dna"]["golden_code"],
+            2: WRONG,
+            5: rows["demo_rosalind_dna"]["golden_code"],
+        },
+        "demo_rosalind_rna": {3: WRONG, 4: rows["demo_rosalind_rna"]["golden_code"]},
+    }
     for task, files in plan.items():
         (root / task).mkdir(parents=True)
         for n, code in files.items():
             (root / task / f"{n}.txt").write_text(code, encoding="utf-8")
     out_json = tmp_path / "results.json"
-    proc = _biocoder("evaluate", "--config", "demo", "--samples-dir", str(root), "--task-ids", ",".join(plan),
-                     "--upstream-results", str(out_json), "--out", str(tmp_path / "run"), "--sandbox", "bwrap",
-                     "--k", "1", "--no-progress", cache=tmp_path / "cache")
+    proc = _biocoder(
+        "evaluate",
+        "--config",
+        "demo",
+        "--samples-dir",
+        str(root),
+        "--task-ids",
+        ",".join(plan),
+        "--upstream-results",
+        str(out_json),
+        "--out",
+        str(tmp_path / "run"),
+        "--sandbox",
+        "bwrap",
+        "--k",
+        "1",
+        "--no-progress",
+        cache=tmp_path / "cache",
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    expected = [["demo_rosalind_dna", 1, True], ["demo_rosalind_dna", 2, False], ["demo_rosalind_dna", 5, True],
-                ["demo_rosalind_rna", 3, False], ["demo_rosalind_rna", 4, True]]
+    expected = [
+        ["demo_rosalind_dna", 1, True],
+        ["demo_rosalind_dna", 2, False],
+        ["demo_rosalind_dna", 5, True],
+        ["demo_rosalind_rna", 3, False],
+        ["demo_rosalind_rna", 4, True],
+    ]
     assert out_json.read_text(encoding="utf-8") == _as_upstream_tester_writes(expected)
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert summary["pass@1"] == pytest.approx((2 / 3 + 1 / 2) / 2)
     assert "samples_dir_sha256" in summary["run"]
 
-    both = _biocoder("evaluate", "--config", "demo", "--samples-dir", str(root), "--samples", "x.jsonl",
-                     "--out", str(tmp_path / "r2"), "--sandbox", "bwrap", cache=tmp_path / "cache")
+    both = _biocoder(
+        "evaluate",
+        "--config",
+        "demo",
+        "--samples-dir",
+        str(root),
+        "--samples",
+        "x.jsonl",
+        "--out",
+        str(tmp_path / "r2"),
+        "--sandbox",
+        "bwrap",
+        cache=tmp_path / "cache",
+    )
     assert both.returncode == 2 and "exactly one of --samples" in both.stderr
 
 
@@ -127,7 +186,9 @@ def test_evaluate_samples_dir_writes_upstream_rows_demo(tmp_path: Path) -> None:
 @pytest.mark.bwrap
 @pytest.mark.slow
 @needs_bwrap
-@pytest.mark.skipif(not UPSTREAM.is_dir(), reason="../shared/biocoder-upstream (real upstream data) is absent")
+@pytest.mark.skipif(
+    not UPSTREAM.is_dir(), reason="../shared/biocoder-upstream (real upstream data) is absent"
+)
 def test_real_rosalind_outputs_folder(tmp_path: Path) -> None:
     """Upstream's bare problem ids (dna, revc) as folder names, against the real Rosalind test cases."""
     root = tmp_path / "outputs"
@@ -136,9 +197,28 @@ def test_real_rosalind_outputs_folder(tmp_path: Path) -> None:
         for n, code in files.items():
             (root / pid / f"{n}.txt").write_text(code, encoding="utf-8")
     out_json = tmp_path / "results.json"
-    proc = _biocoder("evaluate", "--config", "rosalind", "--source-dir", str(UPSTREAM), "--samples-dir", str(root),
-                     "--task-ids", "rosalind_dna,rosalind_revc", "--upstream-results", str(out_json),
-                     "--out", str(tmp_path / "run"), "--sandbox", "bwrap", "--k", "1", "--no-progress", cache=tmp_path / "cache")
+    proc = _biocoder(
+        "evaluate",
+        "--config",
+        "rosalind",
+        "--source-dir",
+        str(UPSTREAM),
+        "--samples-dir",
+        str(root),
+        "--task-ids",
+        "rosalind_dna,rosalind_revc",
+        "--upstream-results",
+        str(out_json),
+        "--out",
+        str(tmp_path / "run"),
+        "--sandbox",
+        "bwrap",
+        "--k",
+        "1",
+        "--no-progress",
+        cache=tmp_path / "cache",
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert out_json.read_text(encoding="utf-8") == _as_upstream_tester_writes(
-        [["dna", 1, True], ["dna", 2, False], ["revc", 1, False], ["revc", 2, True]])
+        [["dna", 1, True], ["dna", 2, False], ["revc", 1, False], ["revc", 2, True]]
+    )

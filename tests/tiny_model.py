@@ -34,7 +34,9 @@ def _training_text() -> list[str]:
     return texts
 
 
-def build_tiny_model(out_dir: Path, *, vocab_size: int = 600, n_positions: int = 1024, chat: bool = True) -> Path:
+def build_tiny_model(
+    out_dir: Path, *, vocab_size: int = 600, n_positions: int = 1024, chat: bool = True
+) -> Path:
     """Write a tiny GPT-2 + fast tokenizer to ``out_dir`` and return it (loadable with ``from_pretrained``)."""
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
@@ -53,7 +55,9 @@ def build_tiny_model(out_dir: Path, *, vocab_size: int = 600, n_positions: int =
         show_progress=False,
     )
     bpe.train_from_iterator(_training_text(), trainer=trainer)
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token=EOS, bos_token=EOS, unk_token=EOS, pad_token=EOS)
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=bpe, eos_token=EOS, bos_token=EOS, unk_token=EOS, pad_token=EOS
+    )
     if chat:
         tokenizer.chat_template = CHAT_TEMPLATE
     tokenizer.save_pretrained(out_dir)
@@ -138,6 +142,6 @@ def golden_continuation(row: dict, prompt: str) -> str:
     lines = []
     for ln in body.splitlines(keepends=True):
         if ln.strip() and ln.startswith(golden_indent):
-            ln = prompt_indent + ln[len(golden_indent):]
+            ln = prompt_indent + ln[len(golden_indent) :]
         lines.append(ln)
     return "".join(lines)

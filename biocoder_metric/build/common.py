@@ -27,7 +27,22 @@ log = logging.getLogger("biocoder.build")
 #: Files larger than this are skipped as "huge": generated code, vendored bundles, data dumps.
 MAX_FILE_BYTES = 1_000_000
 #: Folders never walked: VCS data, virtualenvs, caches, build outputs.
-SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".tox", ".venv", "venv", "node_modules", "build", "dist", "target", ".eggs"})
+SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "__pycache__",
+        ".tox",
+        ".venv",
+        "venv",
+        "node_modules",
+        "build",
+        "dist",
+        "target",
+        ".eggs",
+    }
+)
 #: File extension per language.
 EXTENSIONS = {"python": ".py", "java": ".java"}
 

@@ -45,7 +45,9 @@ def parser() -> Any:
             import tree_sitter_java
             from tree_sitter import Language, Parser
         except ImportError as exc:  # pragma: no cover - the `build` extra is installed by scripts/install.sh
-            raise RuntimeError("Java extraction needs tree-sitter: pip install 'biocoder-eval[build]'") from exc
+            raise RuntimeError(
+                "Java extraction needs tree-sitter: pip install 'biocoder-eval[build]'"
+            ) from exc
         _PARSER = Parser(_language(Language, tree_sitter_java.language()))
     return _PARSER
 
@@ -77,14 +79,16 @@ def _squash(text: str) -> str:
 def _column(src: bytes, node: Any) -> str:
     """The text before ``node`` on its line (its indentation, tabs kept as tabs)."""
     line_start = src.rfind(b"\n", 0, node.start_byte) + 1
-    return src[line_start:node.start_byte].decode("utf-8", errors="replace")
+    return src[line_start : node.start_byte].decode("utf-8", errors="replace")
 
 
 def _modifiers(node: Any) -> list[str]:
     """Modifier keywords of a declaration, annotations left out (upstream's signatures have none)."""
     for child in node.children:
         if child.type == "modifiers":
-            return [_text(c) for c in child.children if c.type not in _ANNOTATIONS and c.type not in _COMMENTS]
+            return [
+                _text(c) for c in child.children if c.type not in _ANNOTATIONS and c.type not in _COMMENTS
+            ]
     return []
 
 
@@ -93,7 +97,11 @@ def _params(method: Any) -> list[str]:
     out: list[str] = []
     for p in params.named_children if params is not None else ():
         if p.type in ("formal_parameter", "spread_parameter", "receiver_parameter"):
-            parts = [_squash(_text(c)) for c in p.children if c.type not in _ANNOTATIONS and c.type not in _COMMENTS]
+            parts = [
+                _squash(_text(c))
+                for c in p.children
+                if c.type not in _ANNOTATIONS and c.type not in _COMMENTS
+            ]
             if p.type == "formal_parameter" and p.children and p.children[0].type == "modifiers":
                 parts[0] = " ".join(_modifiers(p))
             out.append(_squash(" ".join(x for x in parts if x)).replace(" ...", "..."))
@@ -189,7 +197,9 @@ def parse_file(src: bytes, rel: str) -> JavaFile:
     package, imports = "", []
     for child in root.named_children:
         if child.type == "package_declaration":
-            package = "".join(_text(c) for c in child.named_children if c.type in ("scoped_identifier", "identifier"))
+            package = "".join(
+                _text(c) for c in child.named_children if c.type in ("scoped_identifier", "identifier")
+            )
         elif child.type == "import_declaration":
             imports.append(_squash(_text(child)))
     classes: list[_Class] = []
@@ -228,50 +238,62 @@ def method_records(jf: JavaFile, repo_name: str, imported: list[dict[str, Any]])
             comment, content = "", method_text
             if comments:
                 first = comments[0]
-                raw_run = jf.src[first.start_byte:comments[-1].end_byte].decode("utf-8", errors="replace")
+                raw_run = jf.src[first.start_byte : comments[-1].end_byte].decode("utf-8", errors="replace")
                 content = dedent_block(raw_run, _column(jf.src, first)).rstrip("\n") + "\n" + method_text
                 last = _text(comments[-1])
                 if last.startswith("/**"):
                     comment = last
             others = [s + ";" for s, n in cls.methods if n is not node]
             line_start, line_end = node.start_point[0] + 1, node.end_point[0] + 1
-            records.append({
-                "function_id": function_id(repo_name, jf.rel, cls.name, sig),
-                "numParams": len(params),
-                "numLines": line_end - line_start,
-                "numChars": len(content),
-                "lineStart": line_start,
-                "lineEnd": line_end,
-                "returnType": rtype,
-                "params": params,
-                "parentClass": cls.name,
-                "filePath": jf.rel,
-                "signature": sig,
-                "content": content,
-                "comment": comment,
-                "numCommentLines": comment.count("\n"),
-                "numCommentChars": len(comment),
-                "packageName": jf.package,
-                "repoName": upstream_repo_name(repo_name),
-                "imports": imported,
-                "additionalImports": {},
-                "intraClassFieldsUsed": "".join(f + "\n" for f in cls.fields + others),
-                "fileImports": jf.imports,
-                "language": "java",
-                "functionName": _text(node.child_by_field_name("name")),
-            })
+            records.append(
+                {
+                    "function_id": function_id(repo_name, jf.rel, cls.name, sig),
+                    "numParams": len(params),
+                    "numLines": line_end - line_start,
+                    "numChars": len(content),
+                    "lineStart": line_start,
+                    "lineEnd": line_end,
+                    "returnType": rtype,
+                    "params": params,
+                    "parentClass": cls.name,
+                    "filePath": jf.rel,
+                    "signature": sig,
+                    "content": content,
+                    "comment": comment,
+                    "numCommentLines": comment.count("\n"),
+                    "numCommentChars": len(comment),
+                    "packageName": jf.package,
+                    "repoName": upstream_repo_name(repo_name),
+                    "imports": imported,
+                    "additionalImports": {},
+                    "intraClassFieldsUsed": "".join(f + "\n" for f in cls.fields + others),
+                    "fileImports": jf.imports,
+                    "language": "java",
+                    "functionName": _text(node.child_by_field_name("name")),
+                }
+            )
     return records
 
 
-def extract(repo: Path, repo_name: str, package_dir: str | None = None, skips: SkipLog | None = None,
-            progress: bool = False) -> tuple[list[dict[str, Any]], list[dict[str, Any]], SkipLog]:
+def extract(
+    repo: Path,
+    repo_name: str,
+    package_dir: str | None = None,
+    skips: SkipLog | None = None,
+    progress: bool = False,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], SkipLog]:
     """(method records, file-imports records, skip log) for every ``.java`` file under ``repo``."""
     from tqdm import tqdm
 
     skips = skips or SkipLog()
     repo = Path(repo)
     parsed: list[JavaFile] = []
-    for path in tqdm(list(iter_source_files(repo, "java", package_dir)), desc="parse java", unit="file", disable=not progress):
+    for path in tqdm(
+        list(iter_source_files(repo, "java", package_dir)),
+        desc="parse java",
+        unit="file",
+        disable=not progress,
+    ):
         rel = path.relative_to(repo).as_posix()
         text = read_source(path, rel, skips)
         if text is None:
@@ -292,21 +314,36 @@ def extract(repo: Path, repo_name: str, package_dir: str | None = None, skips: S
             target = _import_target(imp)
             if target in by_fqcn:
                 ofile, ocls = by_fqcn[target]
-                imported.append({
-                    "fieldCount": len(ocls.fields), "classCount": 1, "methodsOnly": ocls.skeleton(),
-                    "filePath": ofile.rel, "methodCount": len(ocls.methods), "lineCount": ocls.line_count,
-                })
+                imported.append(
+                    {
+                        "fieldCount": len(ocls.fields),
+                        "classCount": 1,
+                        "methodsOnly": ocls.skeleton(),
+                        "filePath": ofile.rel,
+                        "methodCount": len(ocls.methods),
+                        "lineCount": ocls.line_count,
+                    }
+                )
         recs = method_records(jf, repo_name, imported)
         functions.extend(recs)
-        files.append({
-            "filePath": jf.rel,
-            "packageName": jf.package,
-            "repoName": upstream_repo_name(repo_name),
-            "language": "java",
-            "imports": jf.imports,
-            "globals": [],
-            "classes": [{"name": c.name, "bases": [], "attributes": c.fields,
-                         "methods": [r["function_id"] for r in recs if r["parentClass"] == c.name]} for c in jf.classes],
-            "functions": [r["function_id"] for r in recs],
-        })
+        files.append(
+            {
+                "filePath": jf.rel,
+                "packageName": jf.package,
+                "repoName": upstream_repo_name(repo_name),
+                "language": "java",
+                "imports": jf.imports,
+                "globals": [],
+                "classes": [
+                    {
+                        "name": c.name,
+                        "bases": [],
+                        "attributes": c.fields,
+                        "methods": [r["function_id"] for r in recs if r["parentClass"] == c.name],
+                    }
+                    for c in jf.classes
+                ],
+                "functions": [r["function_id"] for r in recs],
+            }
+        )
     return functions, files, skips

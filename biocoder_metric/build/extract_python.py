@@ -88,7 +88,11 @@ def _self_attributes(cls: ast.ClassDef) -> list[str]:
             targets = [node.target]
         for t in targets:
             for sub in ast.walk(t):
-                if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "self":
+                if (
+                    isinstance(sub, ast.Attribute)
+                    and isinstance(sub.value, ast.Name)
+                    and sub.value.id == "self"
+                ):
                     seen.setdefault(f"self.{sub.attr}", None)
     return list(seen)
 
@@ -109,7 +113,9 @@ def _top_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
     return found
 
 
-def _intra_repo_imports(imports: list[ast.Import | ast.ImportFrom], package: str, top_packages: set[str]) -> dict[str, str]:
+def _intra_repo_imports(
+    imports: list[ast.Import | ast.ImportFrom], package: str, top_packages: set[str]
+) -> dict[str, str]:
     """``{local name: qualified target}`` for imports that resolve inside the repository."""
     out: dict[str, str] = {}
     base = package.split(".")
@@ -133,12 +139,14 @@ def _globals(tree: ast.Module, lines: list[str]) -> list[str]:
     out = []
     for node in tree.body:
         if isinstance(node, (ast.Assign, ast.AnnAssign)):
-            seg = "\n".join(lines[node.lineno - 1: node.end_lineno])
+            seg = "\n".join(lines[node.lineno - 1 : node.end_lineno])
             out.append(seg.strip())
     return out
 
 
-def file_records(text: str, rel: str, package: str, repo_name: str, top_packages: set[str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def file_records(
+    text: str, rel: str, package: str, repo_name: str, top_packages: set[str]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """(function records, file record) of one parsed file; raises SyntaxError/ValueError when it does not parse."""
     tree = ast.parse(text, filename=rel)
     lines = text.splitlines()
@@ -149,12 +157,14 @@ def file_records(text: str, rel: str, package: str, repo_name: str, top_packages
     classes: list[dict[str, Any]] = []
     top_ids: list[str] = []
 
-    def record(node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ast.ClassDef | None, siblings: list[str]) -> dict[str, Any]:
+    def record(
+        node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ast.ClassDef | None, siblings: list[str]
+    ) -> dict[str, Any]:
         sig = signature(node)
         start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
         end = node.end_lineno or node.lineno
         col = node.col_offset
-        body_lines = lines[start - 1:end]
+        body_lines = lines[start - 1 : end]
         # dedent by the definition's own column (string literals with less indentation stay intact)
         content = "\n".join(ln[col:] if ln[:col].strip() == "" else ln for ln in body_lines) + "\n"
         doc = ast.get_docstring(node, clean=True) or ""
@@ -162,7 +172,9 @@ def file_records(text: str, rel: str, package: str, repo_name: str, top_packages
         parent = cls.name if cls is not None else ""
         intra = ""
         if cls is not None:
-            intra = "".join(a + "\n" for a in _self_attributes(cls)) + "".join(s + "\n" for s in siblings if s != sig)
+            intra = "".join(a + "\n" for a in _self_attributes(cls)) + "".join(
+                s + "\n" for s in siblings if s != sig
+            )
         return {
             "function_id": function_id(repo_name, rel, parent, sig),
             "numParams": len(params),
@@ -197,8 +209,14 @@ def file_records(text: str, rel: str, package: str, repo_name: str, top_packages
             rec = record(m, cls, sigs)
             records.append(rec)
             ids.append(rec["function_id"])
-        classes.append({"name": qual, "bases": [ast.unparse(b) for b in cls.bases],
-                        "attributes": _self_attributes(cls), "methods": ids})
+        classes.append(
+            {
+                "name": qual,
+                "bases": [ast.unparse(b) for b in cls.bases],
+                "attributes": _self_attributes(cls),
+                "methods": ids,
+            }
+        )
         for inner in cls.body:
             if isinstance(inner, ast.ClassDef):
                 visit_class(inner, f"{qual}.{inner.name}")
@@ -223,8 +241,13 @@ def file_records(text: str, rel: str, package: str, repo_name: str, top_packages
     return records, file_rec
 
 
-def extract(repo: Path, repo_name: str, package_dir: str | None = None, skips: SkipLog | None = None,
-            progress: bool = False) -> tuple[list[dict[str, Any]], list[dict[str, Any]], SkipLog]:
+def extract(
+    repo: Path,
+    repo_name: str,
+    package_dir: str | None = None,
+    skips: SkipLog | None = None,
+    progress: bool = False,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], SkipLog]:
     """(function records, file-imports records, skip log) for every ``.py`` file under ``repo``."""
     from tqdm import tqdm
 
@@ -233,7 +256,9 @@ def extract(repo: Path, repo_name: str, package_dir: str | None = None, skips: S
     paths = list(iter_source_files(repo, "python", package_dir))
     top_packages = {p.name for p in repo.iterdir() if p.is_dir() and (p / "__init__.py").is_file()}
     if package_dir:
-        top_packages |= {p.name for p in (repo / package_dir).iterdir() if p.is_dir() and (p / "__init__.py").is_file()}
+        top_packages |= {
+            p.name for p in (repo / package_dir).iterdir() if p.is_dir() and (p / "__init__.py").is_file()
+        }
         top_packages.add(Path(package_dir).name)
     functions: list[dict[str, Any]] = []
     files: list[dict[str, Any]] = []

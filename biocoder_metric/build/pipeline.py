@@ -32,8 +32,14 @@ STATE_NAME = "build_state.json"
 
 
 # ------------------------------------------------------------------------------------ stages
-def extract_stage(repo: str | Path, repo_name: str, language: str, out: str | Path,
-                  package_dir: str | None = None, progress: bool = True) -> dict[str, Any]:
+def extract_stage(
+    repo: str | Path,
+    repo_name: str,
+    language: str,
+    out: str | Path,
+    package_dir: str | None = None,
+    progress: bool = True,
+) -> dict[str, Any]:
     """Write ``out`` (functions), ``<out stem>.files.jsonl`` and ``<out stem>.report.json``; return the report."""
     if "/" not in repo_name or repo_name.count("/") != 1:
         raise ValueError(f"--repo-name must be OWNER/NAME, got {repo_name!r}")
@@ -48,15 +54,27 @@ def extract_stage(repo: str | Path, repo_name: str, language: str, out: str | Pa
     elapsed = time.perf_counter() - start
     write_jsonl(out, functions)
     write_jsonl(files_path(out), files)
-    report = {"repo": str(repo), "repoName": repo_name, "language": language, "package_dir": package_dir,
-              "files_parsed": len(files), "functions": len(functions), "seconds": round(elapsed, 3),
-              "skipped_files": skips.as_dict()}
+    report = {
+        "repo": str(repo),
+        "repoName": repo_name,
+        "language": language,
+        "package_dir": package_dir,
+        "files_parsed": len(files),
+        "functions": len(functions),
+        "seconds": round(elapsed, 3),
+        "skipped_files": skips.as_dict(),
+    }
     write_json(report_path(out), report)
     return report
 
 
-def select_stage(functions: str | Path, out: str | Path, report: str | Path | None = None,
-                 config: Any = None, existing: list[str] | None = None) -> dict[str, Any]:
+def select_stage(
+    functions: str | Path,
+    out: str | Path,
+    report: str | Path | None = None,
+    config: Any = None,
+    existing: list[str] | None = None,
+) -> dict[str, Any]:
     """Write the kept records to ``out`` and the report (default ``<out stem>.report.json``)."""
     from biocoder_metric.build.select import SelectConfig, existing_goldens, select
 
@@ -67,8 +85,14 @@ def select_stage(functions: str | Path, out: str | Path, report: str | Path | No
     return rep
 
 
-def prompts_stage(functions: str | Path, out: str | Path, extracted: str | Path | None = None,
-                  backend: Any = None, progress: bool = True, cache_dir: Path | None = None) -> dict[str, Any]:
+def prompts_stage(
+    functions: str | Path,
+    out: str | Path,
+    extracted: str | Path | None = None,
+    backend: Any = None,
+    progress: bool = True,
+    cache_dir: Path | None = None,
+) -> dict[str, Any]:
     """Write prompted records to ``out``; ``extracted`` (default ``functions``) supplies the file context."""
     from biocoder_metric.build.prompts import prompt_functions
 
@@ -76,16 +100,21 @@ def prompts_stage(functions: str | Path, out: str | Path, extracted: str | Path 
     pool_path = Path(extracted) if extracted else Path(functions)
     fpath = files_path(pool_path)
     if not fpath.is_file():
-        raise FileNotFoundError(f"{fpath}: the per-file records of {pool_path} are missing; pass --extracted "
-                                f"with the functions file written by `biocoder build extract` (its .files.jsonl sits next to it)")
+        raise FileNotFoundError(
+            f"{fpath}: the per-file records of {pool_path} are missing; pass --extracted "
+            f"with the functions file written by `biocoder build extract` (its .files.jsonl sits next to it)"
+        )
     pool = read_jsonl(pool_path) if extracted else selected
-    prompted, stats = prompt_functions(selected, pool, read_jsonl(fpath), backend, progress=progress, cache_dir=cache_dir)
+    prompted, stats = prompt_functions(
+        selected, pool, read_jsonl(fpath), backend, progress=progress, cache_dir=cache_dir
+    )
     write_jsonl(Path(out), prompted)
     return stats
 
 
-def tasks_stage(prompted: str | Path, out: str | Path, config: str = "custom",
-                harness: list[str] | None = None) -> dict[str, Any]:
+def tasks_stage(
+    prompted: str | Path, out: str | Path, config: str = "custom", harness: list[str] | None = None
+) -> dict[str, Any]:
     """Write schema rows (JSONL) to ``out``; ``harness`` files attach test contexts where they match."""
     from biocoder_dataset.task_file import load_records
     from biocoder_metric.build.tasks import build_tasks
@@ -124,23 +153,44 @@ def _tree_digest(repo: Path, language: str, package_dir: str | None) -> str:
 class _State:
     def __init__(self, folder: Path) -> None:
         self.path = folder / STATE_NAME
-        self.data: dict[str, Any] = json.loads(self.path.read_text(encoding="utf-8")) if self.path.is_file() else {}
+        self.data: dict[str, Any] = (
+            json.loads(self.path.read_text(encoding="utf-8")) if self.path.is_file() else {}
+        )
         self.dirty = False  # once a stage reruns, every later stage reruns too
 
     def fresh(self, stage: str, key: str, outputs: list[Path]) -> bool:
-        ok = not self.dirty and self.data.get(stage, {}).get("key") == key and all(p.is_file() for p in outputs)
+        ok = (
+            not self.dirty
+            and self.data.get(stage, {}).get("key") == key
+            and all(p.is_file() for p in outputs)
+        )
         if not ok:
             self.dirty = True
         return ok
 
     def done(self, stage: str, key: str, report: dict[str, Any]) -> None:
-        self.data[stage] = {"key": key, "report": report, "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        self.data[stage] = {
+            "key": key,
+            "report": report,
+            "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
         write_json(self.path, self.data)
 
 
-def run(repo: str | Path, repo_name: str, language: str, out_dir: str | Path, *, package_dir: str | None = None,
-        select_config: Any = None, existing: list[str] | None = None, backend: Any = None,
-        harness: list[str] | None = None, config: str = "custom", progress: bool = True) -> dict[str, Any]:
+def run(
+    repo: str | Path,
+    repo_name: str,
+    language: str,
+    out_dir: str | Path,
+    *,
+    package_dir: str | None = None,
+    select_config: Any = None,
+    existing: list[str] | None = None,
+    backend: Any = None,
+    harness: list[str] | None = None,
+    config: str = "custom",
+    progress: bool = True,
+) -> dict[str, Any]:
     """All stages into ``out_dir`` (functions, selected, prompted, tasks .jsonl), skipping up-to-date ones."""
     from dataclasses import asdict
 
@@ -156,13 +206,22 @@ def run(repo: str | Path, repo_name: str, language: str, out_dir: str | Path, *,
     def key(*parts: Any) -> str:
         return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
-    k = key("extract", str(Path(repo).resolve()), repo_name, language, package_dir, _tree_digest(Path(repo), language, package_dir))
+    k = key(
+        "extract",
+        str(Path(repo).resolve()),
+        repo_name,
+        language,
+        package_dir,
+        _tree_digest(Path(repo), language, package_dir),
+    )
     if state.fresh("extract", k, [paths["functions"], files_path(paths["functions"])]):
         log.info("extract: up to date")
         summary["extract"] = state.data["extract"]["report"] | {"skipped_stage": True}
     else:
         rep = extract_stage(repo, repo_name, language, paths["functions"], package_dir, progress)
-        rep_small = {k2: v for k2, v in rep.items() if k2 != "skipped_files"} | {"skipped": rep["skipped_files"]["counts"]}
+        rep_small = {k2: v for k2, v in rep.items() if k2 != "skipped_files"} | {
+            "skipped": rep["skipped_files"]["counts"]
+        }
         state.done("extract", k, rep_small)
         summary["extract"] = rep_small
 
@@ -171,12 +230,20 @@ def run(repo: str | Path, repo_name: str, language: str, out_dir: str | Path, *,
         summary["select"] = state.data["select"]["report"] | {"skipped_stage": True}
     else:
         rep = select_stage(paths["functions"], paths["selected"], out / "select.json", cfg, existing)
-        small = {"input": rep["input"], "kept": rep["kept"], "dropped": {n: r["dropped"] for n, r in rep["rules"].items()}}
+        small = {
+            "input": rep["input"],
+            "kept": rep["kept"],
+            "dropped": {n: r["dropped"] for n, r in rep["rules"].items()},
+        }
         state.done("select", k, small)
         summary["select"] = small
 
     ident = backend.identity() if backend is not None else {"backend": "docstring"}
-    k = key("prompts", ident, _file_digest([paths["selected"], paths["functions"], files_path(paths["functions"])]))
+    k = key(
+        "prompts",
+        ident,
+        _file_digest([paths["selected"], paths["functions"], files_path(paths["functions"])]),
+    )
     if state.fresh("prompts", k, [paths["prompted"]]):
         summary["prompts"] = state.data["prompts"]["report"] | {"skipped_stage": True}
     else:

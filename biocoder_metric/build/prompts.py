@@ -44,13 +44,17 @@ def _declaration(rec: dict[str, Any], summary: str, indent: str) -> list[str]:
     return head + body
 
 
-def requests_for(rec: dict[str, Any], pool: dict[str, dict[str, Any]], file_rec: dict[str, Any] | None) -> list[Request]:
+def requests_for(
+    rec: dict[str, Any], pool: dict[str, dict[str, Any]], file_rec: dict[str, Any] | None
+) -> list[Request]:
     """The spec of ``rec`` and the summaries of the other functions its full-context prompt shows."""
     reqs = [Request(SPEC, rec["functionName"], rec.get("language", "python"), rec["content"])]
     for fid in _other_ids(rec, file_rec):
         other = pool.get(fid)
         if other is not None:
-            reqs.append(Request(SUMMARY, other["functionName"], other.get("language", "python"), other["content"]))
+            reqs.append(
+                Request(SUMMARY, other["functionName"], other.get("language", "python"), other["content"])
+            )
     return reqs
 
 
@@ -62,8 +66,12 @@ def _other_ids(rec: dict[str, Any], file_rec: dict[str, Any] | None) -> list[str
     return [i for i in ids if i != rec["function_id"]]
 
 
-def build_prompts(rec: dict[str, Any], texts: dict[Request, str], pool: dict[str, dict[str, Any]],
-                  file_rec: dict[str, Any] | None) -> tuple[str, str, str]:
+def build_prompts(
+    rec: dict[str, Any],
+    texts: dict[Request, str],
+    pool: dict[str, dict[str, Any]],
+    file_rec: dict[str, Any] | None,
+) -> tuple[str, str, str]:
     """(spec, summary-only prompt, full-context prompt) of one function."""
     lang = rec.get("language", "python")
     mark = runner(lang).comment
@@ -73,18 +81,27 @@ def build_prompts(rec: dict[str, Any], texts: dict[Request, str], pool: dict[str
     if rec.get("parentClass"):
         head += [f"The function is located in the class {rec['parentClass']}", ""]
     head += [*_header(rec).splitlines(), ""]
-    summary_only = _commented([f"This is in {lang}", *spec.splitlines(), "", *_header(rec).splitlines()], mark)
+    summary_only = _commented(
+        [f"This is in {lang}", *spec.splitlines(), "", *_header(rec).splitlines()], mark
+    )
 
     def summary_of(fid: str) -> tuple[dict[str, Any], str] | None:
         other = pool.get(fid)
         if other is None:
             return None
-        return other, texts[Request(SUMMARY, other["functionName"], other.get("language", lang), other["content"])]
+        return other, texts[
+            Request(SUMMARY, other["functionName"], other.get("language", lang), other["content"])
+        ]
 
     body = ["Here are the imports:", *(file_rec or {}).get("imports", [])]
     glob = list((file_rec or {}).get("globals", []))
     if runner(lang).class_attributes_are_globals and file_rec:
-        glob = [a for c in file_rec.get("classes", []) if c["name"] == rec.get("parentClass") for a in c.get("attributes", [])]
+        glob = [
+            a
+            for c in file_rec.get("classes", [])
+            if c["name"] == rec.get("parentClass")
+            for a in c.get("attributes", [])
+        ]
     body += ["Here are the global variables:", *glob, "Here are the class declarations:"]
     for cls in (file_rec or {}).get("classes", []):
         bases = f"({', '.join(cls['bases'])})" if cls.get("bases") else ""
@@ -110,26 +127,42 @@ def build_prompts(rec: dict[str, Any], texts: dict[Request, str], pool: dict[str
     return spec, summary_only, full
 
 
-def make_backend(model: str | None = None, models_file: str | None = None, api_base: str | None = None,
-                 api_model: str | None = None, api_key: str | None = None, batch_size: int = 8,
-                 max_new_tokens: int | None = None) -> Backend | None:
+def make_backend(
+    model: str | None = None,
+    models_file: str | None = None,
+    api_base: str | None = None,
+    api_model: str | None = None,
+    api_key: str | None = None,
+    batch_size: int = 8,
+    max_new_tokens: int | None = None,
+) -> Backend | None:
     """The summary backend the flags ask for (None: use docstrings)."""
     from biocoder_metric.build.summarize import OpenAIBackend, RegistryBackend
 
     if model and api_base:
-        raise ValueError("give either --model (a registry model) or --api-base/--api-model (an HTTP endpoint), not both")
+        raise ValueError(
+            "give either --model (a registry model) or --api-base/--api-model (an HTTP endpoint), not both"
+        )
     if api_base:
         if not api_model:
             raise ValueError("--api-base needs --api-model (the model name the endpoint serves)")
-        return OpenAIBackend(api_base, api_model, api_key, batch_size=batch_size, max_tokens=max_new_tokens or 256)
+        return OpenAIBackend(
+            api_base, api_model, api_key, batch_size=batch_size, max_tokens=max_new_tokens or 256
+        )
     if model:
         return RegistryBackend(model, models_file, max_new_tokens)
     return None
 
 
-def prompt_functions(selected: list[dict[str, Any]], pool_records: list[dict[str, Any]], files: list[dict[str, Any]],
-                     backend: Backend | None, *, progress: bool = True,
-                     cache_dir: Path | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def prompt_functions(
+    selected: list[dict[str, Any]],
+    pool_records: list[dict[str, Any]],
+    files: list[dict[str, Any]],
+    backend: Backend | None,
+    *,
+    progress: bool = True,
+    cache_dir: Path | None = None,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Selected records with ``spec``, ``prompt_summary_only``, ``prompt_full_context`` and ``prompt_source``."""
     pool = {r["function_id"]: r for r in pool_records}
     pool.update({r["function_id"]: r for r in selected})
@@ -149,8 +182,14 @@ def prompt_functions(selected: list[dict[str, Any]], pool_records: list[dict[str
     out = []
     for rec in selected:
         spec, summary_only, full = build_prompts(rec, by_key, pool, by_file.get(rec["filePath"]))
-        out.append({**rec, "spec": spec, "prompt_summary_only": summary_only, "prompt_full_context": full,
-                    "prompt_source": source,
-                    "prompt_model": None if backend is None else backend.identity()})
+        out.append(
+            {
+                **rec,
+                "spec": spec,
+                "prompt_summary_only": summary_only,
+                "prompt_full_context": full,
+                "prompt_source": source,
+                "prompt_model": None if backend is None else backend.identity(),
+            }
+        )
     return out, {**stats, "functions": len(out), "prompt_source": source}
-

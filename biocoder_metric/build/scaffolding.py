@@ -26,37 +26,162 @@ from biocoder_metric.languages import runner
 #: Folder names that hold a repository's tests.
 TEST_DIRS = frozenset({"test", "tests", "testing", "unittests", "unit_tests", "test_data", "testdata"})
 #: Decorators that make a Python function part of a test suite.
-_TEST_DECORATORS = re.compile(r"^(pytest\.)?(fixture|mark\.|parametrize)|^(unittest\.)?(skip|expectedFailure)")
+_TEST_DECORATORS = re.compile(
+    r"^(pytest\.)?(fixture|mark\.|parametrize)|^(unittest\.)?(skip|expectedFailure)"
+)
 #: Data-model methods defined by convention (construction, representation, comparison, container
 #: and context protocols). Arithmetic dunders (``__add__``) and ``__call__`` carry behaviour and
 #: stay; a custom double-underscore name (``__process_feature__``) is an ordinary method.
-_CONVENTION_DUNDERS = frozenset({
-    "__init__", "__new__", "__del__", "__repr__", "__str__", "__bytes__", "__format__", "__hash__", "__bool__",
-    "__lt__", "__le__", "__eq__", "__ne__", "__gt__", "__ge__", "__getattr__", "__getattribute__", "__setattr__",
-    "__delattr__", "__dir__", "__get__", "__set__", "__delete__", "__set_name__", "__init_subclass__",
-    "__class_getitem__", "__len__", "__length_hint__", "__getitem__", "__setitem__", "__delitem__", "__missing__",
-    "__iter__", "__next__", "__reversed__", "__contains__", "__enter__", "__exit__", "__aenter__", "__aexit__",
-    "__aiter__", "__anext__", "__await__", "__copy__", "__deepcopy__", "__getstate__", "__setstate__", "__reduce__",
-    "__reduce_ex__", "__getnewargs__", "__getnewargs_ex__", "__sizeof__", "__index__", "__int__", "__float__",
-    "__complex__", "__fspath__", "__post_init__",
-})
+_CONVENTION_DUNDERS = frozenset(
+    {
+        "__init__",
+        "__new__",
+        "__del__",
+        "__repr__",
+        "__str__",
+        "__bytes__",
+        "__format__",
+        "__hash__",
+        "__bool__",
+        "__lt__",
+        "__le__",
+        "__eq__",
+        "__ne__",
+        "__gt__",
+        "__ge__",
+        "__getattr__",
+        "__getattribute__",
+        "__setattr__",
+        "__delattr__",
+        "__dir__",
+        "__get__",
+        "__set__",
+        "__delete__",
+        "__set_name__",
+        "__init_subclass__",
+        "__class_getitem__",
+        "__len__",
+        "__length_hint__",
+        "__getitem__",
+        "__setitem__",
+        "__delitem__",
+        "__missing__",
+        "__iter__",
+        "__next__",
+        "__reversed__",
+        "__contains__",
+        "__enter__",
+        "__exit__",
+        "__aenter__",
+        "__aexit__",
+        "__aiter__",
+        "__anext__",
+        "__await__",
+        "__copy__",
+        "__deepcopy__",
+        "__getstate__",
+        "__setstate__",
+        "__reduce__",
+        "__reduce_ex__",
+        "__getnewargs__",
+        "__getnewargs_ex__",
+        "__sizeof__",
+        "__index__",
+        "__int__",
+        "__float__",
+        "__complex__",
+        "__fspath__",
+        "__post_init__",
+    }
+)
 #: Calls whose presence makes a function a plotting helper.
-_PLOT_ROOTS = frozenset({"plt", "pyplot", "matplotlib", "sns", "seaborn", "plotly", "px", "go", "bokeh", "pylab"})
-_PLOT_METHODS = frozenset({"savefig", "plot", "scatter", "hist", "bar", "barh", "imshow", "subplots", "figure",
-                           "set_xlabel", "set_ylabel", "set_title", "legend", "axhline", "axvline", "fill_between",
-                           "errorbar", "pcolormesh", "colorbar", "tight_layout", "show"})
+_PLOT_ROOTS = frozenset(
+    {"plt", "pyplot", "matplotlib", "sns", "seaborn", "plotly", "px", "go", "bokeh", "pylab"}
+)
+_PLOT_METHODS = frozenset(
+    {
+        "savefig",
+        "plot",
+        "scatter",
+        "hist",
+        "bar",
+        "barh",
+        "imshow",
+        "subplots",
+        "figure",
+        "set_xlabel",
+        "set_ylabel",
+        "set_title",
+        "legend",
+        "axhline",
+        "axvline",
+        "fill_between",
+        "errorbar",
+        "pcolormesh",
+        "colorbar",
+        "tight_layout",
+        "show",
+    }
+)
 #: Calls that only tell a person something through a log. A function whose only effect is one of
 #: these has nothing a harness can compare (logs go to stderr, which is not compared). Printing
 #: to stdout and writing a file are not on the list: the harness compares stdout and output files.
 _OUTPUT_CALLS = frozenset({"info", "debug", "warning", "warn", "critical", "exception", "log"})
-_FILE_CALLS = frozenset({"open", "write", "writelines", "dump", "to_csv", "to_excel", "to_json", "to_parquet",
-                         "savetxt", "save", "copy", "copyfile", "move", "rename", "remove", "unlink", "makedirs",
-                         "mkdir", "rmtree", "call", "run", "check_call", "check_output", "Popen", "system"})
-_MUTATORS = frozenset({"append", "extend", "insert", "remove", "pop", "sort", "reverse", "update", "add",
-                       "discard", "clear", "setdefault", "popitem", "fill", "resize", "put", "set"})
+_FILE_CALLS = frozenset(
+    {
+        "open",
+        "write",
+        "writelines",
+        "dump",
+        "to_csv",
+        "to_excel",
+        "to_json",
+        "to_parquet",
+        "savetxt",
+        "save",
+        "copy",
+        "copyfile",
+        "move",
+        "rename",
+        "remove",
+        "unlink",
+        "makedirs",
+        "mkdir",
+        "rmtree",
+        "call",
+        "run",
+        "check_call",
+        "check_output",
+        "Popen",
+        "system",
+    }
+)
+_MUTATORS = frozenset(
+    {
+        "append",
+        "extend",
+        "insert",
+        "remove",
+        "pop",
+        "sort",
+        "reverse",
+        "update",
+        "add",
+        "discard",
+        "clear",
+        "setdefault",
+        "popitem",
+        "fill",
+        "resize",
+        "put",
+        "set",
+    }
+)
 
-_JAVA_TEST_ANNOTATION = re.compile(r"@(Test|ParameterizedTest|RepeatedTest|Before|After|BeforeEach|AfterEach|"
-                                   r"BeforeClass|AfterClass|BeforeAll|AfterAll|DataProvider|TestFactory)\b")
+_JAVA_TEST_ANNOTATION = re.compile(
+    r"@(Test|ParameterizedTest|RepeatedTest|Before|After|BeforeEach|AfterEach|"
+    r"BeforeClass|AfterClass|BeforeAll|AfterAll|DataProvider|TestFactory)\b"
+)
 _JAVA_BOILERPLATE = frozenset({"toString", "equals", "hashCode", "clone", "finalize"})
 _JAVA_OUTPUT = re.compile(r"\b(System\s*\.\s*err\s*\.\s*print\w*|(LOG|LOGGER|log|logger)\s*\.\s*\w+)\s*\(")
 _JAVA_KEYWORDS = frozenset({"if", "for", "while", "switch", "catch", "synchronized", "return", "try"})
@@ -114,8 +239,11 @@ def _java_stub(rec: dict[str, Any]) -> str | None:
     code = re.sub(r"/\*.*?\*/|//[^\n]*", "", body, flags=re.S).strip()
     if not code:
         return "empty body"
-    if re.fullmatch(r"throw\s+new\s+(UnsupportedOperationException|RuntimeException|IllegalStateException|"
-                    r"NotImplementedException)\s*\([^;]*\)\s*;", code):
+    if re.fullmatch(
+        r"throw\s+new\s+(UnsupportedOperationException|RuntimeException|IllegalStateException|"
+        r"NotImplementedException)\s*\([^;]*\)\s*;",
+        code,
+    ):
         return "body only throws " + code.split("(")[0].split()[-1]
     return None
 
@@ -125,8 +253,12 @@ def _py_stub(rec: dict[str, Any]) -> str | None:
     if func is None:
         return None
     body = list(func.body)
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-            and isinstance(body[0].value.value, str):
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
         body = body[1:]
     if not body:
         return "docstring-only body"
@@ -134,14 +266,25 @@ def _py_stub(rec: dict[str, Any]) -> str | None:
     for stmt in body:
         if isinstance(stmt, ast.Pass):
             kinds.append("pass")
-        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and stmt.value.value is Ellipsis:
+        elif (
+            isinstance(stmt, ast.Expr)
+            and isinstance(stmt.value, ast.Constant)
+            and stmt.value.value is Ellipsis
+        ):
             kinds.append("...")
-        elif isinstance(stmt, ast.Raise) and stmt.exc is not None and "NotImplemented" in ast.unparse(stmt.exc):
+        elif (
+            isinstance(stmt, ast.Raise) and stmt.exc is not None and "NotImplemented" in ast.unparse(stmt.exc)
+        ):
             kinds.append("raise NotImplementedError")
-        elif isinstance(stmt, ast.Return) and (stmt.value is None or (isinstance(stmt.value, ast.Constant)
-                                                                      and stmt.value.value is None)):
+        elif isinstance(stmt, ast.Return) and (
+            stmt.value is None or (isinstance(stmt.value, ast.Constant) and stmt.value.value is None)
+        ):
             kinds.append("return None")
-        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+        elif (
+            isinstance(stmt, ast.Expr)
+            and isinstance(stmt.value, ast.Constant)
+            and isinstance(stmt.value.value, str)
+        ):
             kinds.append("string")
         else:
             return None
@@ -164,7 +307,9 @@ def _java_boilerplate(rec: dict[str, Any]) -> str | None:
     body = _java_body(str(rec.get("content") or ""))
     if body is not None:
         code = re.sub(r"/\*.*?\*/|//[^\n]*", "", body, flags=re.S).strip()
-        if re.fullmatch(r"(get|is|has)[A-Z]\w*", fname) and re.fullmatch(r"return\s+(this\s*\.\s*)?\w+\s*;", code):
+        if re.fullmatch(r"(get|is|has)[A-Z]\w*", fname) and re.fullmatch(
+            r"return\s+(this\s*\.\s*)?\w+\s*;", code
+        ):
             return f"getter {fname}"
         if re.fullmatch(r"set[A-Z]\w*", fname) and re.fullmatch(r"(this\s*\.\s*)?\w+\s*=\s*\w+\s*;", code):
             return f"setter {fname}"
@@ -210,8 +355,16 @@ def _py_output_only(rec: dict[str, Any]) -> str | None:
     calls = {_call_name(c) for c in ast.walk(func) if isinstance(c, ast.Call)}
     outputs = sorted(calls & _OUTPUT_CALLS)
     # a bare call to anything else (``compress(path)``) or a raise is an effect a harness can see
-    effects = [n for n in ast.walk(func) if isinstance(n, ast.Raise) or (
-        isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and _call_name(n.value) not in _OUTPUT_CALLS)]
+    effects = [
+        n
+        for n in ast.walk(func)
+        if isinstance(n, ast.Raise)
+        or (
+            isinstance(n, ast.Expr)
+            and isinstance(n.value, ast.Call)
+            and _call_name(n.value) not in _OUTPUT_CALLS
+        )
+    ]
     if outputs and not effects and not calls & (_FILE_CALLS | {"exit"}):
         return f"returns nothing, changes nothing and only logs ({', '.join(outputs[:3])})"
     return None
@@ -236,8 +389,12 @@ def _rules(rec: dict[str, Any]) -> Rules:
 
 def scaffolding(rec: dict[str, Any]) -> tuple[str, str] | None:
     """(rule, reason) of the first scaffolding check the record fails, in report order; ``None`` for a task."""
-    for rule, check in (("test_code", test_reason), ("stub", stub_reason), ("boilerplate", boilerplate_reason),
-                        ("plotting_or_output", output_only_reason)):
+    for rule, check in (
+        ("test_code", test_reason),
+        ("stub", stub_reason),
+        ("boilerplate", boilerplate_reason),
+        ("plotting_or_output", output_only_reason),
+    ):
         why = check(rec)
         if why:
             return rule, why
@@ -250,7 +407,9 @@ def _imports(rec: dict[str, Any]) -> list[str]:
 
 
 def _decorators(rec: dict[str, Any]) -> list[str]:
-    return [ln.strip()[1:] for ln in str(rec.get("signature") or "").splitlines() if ln.strip().startswith("@")]
+    return [
+        ln.strip()[1:] for ln in str(rec.get("signature") or "").splitlines() if ln.strip().startswith("@")
+    ]
 
 
 def _py_function(rec: dict[str, Any]) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
@@ -277,7 +436,7 @@ def _java_body(content: str) -> str | None:
     start, end = no_comments.find("{"), no_comments.rfind("}")
     if start < 0 or end <= start:
         return None
-    return content[start + 1:end]
+    return content[start + 1 : end]
 
 
 def _call_name(call: ast.Call) -> str:
@@ -307,8 +466,11 @@ def _returns_value(func: ast.AST) -> bool:
     for node in ast.walk(func):
         if isinstance(node, (ast.Yield, ast.YieldFrom)):
             return True
-        if isinstance(node, ast.Return) and node.value is not None and not (
-                isinstance(node.value, ast.Constant) and node.value.value is None):
+        if (
+            isinstance(node, ast.Return)
+            and node.value is not None
+            and not (isinstance(node.value, ast.Constant) and node.value.value is None)
+        ):
             return True
     return False
 
@@ -321,7 +483,11 @@ def _changes_arguments(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         targets: list[ast.AST] = []
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS:
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _MUTATORS
+        ):
             targets = [node.func]
         for t in targets:
             if isinstance(t, (ast.Attribute, ast.Subscript)):

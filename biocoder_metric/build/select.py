@@ -27,20 +27,124 @@ from biocoder_metric.languages import runner
 
 #: Import prefixes that mark a file as bioinformatics code (Python modules and Java packages).
 BIO_IMPORTS: tuple[str, ...] = (
-    "Bio", "pysam", "pyfaidx", "pybedtools", "pyBigWig", "HTSeq", "scanpy", "anndata", "skbio", "vcf", "cyvcf2",
-    "pyranges", "gffutils", "ete3", "dendropy", "mdtraj", "rdkit", "cellprofiler", "centrosome", "skgenome",
-    "htsjdk", "org.biojava", "uk.ac.ebi", "net.sf.picard", "picard", "beast", "dr.evolution",
+    "Bio",
+    "pysam",
+    "pyfaidx",
+    "pybedtools",
+    "pyBigWig",
+    "HTSeq",
+    "scanpy",
+    "anndata",
+    "skbio",
+    "vcf",
+    "cyvcf2",
+    "pyranges",
+    "gffutils",
+    "ete3",
+    "dendropy",
+    "mdtraj",
+    "rdkit",
+    "cellprofiler",
+    "centrosome",
+    "skgenome",
+    "htsjdk",
+    "org.biojava",
+    "uk.ac.ebi",
+    "net.sf.picard",
+    "picard",
+    "beast",
+    "dr.evolution",
 )
 #: Words that mark a function as bioinformatics code when they occur in its name, code or comment.
 BIO_KEYWORDS: tuple[str, ...] = (
-    "dna", "rna", "genome", "genomic", "gene", "genes", "sequence", "sequences", "seq", "read", "reads", "allele",
-    "variant", "variants", "chrom", "chromosome", "chr", "protein", "codon", "amino", "nucleotide", "base", "bases",
-    "fasta", "fastq", "bam", "sam", "cram", "vcf", "bed", "gff", "gtf", "cigar", "kmer", "mutation", "snp", "snv",
-    "indel", "cnv", "copy", "ploidy", "coverage", "depth", "log2", "segment", "segments", "exon", "intron",
-    "transcript", "probe", "probes", "bin", "bins", "sample", "samples", "tumor", "purity", "cell", "cells",
-    "phylogenetic", "tree", "taxon", "alignment", "align", "reference", "locus", "loci", "strand", "complement",
-    "hypergeometric", "fisher", "odds", "pvalue", "haar", "mapq", "phred", "quality", "peptide", "spectrum",
-    "hyper", "chi", "enrichment", "expression", "genotype", "haplotype", "assembly", "contig", "scaffold",
+    "dna",
+    "rna",
+    "genome",
+    "genomic",
+    "gene",
+    "genes",
+    "sequence",
+    "sequences",
+    "seq",
+    "read",
+    "reads",
+    "allele",
+    "variant",
+    "variants",
+    "chrom",
+    "chromosome",
+    "chr",
+    "protein",
+    "codon",
+    "amino",
+    "nucleotide",
+    "base",
+    "bases",
+    "fasta",
+    "fastq",
+    "bam",
+    "sam",
+    "cram",
+    "vcf",
+    "bed",
+    "gff",
+    "gtf",
+    "cigar",
+    "kmer",
+    "mutation",
+    "snp",
+    "snv",
+    "indel",
+    "cnv",
+    "copy",
+    "ploidy",
+    "coverage",
+    "depth",
+    "log2",
+    "segment",
+    "segments",
+    "exon",
+    "intron",
+    "transcript",
+    "probe",
+    "probes",
+    "bin",
+    "bins",
+    "sample",
+    "samples",
+    "tumor",
+    "purity",
+    "cell",
+    "cells",
+    "phylogenetic",
+    "tree",
+    "taxon",
+    "alignment",
+    "align",
+    "reference",
+    "locus",
+    "loci",
+    "strand",
+    "complement",
+    "hypergeometric",
+    "fisher",
+    "odds",
+    "pvalue",
+    "haar",
+    "mapq",
+    "phred",
+    "quality",
+    "peptide",
+    "spectrum",
+    "hyper",
+    "chi",
+    "enrichment",
+    "expression",
+    "genotype",
+    "haplotype",
+    "assembly",
+    "contig",
+    "scaffold",
 )
 
 
@@ -57,13 +161,18 @@ class SelectConfig:
     max_lines: int = field(default=200, metadata={"help": "drop functions with numLines above this"})
     max_params: int = field(default=8, metadata={"help": "drop functions with more parameters"})
     require_comment: bool = field(  # upstream drops functions without a docstring/Javadoc
-        default=True, metadata={"help": "keep functions without a docstring/Javadoc", "flag": "--allow-no-comment"}
+        default=True,
+        metadata={"help": "keep functions without a docstring/Javadoc", "flag": "--allow-no-comment"},
     )
-    relevance: bool = field(default=True, metadata={"help": "do not apply the bioinformatics relevance filter"})
+    relevance: bool = field(
+        default=True, metadata={"help": "do not apply the bioinformatics relevance filter"}
+    )
     bio_imports: list[str] = field(
         default_factory=lambda: list(BIO_IMPORTS),
-        metadata={"help": "comma-separated import prefixes that mark bio code (replaces the default list)",
-                  "type": comma_list},
+        metadata={
+            "help": "comma-separated import prefixes that mark bio code (replaces the default list)",
+            "type": comma_list,
+        },
     )
     bio_keywords: list[str] = field(
         default_factory=lambda: list(BIO_KEYWORDS),
@@ -71,8 +180,11 @@ class SelectConfig:
     )
     min_keyword_hits: int = field(default=2, metadata={"help": "bio keywords needed without a bio import"})
     drop_scaffolding: bool = field(
-        default=True, metadata={"help": "keep tests, stubs, boilerplate and plotting/output helpers",
-                                "flag": "--keep-scaffolding"}
+        default=True,
+        metadata={
+            "help": "keep tests, stubs, boilerplate and plotting/output helpers",
+            "flag": "--keep-scaffolding",
+        },
     )
     dedup_threshold: float = field(
         default=0.8, metadata={"help": "token-set Jaccard at or above which functions are duplicates"}
@@ -92,7 +204,9 @@ class SelectConfig:
 
 
 # ------------------------------------------------------------------------------------ tokens
-_JAVA_TOKEN = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|\d+(?:\.\d+)?|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|[^\sA-Za-z0-9_]")
+_JAVA_TOKEN = re.compile(
+    r"[A-Za-z_$][A-Za-z0-9_$]*|\d+(?:\.\d+)?|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|[^\sA-Za-z0-9_]"
+)
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
@@ -130,7 +244,7 @@ class NearDuplicateIndex:
     def _prefix(self, tokens: set[str]) -> list[str]:
         ordered = sorted(tokens, key=lambda tok: (self.freq.get(tok, 0), tok))
         n = len(ordered) - math.ceil(self.t * len(ordered)) + 1
-        return ordered[:max(n, 1)]
+        return ordered[: max(n, 1)]
 
     def best(self, tokens: set[str]) -> tuple[Any, float] | None:
         """(key, similarity) of the most similar indexed set with Jaccard >= threshold, or None."""
@@ -188,7 +302,9 @@ def own_packages(functions: list[dict[str, Any]]) -> dict[str, set[str]]:
 
 def _imported_module(line: str) -> str:
     """``from a.b import c`` -> ``a.b``; ``import a.b as x`` -> ``a.b``; Java ``import a.b.C;`` -> ``a.b.C``."""
-    body = line.strip().rstrip(";").removeprefix("from ").removeprefix("import ").removeprefix("static ").strip()
+    body = (
+        line.strip().rstrip(";").removeprefix("from ").removeprefix("import ").removeprefix("static ").strip()
+    )
     return body.split()[0] if body else ""
 
 
@@ -196,8 +312,12 @@ def _is_own(module: str, own: set[str]) -> bool:
     return module.startswith(".") or any(module == p or module.startswith(p + ".") for p in own)
 
 
-def is_relevant(rec: dict[str, Any], cfg: SelectConfig, pattern: re.Pattern[str] | None = None,
-                own: set[str] = frozenset()) -> tuple[bool, str]:
+def is_relevant(
+    rec: dict[str, Any],
+    cfg: SelectConfig,
+    pattern: re.Pattern[str] | None = None,
+    own: set[str] = frozenset(),
+) -> tuple[bool, str]:
     """(relevant?, why) from the file's import statements and the function's bio keywords.
 
     ``own``: module prefixes of the repository itself (:func:`own_packages`); its imports of
@@ -234,8 +354,9 @@ def existing_goldens(paths: list[str | Path]) -> list[tuple[str, str, str]]:
     return out
 
 
-def select(functions: list[dict[str, Any]], cfg: SelectConfig,
-           existing: list[tuple[str, str, str]] = ()) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def select(
+    functions: list[dict[str, Any]], cfg: SelectConfig, existing: list[tuple[str, str, str]] = ()
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """(kept records, report). The report lists each rule's count and every dropped function."""
     rules = {
         "test_code": "a test, fixture or test-suite file (pytest/unittest/JUnit conventions)",
@@ -246,7 +367,9 @@ def select(functions: list[dict[str, Any]], cfg: SelectConfig,
         "too_long": f"numLines > {cfg.max_lines}",
         "too_many_params": f"numParams > {cfg.max_params}",
         "no_comment": "no docstring/Javadoc" if cfg.require_comment else "(disabled)",
-        "not_bioinformatics": f"no bio import and < {cfg.min_keyword_hits} bio keywords" if cfg.relevance else "(disabled)",
+        "not_bioinformatics": f"no bio import and < {cfg.min_keyword_hits} bio keywords"
+        if cfg.relevance
+        else "(disabled)",
         "duplicate_of_existing_task": f"token-set Jaccard >= {cfg.dedup_threshold} with an existing BioCoder task",
         "near_duplicate": f"token-set Jaccard >= {cfg.dedup_threshold} with an earlier kept function",
     }
@@ -255,9 +378,16 @@ def select(functions: list[dict[str, Any]], cfg: SelectConfig,
 
     def drop(rec: dict[str, Any], rule: str, reason: str) -> None:
         counts[rule] += 1
-        dropped.append({"function_id": rec.get("function_id"), "filePath": rec.get("filePath"),
-                        "lineStart": rec.get("lineStart"), "signature": rec.get("signature"),
-                        "rule": rule, "reason": reason})
+        dropped.append(
+            {
+                "function_id": rec.get("function_id"),
+                "filePath": rec.get("filePath"),
+                "lineStart": rec.get("lineStart"),
+                "signature": rec.get("signature"),
+                "rule": rule,
+                "reason": reason,
+            }
+        )
 
     survivors = []
     pattern = _import_pattern(cfg.bio_imports)

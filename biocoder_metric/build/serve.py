@@ -42,7 +42,9 @@ class Generator:
         self.model.to(device or ("cuda" if torch.cuda.is_available() else "cpu"))
         self.model.eval()
         cfg = self.model.config
-        self.max_positions = getattr(cfg, "max_position_embeddings", None) or getattr(cfg, "n_positions", None) or 2048
+        self.max_positions = (
+            getattr(cfg, "max_position_embeddings", None) or getattr(cfg, "n_positions", None) or 2048
+        )
         self.max_batch = max_batch
         self.queue: queue.Queue[tuple[str, int, Future[tuple[str, int, int]]]] = queue.Queue()
         self.batches: list[int] = []  # sizes of the batches run (observable by tests)
@@ -80,12 +82,18 @@ class Generator:
 
         self.batches.append(len(prompts))
         max_tokens = max(1, min(max_tokens, self.max_positions - 1))
-        enc = self.tokenizer(prompts, return_tensors="pt", padding=True, truncation=True,
-                             max_length=self.max_positions - max_tokens).to(self.model.device)
+        enc = self.tokenizer(
+            prompts,
+            return_tensors="pt",
+            padding=True,
+            truncation=True,
+            max_length=self.max_positions - max_tokens,
+        ).to(self.model.device)
         with torch.inference_mode():
-            out = self.model.generate(**enc, max_new_tokens=max_tokens, do_sample=False,
-                                      pad_token_id=self.tokenizer.pad_token_id)
-        new = out[:, enc["input_ids"].shape[1]:]
+            out = self.model.generate(
+                **enc, max_new_tokens=max_tokens, do_sample=False, pad_token_id=self.tokenizer.pad_token_id
+            )
+        new = out[:, enc["input_ids"].shape[1] :]
         results = []
         for i in range(len(prompts)):
             ids = new[i].tolist()
@@ -109,7 +117,10 @@ def make_handler(gen: Generator) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:  # noqa: N802 - http.server API
             if self.path.rstrip("/") == "/v1/models":
-                self._send(200, {"object": "list", "data": [{"id": gen.name, "object": "model", "owned_by": "local"}]})
+                self._send(
+                    200,
+                    {"object": "list", "data": [{"id": gen.name, "object": "model", "owned_by": "local"}]},
+                )
             else:
                 self._send(404, {"error": {"message": f"no route {self.path}"}})
 
@@ -149,14 +160,28 @@ def make_handler(gen: Generator) -> type[BaseHTTPRequestHandler]:
             else:
                 choice["text"] = text
                 kind = "text_completion"
-            self._send(200, {"id": f"biocoder-{time.time_ns()}", "object": kind, "created": int(time.time()),
-                             "model": req.get("model") or gen.name, "choices": [choice],
-                             "usage": {"prompt_tokens": n_in, "completion_tokens": n_out, "total_tokens": n_in + n_out}})
+            self._send(
+                200,
+                {
+                    "id": f"biocoder-{time.time_ns()}",
+                    "object": kind,
+                    "created": int(time.time()),
+                    "model": req.get("model") or gen.name,
+                    "choices": [choice],
+                    "usage": {
+                        "prompt_tokens": n_in,
+                        "completion_tokens": n_out,
+                        "total_tokens": n_in + n_out,
+                    },
+                },
+            )
 
     return Handler
 
 
-def serve(model_path: str, host: str = "127.0.0.1", port: int = 8000, max_batch: int = 8) -> ThreadingHTTPServer:
+def serve(
+    model_path: str, host: str = "127.0.0.1", port: int = 8000, max_batch: int = 8
+) -> ThreadingHTTPServer:
     """Load the model and return a started-in-a-thread server (``server.server_address`` has the port)."""
     gen = Generator(model_path, max_batch=max_batch)
     server = ThreadingHTTPServer((host, port), make_handler(gen))

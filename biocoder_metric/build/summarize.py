@@ -51,15 +51,19 @@ class Request:
         """The instruction sent to the model (its hash is the cache key)."""
         code = f"```{self.language}\n{self.content.rstrip()}\n```"
         if self.kind == SPEC:
-            return (f"Here is a {self.language} function:\n{code}\n\n"
-                    f"Write one paragraph of instructions that would let a programmer write this function "
-                    f"without seeing it. Start with: Write a function called \"{self.name}\". Describe its "
-                    f"parameters, what it computes and what it returns. Do not include code.")
-        return (f"Here is a {self.language} function:\n{code}\n\n"
-                f"Summarise it in exactly this format, one line each, no other text:\n"
-                f"summary: <one sentence saying what it does>\n"
-                f"param: <name> (<type>) - <meaning>   (one line per parameter)\n"
-                f"return: <type> - <meaning>")
+            return (
+                f"Here is a {self.language} function:\n{code}\n\n"
+                f"Write one paragraph of instructions that would let a programmer write this function "
+                f'without seeing it. Start with: Write a function called "{self.name}". Describe its '
+                f"parameters, what it computes and what it returns. Do not include code."
+            )
+        return (
+            f"Here is a {self.language} function:\n{code}\n\n"
+            f"Summarise it in exactly this format, one line each, no other text:\n"
+            f"summary: <one sentence saying what it does>\n"
+            f"param: <name> (<type>) - <meaning>   (one line per parameter)\n"
+            f"return: <type> - <meaning>"
+        )
 
     def key(self) -> str:
         return content_hash(self.kind, self.prompt())
@@ -115,7 +119,9 @@ class RegistryBackend:
                 messages = [{"role": "user", "content": p}]
                 if self.spec.system_prompt:
                     messages.insert(0, {"role": "system", "content": self.spec.system_prompt})
-                texts.append(proc.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True))
+                texts.append(
+                    proc.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+                )
             else:
                 texts.append(f"{self.spec.prompt_prefix}{p}{self.spec.prompt_suffix}\n")
         return [gens[0].text.strip() for gens in proc.generate(texts, n=1)]
@@ -126,9 +132,18 @@ class OpenAIBackend:
 
     source = "model"
 
-    def __init__(self, api_base: str, model: str, api_key: str | None = None, batch_size: int = 8,
-                 max_tokens: int = 256, timeout_s: float = 300.0) -> None:
-        self.url = api_base.rstrip("/") + ("/chat/completions" if api_base.rstrip("/").endswith("/v1") else "/v1/chat/completions")
+    def __init__(
+        self,
+        api_base: str,
+        model: str,
+        api_key: str | None = None,
+        batch_size: int = 8,
+        max_tokens: int = 256,
+        timeout_s: float = 300.0,
+    ) -> None:
+        self.url = api_base.rstrip("/") + (
+            "/chat/completions" if api_base.rstrip("/").endswith("/v1") else "/v1/chat/completions"
+        )
         self.model = model
         self.api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY")
         self.batch_size = max(1, batch_size)
@@ -136,11 +151,23 @@ class OpenAIBackend:
         self.timeout_s = timeout_s
 
     def identity(self) -> dict[str, Any]:
-        return {"backend": "openai", "url": self.url, "model": self.model, "max_tokens": self.max_tokens, "temperature": 0}
+        return {
+            "backend": "openai",
+            "url": self.url,
+            "model": self.model,
+            "max_tokens": self.max_tokens,
+            "temperature": 0,
+        }
 
     def _one(self, prompt: str) -> str:
-        body = json.dumps({"model": self.model, "messages": [{"role": "user", "content": prompt}],
-                           "max_tokens": self.max_tokens, "temperature": 0}).encode("utf-8")
+        body = json.dumps(
+            {
+                "model": self.model,
+                "messages": [{"role": "user", "content": prompt}],
+                "max_tokens": self.max_tokens,
+                "temperature": 0,
+            }
+        ).encode("utf-8")
         headers = {"Content-Type": "application/json"}
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
@@ -156,7 +183,9 @@ class OpenAIBackend:
         try:
             return str(data["choices"][0]["message"]["content"]).strip()
         except (KeyError, IndexError, TypeError) as exc:
-            raise RuntimeError(f"{self.url}: not an OpenAI chat completion response: {str(data)[:300]}") from exc
+            raise RuntimeError(
+                f"{self.url}: not an OpenAI chat completion response: {str(data)[:300]}"
+            ) from exc
 
     def answer(self, prompts: list[str]) -> list[str]:
         with ThreadPoolExecutor(max_workers=len(prompts)) as pool:
@@ -180,7 +209,9 @@ class SummaryCache:
                     continue  # a line cut short by a crash: that request is simply asked again
         if not self.path.exists():
             self.path.write_text("", encoding="utf-8")
-            (self.path.with_suffix(".identity.json")).write_text(json.dumps(identity, indent=2, default=str), encoding="utf-8")
+            (self.path.with_suffix(".identity.json")).write_text(
+                json.dumps(identity, indent=2, default=str), encoding="utf-8"
+            )
 
     def add(self, items: dict[str, str]) -> None:
         with self.path.open("a", encoding="utf-8") as fh:
@@ -189,8 +220,9 @@ class SummaryCache:
         self.answers.update(items)
 
 
-def summarize(requests: list[Request], backend: Backend | None, *, progress: bool = True,
-              cache_dir: Path | None = None) -> tuple[dict[str, str], dict[str, int]]:
+def summarize(
+    requests: list[Request], backend: Backend | None, *, progress: bool = True, cache_dir: Path | None = None
+) -> tuple[dict[str, str], dict[str, int]]:
     """``{request key: text}`` for every request, and counts (cached / generated / docstring)."""
     from tqdm import tqdm
 
@@ -204,7 +236,7 @@ def summarize(requests: list[Request], backend: Backend | None, *, progress: boo
     stats = {"requests": len(unique), "cached": len(unique) - len(todo), "generated": 0}
     bar = tqdm(total=len(todo), desc="summaries", unit="fn", disable=not progress)
     for i in range(0, len(todo), backend.batch_size):
-        batch = todo[i:i + backend.batch_size]
+        batch = todo[i : i + backend.batch_size]
         texts = backend.answer([r.prompt() for _, r in batch])
         cache.add({k: t for (k, _), t in zip(batch, texts, strict=True)})
         stats["generated"] += len(batch)

@@ -28,14 +28,18 @@ def same_function(a: str, b: str, language: str) -> bool:
     return runner(language).same_function(a, b)
 
 
-def _harness_index(harness: list[dict[str, Any]]) -> tuple[dict[str, dict[str, Any]], dict[tuple[str, str], list[dict[str, Any]]]]:
+def _harness_index(
+    harness: list[dict[str, Any]],
+) -> tuple[dict[str, dict[str, Any]], dict[tuple[str, str], list[dict[str, Any]]]]:
     by_id: dict[str, dict[str, Any]] = {}
     by_name: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for i, h in enumerate(harness):
         if not isinstance(h.get("context"), str) or not h["context"].strip():
             continue
         fid = h.get("function_id")
-        if not fid and isinstance(h.get("metadata"), str):  # a task row (e.g. `biocoder build harness` output)
+        if not fid and isinstance(
+            h.get("metadata"), str
+        ):  # a task row (e.g. `biocoder build harness` output)
             try:
                 meta = json.loads(h["metadata"])
             except json.JSONDecodeError:
@@ -50,8 +54,11 @@ def _harness_index(harness: list[dict[str, Any]]) -> tuple[dict[str, dict[str, A
     return by_id, by_name
 
 
-def find_harness(rec: dict[str, Any], by_id: dict[str, dict[str, Any]],
-                 by_name: dict[tuple[str, str], list[dict[str, Any]]]) -> dict[str, Any] | None:
+def find_harness(
+    rec: dict[str, Any],
+    by_id: dict[str, dict[str, Any]],
+    by_name: dict[tuple[str, str], list[dict[str, Any]]],
+) -> dict[str, Any] | None:
     """The harness record for a function, or None (see the module docstring for the rule)."""
     if rec["function_id"] in by_id:
         return by_id[rec["function_id"]]
@@ -82,46 +89,58 @@ def task_row(rec: dict[str, Any], config: str, harness: dict[str, Any] | None) -
     }
     if harness is not None:
         meta["harness_source"] = harness.get("task_id") or harness.get("source") or "harness file"
-    row.update({
-        "task_id": f"build_{prefix}_{rec['function_id'][:12]}",
-        "config": config,
-        "language": lang,
-        "kind": "harness" if harness is not None else "golden_only",
-        "executable": harness is not None,
-        "not_executable_reason": None if harness is not None else
-        "no test harness for this function yet (give one with `biocoder build tasks --harness FILE`)",
-        "function_name": rec["functionName"],
-        "signature": rec["signature"],
-        "comment": rec.get("comment") or rec.get("spec") or None,
-        "prompt_summary_only": rec.get("prompt_summary_only"),
-        "prompt_full_context": rec.get("prompt_full_context"),
-        "context": harness["context"] if harness is not None else None,
-        "golden_code": rec["content"],
-        "repository": repo,
-        "file_path": rec.get("filePath"),
-        "line_start": rec.get("lineStart"),
-        "line_end": rec.get("lineEnd"),
-        "source": SOURCE,
-        "metadata": json.dumps(meta, sort_keys=True, default=str),
-    })
+    row.update(
+        {
+            "task_id": f"build_{prefix}_{rec['function_id'][:12]}",
+            "config": config,
+            "language": lang,
+            "kind": "harness" if harness is not None else "golden_only",
+            "executable": harness is not None,
+            "not_executable_reason": None
+            if harness is not None
+            else "no test harness for this function yet (give one with `biocoder build tasks --harness FILE`)",
+            "function_name": rec["functionName"],
+            "signature": rec["signature"],
+            "comment": rec.get("comment") or rec.get("spec") or None,
+            "prompt_summary_only": rec.get("prompt_summary_only"),
+            "prompt_full_context": rec.get("prompt_full_context"),
+            "context": harness["context"] if harness is not None else None,
+            "golden_code": rec["content"],
+            "repository": repo,
+            "file_path": rec.get("filePath"),
+            "line_start": rec.get("lineStart"),
+            "line_end": rec.get("lineEnd"),
+            "source": SOURCE,
+            "metadata": json.dumps(meta, sort_keys=True, default=str),
+        }
+    )
     validate_row(row, f"task {row['task_id']} ({rec.get('filePath')}:{rec.get('lineStart')})")
     return row
 
 
-def build_tasks(prompted: list[dict[str, Any]], config: str = "custom",
-                harness: list[dict[str, Any]] | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def build_tasks(
+    prompted: list[dict[str, Any]], config: str = "custom", harness: list[dict[str, Any]] | None = None
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """(rows, report): one row per function; the report counts rows with and without a harness."""
     by_id, by_name = _harness_index(harness or [])
     rows, seen = [], set()
     for rec in prompted:
         for key in ("function_id", "functionName", "signature", "content"):
             if key not in rec:
-                raise ValueError(f"prompted record {rec.get('function_id', '?')} ({rec.get('filePath')}): missing field {key!r}")
+                raise ValueError(
+                    f"prompted record {rec.get('function_id', '?')} ({rec.get('filePath')}): missing field {key!r}"
+                )
         row = task_row(rec, config, find_harness(rec, by_id, by_name))
         if row["task_id"] in seen:
-            raise ValueError(f"two functions share the task id {row['task_id']} (function_id prefix collision)")
+            raise ValueError(
+                f"two functions share the task id {row['task_id']} (function_id prefix collision)"
+            )
         seen.add(row["task_id"])
         rows.append(row)
     with_harness = sum(r["executable"] for r in rows)
-    return rows, {"tasks": len(rows), "with_harness": with_harness, "golden_only": len(rows) - with_harness,
-                  "config": config}
+    return rows, {
+        "tasks": len(rows),
+        "with_harness": with_harness,
+        "golden_only": len(rows) - with_harness,
+        "config": config,
+    }

@@ -110,7 +110,9 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
             "yield": round(len(ok) / len(recs), 4) if recs else None,
             "median_mutation_score": round(statistics.median(scores), 4) if scores else None,
             "median_seconds_per_validated_task": median([r["seconds"] for r in ok]),
-            "median_seconds_per_failed_task": median([r["seconds"] for r in recs if r["status"] != "validated"]),
+            "median_seconds_per_failed_task": median(
+                [r["seconds"] for r in recs if r["status"] != "validated"]
+            ),
         }
     causes: dict[str, int] = {}
     for r in records:

@@ -30,7 +30,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"bootstrap resamples (default: {settings.COMPARE_N_BOOT})",
     )
     cp.add_argument(
-        "--seed", type=int, default=settings.BOOTSTRAP_SEED, help=f"bootstrap seed (default: {settings.BOOTSTRAP_SEED})"
+        "--seed",
+        type=int,
+        default=settings.BOOTSTRAP_SEED,
+        help=f"bootstrap seed (default: {settings.BOOTSTRAP_SEED})",
     )
     cp.add_argument("--json", action="store_true", help="print JSON instead of the table")
     cp.add_argument(
@@ -50,7 +53,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     cmp = compare_runs(a, b, n_boot=args.n_boot, seed=args.seed)
     if cmp["mismatches"] and not args.force:
         raise UsageError(
-            f"{a.dir} and {b.dir} are not like for like: " + "; ".join(cmp["mismatches"])
+            f"{a.dir} and {b.dir} are not like for like: "
+            + "; ".join(cmp["mismatches"])
             + ". Pass --force to compare them anyway"
         )
     if all(v is None for v in cmp["by_k"].values()):

@@ -62,7 +62,10 @@ def cmd_merge(args: argparse.Namespace) -> int:
             )
             return 0
         report, result = merge_run(
-            dirs, args.out, allow_missing=args.allow_missing, allow_partial=args.allow_partial,
+            dirs,
+            args.out,
+            allow_missing=args.allow_missing,
+            allow_partial=args.allow_partial,
             overwrite=args.overwrite,
         )
     except (MergeError, ResultsWriteError, OSError) as exc:
@@ -88,6 +91,9 @@ def cmd_merge(args: argparse.Namespace) -> int:
     # The one accounting rule, as `biocoder evaluate` applies it (evaluation.merge_run).
     code = result.exit_code
     if code:
-        print(f"merge: error: {result.accounting.partial_reason()}; rerun the shards' evaluate to retry them, "
-              "or pass --allow-partial to accept this partial score", file=sys.stderr)
+        print(
+            f"merge: error: {result.accounting.partial_reason()}; rerun the shards' evaluate to retry them, "
+            "or pass --allow-partial to accept this partial score",
+            file=sys.stderr,
+        )
     return code

@@ -49,11 +49,14 @@ def _existing_details(repo_id: str, token: str | None) -> str | None:
     try:
         from huggingface_hub import snapshot_download
 
-        return snapshot_download(repo_id, repo_type="dataset", token=token,
-                                 allow_patterns=["*/results_*", "*/samples_*"])
+        return snapshot_download(
+            repo_id, repo_type="dataset", token=token, allow_patterns=["*/results_*", "*/samples_*"]
+        )
     except Exception as exc:  # noqa: BLE001 - a new repo, or no network: the card then lists this run only
-        print(f"biocoder push: no earlier runs read from {repo_id} ({type(exc).__name__}); the card lists this run",
-              file=sys.stderr)
+        print(
+            f"biocoder push: no earlier runs read from {repo_id} ({type(exc).__name__}); the card lists this run",
+            file=sys.stderr,
+        )
         return None
 
 

@@ -43,7 +43,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"resamples for paired comparisons (default: {settings.COMPARE_N_BOOT})",
     )
     rp.add_argument(
-        "--seed", type=int, default=settings.BOOTSTRAP_SEED, help=f"bootstrap seed (default: {settings.BOOTSTRAP_SEED})"
+        "--seed",
+        type=int,
+        default=settings.BOOTSTRAP_SEED,
+        help=f"bootstrap seed (default: {settings.BOOTSTRAP_SEED})",
     )
     rp.set_defaults(func=cmd_report)
 

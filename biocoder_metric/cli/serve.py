@@ -29,7 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_engine_flags(p)
     add_validity_flags(p)
     p.add_argument("--task-ids", default=None, help="comma-separated task ids to serve (default: all)")
-    p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, this machine only)")
+    p.add_argument(
+        "--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, this machine only)"
+    )
     p.add_argument("--port", type=int, default=8765, help="port (default: 8765)")
     p.add_argument(
         "--token",
@@ -37,7 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="bearer token every request must carry (required to bind anything but loopback; "
         "default: the server-token setting, docs/ARCHITECTURE.md)",
     )
-    p.add_argument("--queue", type=int, default=None, help="samples admitted at once before 429 (default: 4 x sandboxes)")
+    p.add_argument(
+        "--queue", type=int, default=None, help="samples admitted at once before 429 (default: 4 x sandboxes)"
+    )
     p.set_defaults(func=cmd_serve)
 
 
@@ -55,14 +59,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
     except ImportError:
-        raise UsageError("biocoder serve needs the service extra: pip install 'biocoder-eval[service]'") from None
+        raise UsageError(
+            "biocoder serve needs the service extra: pip install 'biocoder-eval[service]'"
+        ) from None
     options = eval_options(args, validity=True)
     problems = load_problems(args)
     print(f"biocoder serve: loading {len(problems)} tasks and their golden outputs ...", file=sys.stderr)
-    verifier = Verifier(problems, options, task_ids=parse_task_ids(args.task_ids), progress=not args.no_progress)
+    verifier = Verifier(
+        problems, options, task_ids=parse_task_ids(args.task_ids), progress=not args.no_progress
+    )
     scored = sum(1 for t in verifier.tasks() if t["scored"])
-    print(f"biocoder serve: {scored} of {len(verifier.by_id)} tasks scored, sandbox {verifier.sandbox}, "
-          f"{verifier.concurrency} at once; listening on http://{args.host}:{args.port}", file=sys.stderr, flush=True)
+    print(
+        f"biocoder serve: {scored} of {len(verifier.by_id)} tasks scored, sandbox {verifier.sandbox}, "
+        f"{verifier.concurrency} at once; listening on http://{args.host}:{args.port}",
+        file=sys.stderr,
+        flush=True,
+    )
     app = create_app(verifier, token=token, queue_limit=args.queue)
     try:
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

@@ -87,7 +87,10 @@ class Session:
         s = self.strength.check(row, g.outputs, self.goldens.pool())
         if s["weak_harness"]:
             names = ", ".join(s["null_candidates_passed"])
-            return TaskStatus.WEAK_HARNESS, f"weak harness: {names} passes its test (checked at evaluation; --include-weak scores it)"
+            return (
+                TaskStatus.WEAK_HARNESS,
+                f"weak harness: {names} passes its test (checked at evaluation; --include-weak scores it)",
+            )
         if s["return_unobserved"]:
             return TaskStatus.RETURN_UNOBSERVED, (
                 "the golden returns values, but replacing its return value (by None, or by another value of its "
@@ -109,9 +112,7 @@ class Session:
         finally:
             self.goldens.close()
 
-    def _plus_verdict(
-        self, row: TaskRow, code: str, prompt: str | None, base_status: str
-    ) -> dict[str, Any]:
+    def _plus_verdict(self, row: TaskRow, code: str, prompt: str | None, base_status: str) -> dict[str, Any]:
         """``extra.plus`` of a harness sample: the plus status (base failure stands) and the case counts."""
         from biocoder_metric.execution.rules.plus import plus_programs
 

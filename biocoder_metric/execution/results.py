@@ -72,7 +72,9 @@ class ResultsStore:
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise ResultsWriteError(f"cannot create output directory {self.dir}: {exc.strerror or exc}") from None
+            raise ResultsWriteError(
+                f"cannot create output directory {self.dir}: {exc.strerror or exc}"
+            ) from None
         self.fingerprint = {"schema": RESULTS_SCHEMA_VERSION, **fingerprint}
         manifest = self.dir / MANIFEST_NAME
         partial = self.dir / PARTIAL_NAME
@@ -140,7 +142,9 @@ class ResultsStore:
         except OSError as exc:
             # A partly written line has no newline: the next run's _load cuts it off.
             self._broken = True
-            raise write_error(self.dir / PARTIAL_NAME, exc, kept=len(self.done), kept_in=self.dir / PARTIAL_NAME) from None
+            raise write_error(
+                self.dir / PARTIAL_NAME, exc, kept=len(self.done), kept_in=self.dir / PARTIAL_NAME
+            ) from None
         self.done[(result.task_id, result.sample_index)] = result
 
     def finalize(self, results: list[SampleResult]) -> Path:

@@ -80,8 +80,10 @@ def python_null_candidates(golden: str, function_name: str | None) -> list[tuple
     params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
     is_method = bool(params) and params[0] in ("self", "cls")
     static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in fn.decorator_list)
-    first = params[1] if is_method and not static and len(params) > 1 else (
-        params[0] if params and not (is_method and not static) else None
+    first = (
+        params[1]
+        if is_method and not static and len(params) > 1
+        else (params[0] if params and not (is_method and not static) else None)
     )
     bodies = [
         (NULL_RETURN_NONE, "return None"),
@@ -99,11 +101,27 @@ def python_null_candidates(golden: str, function_name: str | None) -> list[tuple
 
 
 _JAVA_DEFAULTS = {
-    "int": "0", "long": "0L", "short": "(short) 0", "byte": "(byte) 0", "double": "0.0",
-    "float": "0.0f", "boolean": "false", "char": "'\\0'",
+    "int": "0",
+    "long": "0L",
+    "short": "(short) 0",
+    "byte": "(byte) 0",
+    "double": "0.0",
+    "float": "0.0f",
+    "boolean": "false",
+    "char": "'\\0'",
 }
-_JAVA_MODIFIERS = {"public", "private", "protected", "static", "final", "synchronized", "abstract", "native",
-                   "strictfp", "default"}
+_JAVA_MODIFIERS = {
+    "public",
+    "private",
+    "protected",
+    "static",
+    "final",
+    "synchronized",
+    "abstract",
+    "native",
+    "strictfp",
+    "default",
+}
 
 
 def java_null_candidates(golden: str, function_name: str | None) -> list[tuple[str, str]]:
@@ -236,7 +254,11 @@ def _call_args(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
 def _packed_args(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, str]:
     """``fn``'s parameters as one list expression (positional) and one dict expression (keywords)."""
     a = fn.args
-    positional = "[" + ", ".join([p.arg for p in (*a.posonlyargs, *a.args)] + ([f"*{a.vararg.arg}"] if a.vararg else [])) + "]"
+    positional = (
+        "["
+        + ", ".join([p.arg for p in (*a.posonlyargs, *a.args)] + ([f"*{a.vararg.arg}"] if a.vararg else []))
+        + "]"
+    )
     items = [f"{p.arg!r}: {p.arg}" for p in a.kwonlyargs] + ([f"**{a.kwarg.arg}"] if a.kwarg else [])
     return positional, "{" + ", ".join(items) + "}"
 
@@ -291,8 +313,17 @@ def python_wrapped_candidates(golden: str, function_name: str | None) -> list[tu
 
 def harness_digest(row: dict[str, Any]) -> str:
     """What a harness task's strength depends on: its program, golden, language and function."""
-    return sha256(json.dumps([row.get("language"), row.get("kind"), row.get("function_name"),
-                              row.get("context"), row.get("golden_code")]))
+    return sha256(
+        json.dumps(
+            [
+                row.get("language"),
+                row.get("kind"),
+                row.get("function_name"),
+                row.get("context"),
+                row.get("golden_code"),
+            ]
+        )
+    )
 
 
 class StrengthCheck:
@@ -305,8 +336,19 @@ class StrengthCheck:
         self._lock = threading.Lock()
 
     def cache_path(self, row: dict[str, Any]) -> Path:
-        key = sha256(json.dumps([CHECK_VERSION, harness_digest(row), self.environment_id, self.options.seed,
-                                 self.options.fuzz_cases, self.options.timeout_s, self.options.memory_mb]))
+        key = sha256(
+            json.dumps(
+                [
+                    CHECK_VERSION,
+                    harness_digest(row),
+                    self.environment_id,
+                    self.options.seed,
+                    self.options.fuzz_cases,
+                    self.options.timeout_s,
+                    self.options.memory_mb,
+                ]
+            )
+        )
         safe = re.sub(r"[^\w.-]", "_", row["task_id"])[:80]
         return self.options.cache_dir() / f"strength-{safe}-{key[:24]}.json"
 
@@ -331,16 +373,22 @@ class StrengthCheck:
             self._memo[task_id] = record
         return record
 
-    def _verdicts(self, row: dict[str, Any], expected: list[str], pool: Pool,
-                  candidates: list[tuple[str, str]]) -> dict[str, str]:
+    def _verdicts(
+        self, row: dict[str, Any], expected: list[str], pool: Pool, candidates: list[tuple[str, str]]
+    ) -> dict[str, str]:
         """label -> sample status, first on FIRST_CASES cases each (one job), then survivors on the rest."""
         opts = self.options
         programs: dict[str, tuple[str, ...]] = {}
         verdicts: dict[str, str] = {}
         for label, code in candidates:
             try:
-                programs[label] = harness.build_harness_programs(row, code, fuzz_cases=opts.fuzz_cases, seed=opts.seed)
-            except (ValueError, SyntaxError):  # HarnessError is a ValueError: this candidate cannot be inserted
+                programs[label] = harness.build_harness_programs(
+                    row, code, fuzz_cases=opts.fuzz_cases, seed=opts.seed
+                )
+            except (
+                ValueError,
+                SyntaxError,
+            ):  # HarnessError is a ValueError: this candidate cannot be inserted
                 verdicts[label] = "not_built"  # never a pass: it proves nothing about the harness
         n = len(expected)
         for label in [label for label, progs in programs.items() if len(progs) != n]:
@@ -354,7 +402,9 @@ class StrengthCheck:
             outcomes = pool.run(job)
             width = stop - start
             for i, label in enumerate(live):
-                status, _, _ = judge(outcomes[i * width : (i + 1) * width], expected[start:stop], row["language"])
+                status, _, _ = judge(
+                    outcomes[i * width : (i + 1) * width], expected[start:stop], row["language"]
+                )
                 verdicts[label] = status
         return verdicts
 
@@ -367,7 +417,9 @@ class StrengthCheck:
         passed = [label for label in null_labels if verdicts.get(label) == Status.PASSED]
         unobserved = None
         if wrapped:
-            undetected = all(verdicts.get(x) == Status.PASSED for x in (RETURN_NONE_AFTER_CALL, RETURN_PERTURBED))
+            undetected = all(
+                verdicts.get(x) == Status.PASSED for x in (RETURN_NONE_AFTER_CALL, RETURN_PERTURBED)
+            )
             unobserved = False
             if undetected:
                 probe = [c for c in wrapped if c[0] == RETURNS_SOMETHING]
@@ -380,8 +432,11 @@ class StrengthCheck:
             "null_candidates_passed": passed,
             "null_candidates": {label: verdicts.get(label) for label in null_labels},
             "return_unobserved": unobserved,
-            "return_checks": {label: verdicts.get(label) for label in (RETURN_NONE_AFTER_CALL, RETURN_PERTURBED)}
-            if wrapped else None,
+            "return_checks": {
+                label: verdicts.get(label) for label in (RETURN_NONE_AFTER_CALL, RETURN_PERTURBED)
+            }
+            if wrapped
+            else None,
             "constant_output": len(set(expected)) <= 1,
             "fuzz_cases": len(expected),
         }

@@ -105,7 +105,10 @@ def process_state() -> Any:
         from accelerate import PartialState
     except ImportError:
         return _SingleProcess()
-    cpu = os.environ.get("ACCELERATE_USE_CPU", "").lower() in ("1", "true", "yes") or not torch.cuda.is_available()
+    cpu = (
+        os.environ.get("ACCELERATE_USE_CPU", "").lower() in ("1", "true", "yes")
+        or not torch.cuda.is_available()
+    )
     return PartialState(cpu=cpu)
 
 
@@ -182,7 +185,12 @@ def generate_samples(
     wall0 = time.perf_counter()
     if mine and processor.model is None:
         processor.load_model_tokenizer()
-    bar = _progress(len(mine), f"generate [rank {rank}]" if state.num_processes > 1 else "generate", progress and (state.is_main_process or state.num_processes > 1), rank)
+    bar = _progress(
+        len(mine),
+        f"generate [rank {rank}]" if state.num_processes > 1 else "generate",
+        progress and (state.is_main_process or state.num_processes > 1),
+        rank,
+    )
     with write_to.open("a", encoding="utf-8") as fh:
         for batch in _batches(mine, batch_size):
             need = max(n_samples - done for _, done in batch)
@@ -194,7 +202,9 @@ def generate_samples(
             batch_s = time.perf_counter() - t0
             stats.generation_s += batch_s
             # CodeFuseEval-style per-sample cost: the batch's time shared evenly by the samples it produced
-            produced = sum(len(range(done, n_samples)[: len(outs)]) for (_, done), outs in zip(batch, gens, strict=True))
+            produced = sum(
+                len(range(done, n_samples)[: len(outs)]) for (_, done), outs in zip(batch, gens, strict=True)
+            )
             per_sample_s = round(batch_s / produced, 4) if produced else None
             for (row, done), prompt, outs in zip(batch, prompts, gens, strict=True):
                 for index, gen in zip(range(done, n_samples), outs, strict=False):
@@ -242,13 +252,18 @@ def _merge_shards(out: Path, order: list[str]) -> None:
     for path in [out, *shards]:
         for rec in read_generated(path):
             merged.setdefault((rec["task_id"], int(rec["sample_index"])), rec)
-    records = sorted(merged.values(), key=lambda r: (position.get(r["task_id"], len(position)), r["task_id"], int(r["sample_index"])))
+    records = sorted(
+        merged.values(),
+        key=lambda r: (position.get(r["task_id"], len(position)), r["task_id"], int(r["sample_index"])),
+    )
     write_text_atomic(out, "".join(json.dumps(rec, ensure_ascii=False) + "\n" for rec in records))
     for path in shards:
         path.unlink()
 
 
-def _run_entry(per_rank: list[dict[str, Any]], started: str, wall_s: float, num_processes: int) -> dict[str, Any]:
+def _run_entry(
+    per_rank: list[dict[str, Any]], started: str, wall_s: float, num_processes: int
+) -> dict[str, Any]:
     samples = sum(r["samples"] for r in per_rank)
     tokens = sum(r["tokens"] for r in per_rank)
     gen_s = sum(r["generation_s"] for r in per_rank)
@@ -294,7 +309,9 @@ def _environment() -> dict[str, Any]:
     return env
 
 
-def _write_meta(out: Path, problems: list[dict[str, Any]], n_samples: int, run: dict[str, Any], run_info: dict[str, Any]) -> dict[str, Any]:
+def _write_meta(
+    out: Path, problems: list[dict[str, Any]], n_samples: int, run: dict[str, Any], run_info: dict[str, Any]
+) -> dict[str, Any]:
     path = meta_path(out)
     meta: dict[str, Any] = {}
     if path.is_file():

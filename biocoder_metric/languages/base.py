@@ -32,7 +32,15 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 #: Hooks every runner names: ``name -> "module:function"`` (see the module docstring).
-HOOKS = ("mutants", "heldout_mutants", "null_candidates", "wrapped_candidates", "synthesize", "extract", "scaffolding")
+HOOKS = (
+    "mutants",
+    "heldout_mutants",
+    "null_candidates",
+    "wrapped_candidates",
+    "synthesize",
+    "extract",
+    "scaffolding",
+)
 
 
 class UnknownLanguageError(ValueError):

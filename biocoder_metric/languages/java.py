@@ -83,9 +83,7 @@ class JavaRunner(LanguageRunner):
     compiled = True
     #: javac runs before the first case replies.
     compile_slack_per_case_s = 15.0
-    canary_source = (
-        'public class {cls} { public static void main(String[] a) { System.out.println("biocoder canary ok"); } }\n'
-    )
+    canary_source = 'public class {cls} { public static void main(String[] a) { System.out.println("biocoder canary ok"); } }\n'
     literal_escapes = "\"'"
     control_escape = "\\u{:04x}"
     hooks = {

@@ -50,7 +50,9 @@ def esc(value: Any) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
 
-def table(table_id: str, headers: Sequence[str], rows: Sequence[Sequence[Any]], *, numeric: Sequence[int] = ()) -> str:
+def table(
+    table_id: str, headers: Sequence[str], rows: Sequence[Sequence[Any]], *, numeric: Sequence[int] = ()
+) -> str:
     """An HTML table; cells are escaped unless they are :class:`Raw`."""
     head = "".join(f"<th>{esc(h)}</th>" for h in headers)
     body = []
@@ -84,9 +86,11 @@ def figure(out_dir: Path, stem: str, caption: str) -> str:
 def page(title: str, sections: Sequence[tuple[str, str, str]], *, intro: str = "") -> str:
     """The whole document: ``sections`` are ``(anchor, heading, html body)``."""
     toc = "".join(f'<li><a href="#{esc(a)}">{esc(h)}</a></li>' for a, h, _ in sections)
-    body = "".join(f'<section id="{esc(a)}"><h2>{esc(h)}</h2>{content}</section>' for a, h, content in sections)
+    body = "".join(
+        f'<section id="{esc(a)}"><h2>{esc(h)}</h2>{content}</section>' for a, h, content in sections
+    )
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">'
         f"<title>{esc(title)}</title><style>{_CSS}</style><script>{_SCRIPT}</script></head>"
         f"<body><h1>{esc(title)}</h1>{intro}<nav><ul>{toc}</ul></nav>{body}</body></html>\n"
@@ -97,8 +101,14 @@ def failure_block(anchor: str, heading: str, failure: Mapping[str, Any] | None) 
     """The first failing case of one sample: expected vs actual output tails and stderr."""
     if not failure:
         return f'<details id="{esc(anchor)}"><summary>{esc(heading)}</summary><p class="note">no case details recorded</p></details>'
-    parts = [f"case {esc(failure.get('case'))}, status {esc(failure.get('status'))}, exit code {esc(failure.get('returncode'))}"]
-    for key, label in (("expected_tail", "expected (tail)"), ("actual_tail", "actual (tail)"), ("stderr_tail", "stderr (tail)")):
+    parts = [
+        f"case {esc(failure.get('case'))}, status {esc(failure.get('status'))}, exit code {esc(failure.get('returncode'))}"
+    ]
+    for key, label in (
+        ("expected_tail", "expected (tail)"),
+        ("actual_tail", "actual (tail)"),
+        ("stderr_tail", "stderr (tail)"),
+    ):
         text = failure.get(key)
         if text:
             parts.append(f"<div><b>{label}</b><pre>{esc(text)}</pre></div>")

@@ -59,7 +59,9 @@ def load_run(results_dir: str | Path) -> dict[str, Any]:
         raise PushError(f"results directory {folder} does not exist")
     for name in ("summary.json", "results.jsonl"):
         if not (folder / name).is_file():
-            raise PushError(f"{folder} has no {name}: run `biocoder evaluate --out {folder}` (or `biocoder run`) first")
+            raise PushError(
+                f"{folder} has no {name}: run `biocoder evaluate --out {folder}` (or `biocoder run`) first"
+            )
     from biocoder_metric.execution.results import read_results
 
     meta_path = folder / "samples.meta.json"
@@ -112,7 +114,9 @@ def eval_results(run: dict[str, Any], *, dataset_id: str, source_url: str | None
     summary = run["summary"]
     config = (summary.get("run") or {}).get("config") or run["meta"].get("config")
     out = []
-    blocks: list[tuple[str | None, dict[str, Any]]] = [(config, {f"pass@{k}": summary.get(f"pass@{k}") for k in summary.get("k", [])})]
+    blocks: list[tuple[str | None, dict[str, Any]]] = [
+        (config, {f"pass@{k}": summary.get(f"pass@{k}") for k in summary.get("k", [])})
+    ]
     per_config = summary.get("per_config") or {}
     if len(per_config) > 1:
         blocks = [(name, b.get("pass@k", {})) for name, b in sorted(per_config.items())]
@@ -138,11 +142,16 @@ def eval_results(run: dict[str, Any], *, dataset_id: str, source_url: str | None
     return out
 
 
-def model_index_yaml(run: dict[str, Any], *, dataset_id: str, source_url: str | None, model_name: str | None = None) -> str:
+def model_index_yaml(
+    run: dict[str, Any], *, dataset_id: str, source_url: str | None, model_name: str | None = None
+) -> str:
     """The ``model-index:`` YAML block for the evaluated model's card."""
     from huggingface_hub import ModelCardData
 
-    data = ModelCardData(model_name=_model_name(run, model_name), eval_results=eval_results(run, dataset_id=dataset_id, source_url=source_url))
+    data = ModelCardData(
+        model_name=_model_name(run, model_name),
+        eval_results=eval_results(run, dataset_id=dataset_id, source_url=source_url),
+    )
     return data.to_yaml() + "\n"
 
 
@@ -154,17 +163,30 @@ def _results_table(summary: dict[str, Any]) -> str:
     def fmt(v: Any) -> str:
         return "n/a" if v is None else f"{100 * float(v):.2f}"
 
-    rows = [f"| all | {summary.get('tasks', {}).get('scored', '?')} | " + " | ".join(fmt(summary.get(f"pass@{k}")) for k in ks) + " |"]
+    rows = [
+        f"| all | {summary.get('tasks', {}).get('scored', '?')} | "
+        + " | ".join(fmt(summary.get(f"pass@{k}")) for k in ks)
+        + " |"
+    ]
     plus = summary.get("plus")
     if plus:
-        rows.append(f"| all (plus) | {summary.get('tasks', {}).get('scored', '?')} | "
-                    + " | ".join(fmt(plus.get(f"pass@{k}")) for k in ks) + " |")
+        rows.append(
+            f"| all (plus) | {summary.get('tasks', {}).get('scored', '?')} | "
+            + " | ".join(fmt(plus.get(f"pass@{k}")) for k in ks)
+            + " |"
+        )
     for name, block in sorted((summary.get("per_config") or {}).items()):
-        rows.append(f"| {name} | {block.get('tasks', '?')} | " + " | ".join(fmt(block.get("pass@k", {}).get(f"pass@{k}")) for k in ks) + " |")
+        rows.append(
+            f"| {name} | {block.get('tasks', '?')} | "
+            + " | ".join(fmt(block.get("pass@k", {}).get(f"pass@{k}")) for k in ks)
+            + " |"
+        )
     return "\n".join([head, sep, *rows])
 
 
-def render_card(run: dict[str, Any], *, repo_id: str, dataset_id: str, model_index: str, model_name: str | None) -> str:
+def render_card(
+    run: dict[str, Any], *, repo_id: str, dataset_id: str, model_index: str, model_name: str | None
+) -> str:
     """The dataset card (front matter + prose) of a results repository."""
     import yaml
 
@@ -172,12 +194,33 @@ def render_card(run: dict[str, Any], *, repo_id: str, dataset_id: str, model_ind
     front = {
         "pretty_name": f"BioCoder results: {_model_name(run, model_name)}",
         "tags": ["biocoder", "code-generation", "evaluation-results", "bioinformatics"],
-        "configs": [{"config_name": "results", "default": True, "data_files": [{"split": "test", "path": PARQUET_PATH}]}],
+        "configs": [
+            {
+                "config_name": "results",
+                "default": True,
+                "data_files": [{"split": "test", "path": PARQUET_PATH}],
+            }
+        ],
     }
     model = meta.get("model") or {}
-    settings = {k: model.get(k) for k in ("model", "version", "path", "processor", "decode_mode", "generation_config", "prompt_style", "n_samples") if k in model}
+    settings = {
+        k: model.get(k)
+        for k in (
+            "model",
+            "version",
+            "path",
+            "processor",
+            "decode_mode",
+            "generation_config",
+            "prompt_style",
+            "n_samples",
+        )
+        if k in model
+    }
     excluded = summary.get("excluded_tasks") or []
-    status_counts = ", ".join(f"{s}={n}" for s, n in (summary.get("status_counts") or {}).items() if n) or "none"
+    status_counts = (
+        ", ".join(f"{s}={n}" for s, n in (summary.get("status_counts") or {}).items() if n) or "none"
+    )
     lines = [
         "---",
         yaml.safe_dump(front, sort_keys=False).rstrip(),
@@ -198,7 +241,9 @@ def render_card(run: dict[str, Any], *, repo_id: str, dataset_id: str, model_ind
         "## Model and decoding",
         "",
         "```json",
-        json.dumps(settings or {"note": "no samples.meta.json in the run directory (generated elsewhere)"}, indent=2),
+        json.dumps(
+            settings or {"note": "no samples.meta.json in the run directory (generated elsewhere)"}, indent=2
+        ),
         "```",
         "",
         "## Execution",
@@ -253,7 +298,9 @@ def _results_parquet(results: list[Any], path: Path) -> None:
                 "program_hash": d["program_hash"],
                 "cases_total": int(d.get("cases_total") or 0),
                 "cases_passed": int(d.get("cases_passed") or 0),
-                "first_failure": json.dumps(d.get("first_failure")) if d.get("first_failure") is not None else None,
+                "first_failure": json.dumps(d.get("first_failure"))
+                if d.get("first_failure") is not None
+                else None,
                 "extra": json.dumps(d.get("extra") or {}, sort_keys=True),
             }
         )
@@ -309,19 +356,28 @@ def build_bundle(
         copy_previous_details(previous, out)
     details = write_details(run, out, model=_model_name(run, model_name), date_id=date_id) | {"out": out}
     _write_report(run, out / "report")
-    card = render_card(run, repo_id=repo_id, dataset_id=dataset_id, model_index=model_index, model_name=model_name)
+    card = render_card(
+        run, repo_id=repo_id, dataset_id=dataset_id, model_index=model_index, model_name=model_name
+    )
     (out / "README.md").write_text(add_details_to_card(card, run, details), encoding="utf-8")
     files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
     return {"folder": str(out), "files": files, "model_index": model_index, "repo_id": repo_id}
 
 
-def upload_bundle(folder: str | Path, repo_id: str, *, private: bool = False, token: str | None = None) -> str:
+def upload_bundle(
+    folder: str | Path, repo_id: str, *, private: bool = False, token: str | None = None
+) -> str:
     """Create the dataset repo if needed and upload the bundle in one commit; return its URL."""
     from huggingface_hub import HfApi
 
     api = HfApi(token=token)
     api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
-    api.upload_folder(folder_path=str(folder), repo_id=repo_id, repo_type="dataset", commit_message="Add BioCoder evaluation results")
+    api.upload_folder(
+        folder_path=str(folder),
+        repo_id=repo_id,
+        repo_type="dataset",
+        commit_message="Add BioCoder evaluation results",
+    )
     return f"https://huggingface.co/datasets/{repo_id}"
 
 
@@ -341,7 +397,9 @@ def _task_name(run: dict[str, Any]) -> str:
     return f"biocoder_{config}"
 
 
-def write_details(run: dict[str, Any], out: Path, *, model: str, date_id: str | None = None) -> dict[str, Any]:
+def write_details(
+    run: dict[str, Any], out: Path, *, model: str, date_id: str | None = None
+) -> dict[str, Any]:
     """``<model>/results_<date>.json`` and ``<model>/samples_<task>_<date>.jsonl`` as lm-eval writes them."""
     from datetime import datetime
 
@@ -362,9 +420,22 @@ def write_details(run: dict[str, Any], out: Path, *, model: str, date_id: str | 
     results = {
         "results": {task: scores},
         "groups": {},
-        "configs": {task: {"task": task, "dataset_path": DEFAULT_DATASET_ID, "dataset_name": task.removeprefix("biocoder_"), "output_type": "generate_until", "metric_list": [{"metric": f"pass@{k}"} for k in summary.get("k", [])]}},
+        "configs": {
+            task: {
+                "task": task,
+                "dataset_path": DEFAULT_DATASET_ID,
+                "dataset_name": task.removeprefix("biocoder_"),
+                "output_type": "generate_until",
+                "metric_list": [{"metric": f"pass@{k}"} for k in summary.get("k", [])],
+            }
+        },
         "versions": {task: 1},
-        "n-samples": {task: {"original": summary.get("tasks", {}).get("total"), "effective": summary.get("tasks", {}).get("scored")}},
+        "n-samples": {
+            task: {
+                "original": summary.get("tasks", {}).get("total"),
+                "effective": summary.get("tasks", {}).get("scored"),
+            }
+        },
         "config": {"model": "biocoder-eval", "model_name": model, "run": summary.get("run") or {}},
         "model_name": model,
         "model_name_sanitized": sanitize_model_name(model),
@@ -372,7 +443,9 @@ def write_details(run: dict[str, Any], out: Path, *, model: str, date_id: str | 
         "biocoder_summary": summary,
     }
     results_path = folder / f"results_{date_id}.json"
-    results_path.write_text(json.dumps(results, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")
+    results_path.write_text(
+        json.dumps(results, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8"
+    )
     samples_path = folder / f"samples_{task}_{date_id}.jsonl"
     sample_rows: list[dict[str, Any]] = []
     with samples_path.open("w", encoding="utf-8") as fh:
@@ -398,16 +471,42 @@ def write_details(run: dict[str, Any], out: Path, *, model: str, date_id: str | 
             sample_rows.append(line)
     # Parquet twins of both files: a card's configs must share one format, or `datasets` infers one
     # builder for the whole repository and reads JSON files as Parquet (ArrowInvalid: magic bytes).
-    _write_parquet([{"model_name": model, "date": date_id, "task": task,
-                     **{key: (v if isinstance(v, (int, float)) or v is None else None) for key, v in scores.items()
-                        if key != "alias"},
-                     "results_json": json.dumps(results, sort_keys=True, default=str)}],
-                   results_path.with_suffix(".parquet"))
-    _write_parquet([{**row, "doc": json.dumps(row["doc"]), "arguments": json.dumps(row["arguments"]),
-                     "resps": json.dumps(row["resps"]), "filtered_resps": json.dumps(row["filtered_resps"])}
-                    for row in sample_rows], samples_path.with_suffix(".parquet"))
-    return {"model": model, "task": task, "date_id": date_id,
-            "results": str(results_path.relative_to(out)), "samples": str(samples_path.relative_to(out))}
+    _write_parquet(
+        [
+            {
+                "model_name": model,
+                "date": date_id,
+                "task": task,
+                **{
+                    key: (v if isinstance(v, (int, float)) or v is None else None)
+                    for key, v in scores.items()
+                    if key != "alias"
+                },
+                "results_json": json.dumps(results, sort_keys=True, default=str),
+            }
+        ],
+        results_path.with_suffix(".parquet"),
+    )
+    _write_parquet(
+        [
+            {
+                **row,
+                "doc": json.dumps(row["doc"]),
+                "arguments": json.dumps(row["arguments"]),
+                "resps": json.dumps(row["resps"]),
+                "filtered_resps": json.dumps(row["filtered_resps"]),
+            }
+            for row in sample_rows
+        ],
+        samples_path.with_suffix(".parquet"),
+    )
+    return {
+        "model": model,
+        "task": task,
+        "date_id": date_id,
+        "results": str(results_path.relative_to(out)),
+        "samples": str(samples_path.relative_to(out)),
+    }
 
 
 def _write_parquet(rows: list[dict[str, Any]], path: Path) -> None:
@@ -417,7 +516,9 @@ def _write_parquet(rows: list[dict[str, Any]], path: Path) -> None:
     pq.write_table(pa.Table.from_pylist(rows), path)
 
 
-_DETAIL_RE = re.compile(r"^(results|samples_(?P<task>.+))_(?P<date>\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)\.parquet$")
+_DETAIL_RE = re.compile(
+    r"^(results|samples_(?P<task>.+))_(?P<date>\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)\.parquet$"
+)
 
 
 def detail_configs(out: Path) -> list[dict[str, Any]]:
@@ -466,7 +567,9 @@ def add_details_to_card(card: str, run: dict[str, Any], details: dict[str, Any])
     front = yaml.safe_load(front_text)
     model = sanitize_model_name(details["model"])
     split = re.sub(r"[^\w.]", "_", details["date_id"])
-    front["configs"] = [c for c in front["configs"] if c["config_name"] == "results"] + detail_configs(details["out"])
+    front["configs"] = [c for c in front["configs"] if c["config_name"] == "results"] + detail_configs(
+        details["out"]
+    )
     summary = run["summary"]
     cis = (summary.get("confidence_intervals") or {}).get("overall") or {}
     head = ["## Headline", ""]
@@ -474,7 +577,11 @@ def add_details_to_card(card: str, run: dict[str, Any], details: dict[str, Any])
         v, ci = summary.get(f"pass@{k}"), cis.get(f"pass@{k}")
         if v is None:
             continue
-        ci_text = f" (95% CI {100 * ci['low']:.2f} to {100 * ci['high']:.2f}, bootstrap over {ci['tasks']} tasks)" if ci else ""
+        ci_text = (
+            f" (95% CI {100 * ci['low']:.2f} to {100 * ci['high']:.2f}, bootstrap over {ci['tasks']} tasks)"
+            if ci
+            else ""
+        )
         head.append(f"- **pass@{k} = {100 * v:.2f}%**{ci_text}")
     plus = summary.get("plus") or {}
     pcis = plus.get("confidence_intervals") or {}
@@ -486,8 +593,10 @@ def add_details_to_card(card: str, run: dict[str, Any], details: dict[str, Any])
         head.append(f"- pass@{k} with the plus cases = {100 * v:.2f}%{ci_text}")
     if plus:
         only = plus.get("plus_only_failures") or []
-        head.append(f"- samples that pass the base cases but fail a plus case: {len(only)}"
-                    + (": " + ", ".join(f"`{f['task_id']}#{f['sample_index']}`" for f in only[:20]) if only else ""))
+        head.append(
+            f"- samples that pass the base cases but fail a plus case: {len(only)}"
+            + (": " + ", ".join(f"`{f['task_id']}#{f['sample_index']}`" for f in only[:20]) if only else "")
+        )
     head += [
         "",
         f"lm-evaluation-harness layout: aggregated `{details['results']}`, per-sample `{details['samples']}` "
@@ -496,7 +605,9 @@ def add_details_to_card(card: str, run: dict[str, Any], details: dict[str, Any])
     ]
     body = body.lstrip("\n")
     marker = "## Scores (pass@k, %)"
-    body = body.replace(marker, "\n".join(head) + "\n" + marker, 1) if marker in body else "\n".join(head) + body
+    body = (
+        body.replace(marker, "\n".join(head) + "\n" + marker, 1) if marker in body else "\n".join(head) + body
+    )
     return "---\n" + yaml.safe_dump(front, sort_keys=False).rstrip() + "\n---\n\n" + body
 
 

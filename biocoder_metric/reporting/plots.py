@@ -75,9 +75,13 @@ def grouped_bars_ci(
         highs = [(hi if hi is not None else v if v is not None else np.nan) for v, _, hi in series[name]]
         v = 100 * np.asarray(vals, dtype=float)
         err = 100 * _err(vals, lows, highs)
-        ax.bar(x + (i - (len(names) - 1) / 2) * width, v, width, yerr=np.nan_to_num(err), capsize=3, label=name)
+        ax.bar(
+            x + (i - (len(names) - 1) / 2) * width, v, width, yerr=np.nan_to_num(err), capsize=3, label=name
+        )
     ax.set_xticks(x)
-    ax.set_xticklabels(groups, rotation=30 if len(groups) > 4 else 0, ha="right" if len(groups) > 4 else "center")
+    ax.set_xticklabels(
+        groups, rotation=30 if len(groups) > 4 else 0, ha="right" if len(groups) > 4 else "center"
+    )
     ax.set_ylim(0, 105)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
@@ -107,11 +111,15 @@ def status_breakdown(out_dir: Path, stem: str, counts: Mapping[str, Mapping[str,
     return _save(fig, out_dir, stem)
 
 
-def task_heatmap(out_dir: Path, stem: str, tasks: Sequence[str], runs: Sequence[str], rates: np.ndarray) -> str:
+def task_heatmap(
+    out_dir: Path, stem: str, tasks: Sequence[str], runs: Sequence[str], rates: np.ndarray
+) -> str:
     """Tasks (rows) x runs (columns) of the share of passing samples; NaN = not scored in that run."""
     height = min(40.0, 1.5 + 0.22 * len(tasks))
     fig, ax = plt.subplots(figsize=(2.5 + 1.2 * len(runs), height))
-    im = ax.imshow(np.ma.masked_invalid(rates), aspect="auto", cmap="RdYlGn", vmin=0, vmax=1, interpolation="nearest")
+    im = ax.imshow(
+        np.ma.masked_invalid(rates), aspect="auto", cmap="RdYlGn", vmin=0, vmax=1, interpolation="nearest"
+    )
     ax.set_xticks(range(len(runs)))
     ax.set_xticklabels(runs, rotation=30, ha="right")
     if len(tasks) <= 120:
@@ -125,7 +133,9 @@ def task_heatmap(out_dir: Path, stem: str, tasks: Sequence[str], runs: Sequence[
     return _save(fig, out_dir, stem)
 
 
-def rate_vs_size(out_dir: Path, stem: str, points: Mapping[str, Sequence[tuple[int, float]]], *, xlabel: str) -> str:
+def rate_vs_size(
+    out_dir: Path, stem: str, points: Mapping[str, Sequence[tuple[int, float]]], *, xlabel: str
+) -> str:
     """Scatter of per-task pass rate against task size, one colour per run, with a binned mean line."""
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for name, pts in points.items():

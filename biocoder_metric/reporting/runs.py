@@ -126,7 +126,9 @@ def load_run(path: str | Path, *, name: str | None = None, source_dir: str | Non
     except ValueError as exc:
         raise RunDirError(str(exc)) from None
     meta = _read_json(folder / "samples.meta.json") if (folder / "samples.meta.json").is_file() else {}
-    run = Run(name=name or _model_name(meta) or folder.name, dir=folder, summary=summary, results=results, meta=meta)
+    run = Run(
+        name=name or _model_name(meta) or folder.name, dir=folder, summary=summary, results=results, meta=meta
+    )
     config = (summary.get("run") or {}).get("config")
     if config:
         try:

@@ -71,10 +71,17 @@ def codebleu_score(references: Sequence[str], predictions: Sequence[str], langua
     if language not in _CODEBLEU_LANG:
         raise ValueError(f"CodeBLEU supports {', '.join(_CODEBLEU_LANG)}, not {language!r}")
     _require("codebleu")
-    payload = json.dumps({"references": list(references), "predictions": list(predictions),
-                          "lang": _CODEBLEU_LANG[language]})
-    done = subprocess.run([sys.executable, "-c", _CODEBLEU_CHILD], input=payload, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONHASHSEED": CODEBLEU_HASH_SEED}, check=False)
+    payload = json.dumps(
+        {"references": list(references), "predictions": list(predictions), "lang": _CODEBLEU_LANG[language]}
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", _CODEBLEU_CHILD],
+        input=payload,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONHASHSEED": CODEBLEU_HASH_SEED},
+        check=False,
+    )
     if done.returncode != 0:
         raise RuntimeError(f"CodeBLEU ({language}) failed: {done.stderr.strip()[-500:]}")
     return json.loads(done.stdout)
@@ -86,7 +93,9 @@ def bleu_score(references: Sequence[str], predictions: Sequence[str]) -> float:
     return float(sacrebleu.corpus_bleu(list(predictions), [list(references)]).score)
 
 
-def _pairs(results: Iterable[Any], problems: Mapping[str, Mapping[str, Any]]) -> dict[str, list[tuple[str, str]]]:
+def _pairs(
+    results: Iterable[Any], problems: Mapping[str, Mapping[str, Any]]
+) -> dict[str, list[tuple[str, str]]]:
     """language -> [(golden, candidate code)] over samples of scored tasks that have a golden."""
     from biocoder_metric.generation.postprocess import extract_code
 
@@ -124,7 +133,11 @@ def text_metrics(
             "library": "codebleu",
         }
     if "bleu" in metrics:
-        per_lang_bleu = {lang: bleu_score([g for g, _ in items], [c for _, c in items]) for lang, items in sorted(pairs.items()) if items}
+        per_lang_bleu = {
+            lang: bleu_score([g for g, _ in items], [c for _, c in items])
+            for lang, items in sorted(pairs.items())
+            if items
+        }
         every = [p for items in pairs.values() for p in items]
         block["bleu"] = {
             "overall": bleu_score([g for g, _ in every], [c for _, c in every]) if every else None,

@@ -159,4 +159,7 @@ def read_upstream_results(path: str | os.PathLike) -> list[tuple[str, int, bool]
     missing = [c for c in UPSTREAM_COLUMNS if c not in df.columns]
     if missing:
         raise UpstreamFormatError(f"{path}: missing column(s) {', '.join(missing)}")
-    return [(str(p), int(g), bool(x)) for p, g, x in zip(df["Problem"], df["Generation"], df["Passed"], strict=True)]
+    return [
+        (str(p), int(g), bool(x))
+        for p, g, x in zip(df["Problem"], df["Generation"], df["Passed"], strict=True)
+    ]

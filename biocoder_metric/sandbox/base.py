@@ -415,7 +415,9 @@ class WorkerSandbox(Sandbox):
         conn = self._ensure()
         self._next_id += 1
         req_id = self._next_id
-        request = protocol.job_request(req_id, {**asdict(job), "programs": list(job.programs)}, self.warm, self.batch)
+        request = protocol.job_request(
+            req_id, {**asdict(job), "programs": list(job.programs)}, self.warm, self.batch
+        )
         request["options"]["profile"] = True
         sent = time.monotonic()
         conn.send(request)
@@ -443,7 +445,9 @@ class WorkerSandbox(Sandbox):
         deadline = started + first_slack + job.timeout_s
         try:
             conn.send(
-                protocol.job_request(req_id, {**asdict(job), "programs": list(job.programs)}, self.warm, self.batch)
+                protocol.job_request(
+                    req_id, {**asdict(job), "programs": list(job.programs)}, self.warm, self.batch
+                )
             )
             while True:
                 msg = conn.recv(deadline)

@@ -102,7 +102,9 @@ def _own_package_dirs() -> list[str]:
     import biocoder_dataset
     import biocoder_metric
 
-    return sorted({os.path.realpath(os.path.dirname(m.__file__ or "")) for m in (biocoder_dataset, biocoder_metric)})
+    return sorted(
+        {os.path.realpath(os.path.dirname(m.__file__ or "")) for m in (biocoder_dataset, biocoder_metric)}
+    )
 
 
 def _own_cgroup(controller: str) -> str:

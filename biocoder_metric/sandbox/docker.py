@@ -304,7 +304,16 @@ class DockerSandbox(WorkerSandbox):
         tmpfs_opts = f"rw,nosuid,nodev,size={self.tmpfs_mb}m"
         # The container's pids cgroup (pids_limit) bounds processes; RLIMIT_NPROC would be shared
         # by every container running as the same uid and fail cases under load.
-        argv = ["python3", "-s", f"{RUNTIME_MOUNT}/worker.py", "--contained", "--workroot", WORKROOT, "--max-procs", "0"]
+        argv = [
+            "python3",
+            "-s",
+            f"{RUNTIME_MOUNT}/worker.py",
+            "--contained",
+            "--workroot",
+            WORKROOT,
+            "--max-procs",
+            "0",
+        ]
         if (self._runtime / "Runner.class").is_file():
             argv += ["--runtime-dir", RUNTIME_MOUNT]
         api = self.client.api

@@ -40,7 +40,9 @@ class PartialRunError(RuntimeError):
 
     def __init__(self, accounting: Accounting, where: str):
         self.accounting = accounting
-        super().__init__(f"{where}: {accounting.partial_reason()}; pass allow_partial to accept a partial score")
+        super().__init__(
+            f"{where}: {accounting.partial_reason()}; pass allow_partial to accept a partial score"
+        )
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,9 @@ class Accounting:
     def partial_reason(self) -> str:
         parts = []
         if self.infra_errors:
-            parts.append(f"{len(self.infra_errors)} samples hit sandbox errors that a canary confirmed as infrastructure")
+            parts.append(
+                f"{len(self.infra_errors)} samples hit sandbox errors that a canary confirmed as infrastructure"
+            )
         if self.unscored_tasks:
             parts.append(f"{len(self.unscored_tasks)} of {self.scoreable} tasks could not be scored here")
         return "partial: " + ("; ".join(parts) if parts else "nothing left out")

@@ -55,14 +55,20 @@ def _bootstrap_means(values: np.ndarray, n_boot: int, seed: int) -> np.ndarray:
 
 
 def bootstrap_mean_ci(
-    values: Iterable[float], *, n_boot: int = DEFAULT_N_BOOT, seed: int = DEFAULT_SEED, level: float = DEFAULT_LEVEL
+    values: Iterable[float],
+    *,
+    n_boot: int = DEFAULT_N_BOOT,
+    seed: int = DEFAULT_SEED,
+    level: float = DEFAULT_LEVEL,
 ) -> dict[str, Any] | None:
     """Percentile bootstrap interval of the mean of ``values`` (None when there are none)."""
     arr = np.asarray(list(values), dtype=float)
     if arr.size == 0:
         return None
     _check(n_boot, level)
-    return _interval(float(arr.mean()), _bootstrap_means(arr, n_boot, seed), int(arr.size), n_boot, seed, level)
+    return _interval(
+        float(arr.mean()), _bootstrap_means(arr, n_boot, seed), int(arr.size), n_boot, seed, level
+    )
 
 
 def _check(n_boot: int, level: float) -> None:
@@ -72,7 +78,9 @@ def _check(n_boot: int, level: float) -> None:
         raise ValueError(f"level must be in (0, 1), got {level}")
 
 
-def _interval(mean: float, means: np.ndarray, tasks: int, n_boot: int, seed: int, level: float) -> dict[str, Any]:
+def _interval(
+    mean: float, means: np.ndarray, tasks: int, n_boot: int, seed: int, level: float
+) -> dict[str, Any]:
     """The percentile interval of resampled ``means`` around ``mean``; a zero-width one is flagged."""
     alpha = (1 - level) / 2
     low, high = np.quantile(means, [alpha, 1 - alpha])
@@ -88,8 +96,10 @@ def _interval(mean: float, means: np.ndarray, tasks: int, n_boot: int, seed: int
         "degenerate": bool(high - low < 1e-12),
     }
     if out["degenerate"]:
-        out["warning"] = ("zero-width interval: every resample gives the same score (all tasks pass or all fail "
-                          "every sample); it does not mean the score is certain")
+        out["warning"] = (
+            "zero-width interval: every resample gives the same score (all tasks pass or all fail "
+            "every sample); it does not mean the score is certain"
+        )
     return out
 
 
@@ -121,8 +131,13 @@ def _two_level_means(ns: np.ndarray, cs: np.ndarray, k: int, n_boot: int, seed: 
 
 
 def two_level_pass_at_k_ci(
-    counts: Mapping[str, tuple[int, int]], k: int, *, n_boot: int = DEFAULT_N_BOOT, seed: int = DEFAULT_SEED,
-    level: float = DEFAULT_LEVEL, require_all: bool = False,
+    counts: Mapping[str, tuple[int, int]],
+    k: int,
+    *,
+    n_boot: int = DEFAULT_N_BOOT,
+    seed: int = DEFAULT_SEED,
+    level: float = DEFAULT_LEVEL,
+    require_all: bool = False,
 ) -> dict[str, Any] | None:
     """Two-level percentile bootstrap interval of mean pass@k (see the module docstring).
 
@@ -156,7 +171,9 @@ def pass_at_k_cis(
 ) -> dict[str, dict[str, Any] | None]:
     """``{"pass@k": {mean, low, high, std_err, degenerate, ...} | None}`` for every k (two-level bootstrap)."""
     return {
-        f"pass@{k}": two_level_pass_at_k_ci(counts, k, n_boot=n_boot, seed=seed, level=level, require_all=require_all)
+        f"pass@{k}": two_level_pass_at_k_ci(
+            counts, k, n_boot=n_boot, seed=seed, level=level, require_all=require_all
+        )
         for k in sorted({int(k) for k in ks})
     }
 
@@ -184,13 +201,19 @@ def summary_confidence_intervals(
     if task_config:
         for config in sorted({task_config[t] for t in counts if t in task_config}):
             sub = {t: nc for t, nc in counts.items() if task_config.get(t) == config}
-            block["per_config"][config] = pass_at_k_cis(sub, ks, n_boot=n_boot, seed=seed, level=level,
-                                                        require_all=require_all)
+            block["per_config"][config] = pass_at_k_cis(
+                sub, ks, n_boot=n_boot, seed=seed, level=level, require_all=require_all
+            )
     return block
 
 
-def sign_flip_test(diff: Iterable[float], *, seed: int = DEFAULT_SEED,
-                   exact_max: int = EXACT_SIGN_FLIP_MAX, draws: int = SIGN_FLIP_DRAWS) -> tuple[float, str]:
+def sign_flip_test(
+    diff: Iterable[float],
+    *,
+    seed: int = DEFAULT_SEED,
+    exact_max: int = EXACT_SIGN_FLIP_MAX,
+    draws: int = SIGN_FLIP_DRAWS,
+) -> tuple[float, str]:
     """(two-sided p-value, method) of the sign-flip test of "mean difference 0" (module docstring)."""
     d = np.asarray(list(diff), dtype=float)
     d = d[np.abs(d) > 1e-12]
@@ -204,7 +227,9 @@ def sign_flip_test(diff: Iterable[float], *, seed: int = DEFAULT_SEED,
         for x in d:
             sums = np.concatenate([sums + x, sums - x])
         hits = int(np.count_nonzero(np.abs(sums) >= observed - tol))
-        return hits / float(sums.size), f"exact sign-flip test over the {m} tasks that differ (2^{m} assignments)"
+        return hits / float(
+            sums.size
+        ), f"exact sign-flip test over the {m} tasks that differ (2^{m} assignments)"
     rng = np.random.default_rng(seed)
     hits = 0
     chunk = max(1, 2_000_000 // m)
@@ -212,7 +237,9 @@ def sign_flip_test(diff: Iterable[float], *, seed: int = DEFAULT_SEED,
         n = min(chunk, draws - start)
         signs = rng.integers(0, 2, size=(n, m)) * 2 - 1
         hits += int(np.count_nonzero(np.abs(signs @ d) >= observed - tol))
-    return (hits + 1) / (draws + 1), f"Monte Carlo sign-flip test over the {m} tasks that differ ({draws} draws)"
+    return (hits + 1) / (
+        draws + 1
+    ), f"Monte Carlo sign-flip test over the {m} tasks that differ ({draws} draws)"
 
 
 def paired_bootstrap(

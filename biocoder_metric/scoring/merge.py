@@ -94,7 +94,11 @@ class MergeReport:
             lines.append(f"  missing samples: {len(self.missing)}: {shown}{more}")
         if self.missing_tasks:
             shown = ", ".join(self.missing_tasks[:_LIST_LIMIT])
-            more = f" (+{len(self.missing_tasks) - _LIST_LIMIT} more)" if len(self.missing_tasks) > _LIST_LIMIT else ""
+            more = (
+                f" (+{len(self.missing_tasks) - _LIST_LIMIT} more)"
+                if len(self.missing_tasks) > _LIST_LIMIT
+                else ""
+            )
             lines.append(f"  tasks of the task set without samples: {len(self.missing_tasks)}: {shown}{more}")
         if self.duplicated:
             items = list(self.duplicated.items())
@@ -119,7 +123,9 @@ def _compare(what: str, first_dir: Path, first: Any, other_dir: Path, other: Any
             diff = "; ".join(_differences(first, other)[:6])
         else:
             diff = f"{first!r} -> {other!r}"
-        raise MergeError(f"{other_dir} is not a shard of the same run as {first_dir}: {what} differs ({diff})")
+        raise MergeError(
+            f"{other_dir} is not a shard of the same run as {first_dir}: {what} differs ({diff})"
+        )
 
 
 @dataclass
@@ -137,7 +143,9 @@ def _load_shard(d: Path) -> _Shard:
     if record is None:
         raise MergeError(f"{d}: no {SHARD_FILE}; it is not the output of `biocoder evaluate --shard I/N`")
     if record.get("schema") != SHARD_SCHEMA_VERSION:
-        raise MergeError(f"{d / SHARD_FILE}: schema {record.get('schema')!r}, expected {SHARD_SCHEMA_VERSION!r}")
+        raise MergeError(
+            f"{d / SHARD_FILE}: schema {record.get('schema')!r}, expected {SHARD_SCHEMA_VERSION!r}"
+        )
     if not (d / FINAL_NAME).is_file() or not (d / SUMMARY_NAME).is_file():
         raise MergeError(
             f"{d}: shard {record.get('index')}/{record.get('count')} did not finish (no {FINAL_NAME} / {SUMMARY_NAME}); "
@@ -185,8 +193,13 @@ def combine_shards(
     shards = [_load_shard(Path(d)) for d in shard_dirs]
     first = shards[0]
     for s in shards[1:]:
-        _compare("run.json (options, sandbox, environment, config)", first.dir, _base(first.manifest), s.dir,
-                 _base(s.manifest))
+        _compare(
+            "run.json (options, sandbox, environment, config)",
+            first.dir,
+            _base(first.manifest),
+            s.dir,
+            _base(s.manifest),
+        )
         for key in _WHOLE_RUN_KEYS:
             _compare(f"shard.json {key}", first.dir, first.record.get(key), s.dir, s.record.get(key))
         _compare("summary.json k", first.dir, first.summary.get("k"), s.dir, s.summary.get("k"))
@@ -283,7 +296,9 @@ def _prepare_out(out: Path, overwrite: bool) -> None:
     names = (MANIFEST_NAME, PARTIAL_NAME, FINAL_NAME, SUMMARY_NAME, "timing.json", "check.json")
     present = [n for n in names if (out / n).exists()]
     if present and not overwrite:
-        raise MergeError(f"--out {out} already holds {', '.join(present)}; use --overwrite or another directory")
+        raise MergeError(
+            f"--out {out} already holds {', '.join(present)}; use --overwrite or another directory"
+        )
     for n in present:
         (out / n).unlink()
 
@@ -303,9 +318,16 @@ def merge_checks(
     for d, r in reports:
         if "shard" not in r:
             raise MergeError(f"{d / 'check.json'}: not the output of `biocoder check --shard I/N`")
-        _compare("check.json header", d0, header0, d, {k: v for k, v in r.items() if k not in ("tasks", "shard")})
-        _compare("check.json shard count / task list", d0,
-                 (r0["shard"]["count"], r0["shard"]["all_tasks"]), d, (r["shard"]["count"], r["shard"]["all_tasks"]))
+        _compare(
+            "check.json header", d0, header0, d, {k: v for k, v in r.items() if k not in ("tasks", "shard")}
+        )
+        _compare(
+            "check.json shard count / task list",
+            d0,
+            (r0["shard"]["count"], r0["shard"]["all_tasks"]),
+            d,
+            (r["shard"]["count"], r["shard"]["all_tasks"]),
+        )
         for t in r["tasks"]:
             if t["task_id"] in tasks:
                 raise MergeError(f"{d / 'check.json'}: task {t['task_id']} also checked by another shard")
@@ -319,5 +341,12 @@ def merge_checks(
     return missing, merged
 
 
-__all__ = ["MergeError", "MergeReport", "MergedShards", "combine_shards", "merge_checks", "merged_timing",
-           "write_merged_records"]
+__all__ = [
+    "MergeError",
+    "MergeReport",
+    "MergedShards",
+    "combine_shards",
+    "merge_checks",
+    "merged_timing",
+    "write_merged_records",
+]

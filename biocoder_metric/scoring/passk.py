@@ -52,7 +52,8 @@ def _mean_over(counts: Mapping[str, tuple[int, int]], ks: Sequence[int], subset_
     for k in ks:
         ok = {t: nc for t, nc in counts.items() if nc[0] >= k or nc[0] == 0}
         short = sorted(
-            ({"task_id": t, "n": nc[0]} for t, nc in counts.items() if 0 < nc[0] < k), key=lambda d: d["task_id"]
+            ({"task_id": t, "n": nc[0]} for t, nc in counts.items() if 0 < nc[0] < k),
+            key=lambda d: d["task_id"],
         )
         if ok and (not short or subset_ok):
             out["pass@k"][f"pass@{k}"] = float(np.mean([task_pass_at_k(n, c, k) for n, c in ok.values()]))
@@ -76,10 +77,10 @@ def pass_at_k_summary(
 ) -> dict:
     """pass@k per task, per config and overall.
 
-    ``counts`` maps task_id -> (n, c) for the *scored* tasks only (excluded tasks are
-    reported by the caller). ``task_config`` maps task_id -> config name for the
-    per-config breakdown. A ``pass@k`` value is ``None`` when a task of the set has fewer than
-``k`` samples (see :func:`_mean_over`; ``subset_ok`` relaxes it, labelled).
+        ``counts`` maps task_id -> (n, c) for the *scored* tasks only (excluded tasks are
+        reported by the caller). ``task_config`` maps task_id -> config name for the
+        per-config breakdown. A ``pass@k`` value is ``None`` when a task of the set has fewer than
+    ``k`` samples (see :func:`_mean_over`; ``subset_ok`` relaxes it, labelled).
     """
     ks = sorted({int(k) for k in ks})
     if not ks or ks[0] < 1:

@@ -88,8 +88,9 @@ def build_summary(
         **_plus_block(results, scores["k"], task_config, allow_short_k, missing),
         **_rosalind_block(results),
         # Bootstrap CIs over tasks (seeded, so the file stays byte-identical between reruns).
-        "confidence_intervals": summary_confidence_intervals(counts, scores["k"], task_config,
-                                                             require_all=not allow_short_k),
+        "confidence_intervals": summary_confidence_intervals(
+            counts, scores["k"], task_config, require_all=not allow_short_k
+        ),
     }
 
 
@@ -111,8 +112,11 @@ def _denominator_block(books: Accounting, missing: Sequence[str]) -> dict[str, A
 
 
 def _plus_block(
-    results: Sequence[SampleResult], ks: Iterable[int], task_config: Mapping[str, str] | None,
-    allow_short_k: bool = False, missing: Sequence[str] = (),
+    results: Sequence[SampleResult],
+    ks: Iterable[int],
+    task_config: Mapping[str, str] | None,
+    allow_short_k: bool = False,
+    missing: Sequence[str] = (),
 ) -> dict[str, Any]:
     """``{"plus": ...}``: pass@k with the ``--plus`` cases (evalplus-style second headline), or ``{}``.
 
@@ -139,9 +143,15 @@ def _plus_block(
     scores = pass_at_k_summary(plus_counts, ks, task_config, allow_short_k)
     # samples the base cases pass and the plus cases catch: what the second headline adds
     plus_only = sorted(
-        ({"task_id": r.task_id, "sample_index": r.sample_index,
-          "first_failure": (r.extra.get("plus") or {}).get("first_failure")}
-         for r in scored if r.status == Status.PASSED and (r.extra.get("plus") or {}).get("status") != Status.PASSED),
+        (
+            {
+                "task_id": r.task_id,
+                "sample_index": r.sample_index,
+                "first_failure": (r.extra.get("plus") or {}).get("first_failure"),
+            }
+            for r in scored
+            if r.status == Status.PASSED and (r.extra.get("plus") or {}).get("status") != Status.PASSED
+        ),
         key=lambda d: (d["task_id"], d["sample_index"]),
     )
     return {
@@ -151,8 +161,9 @@ def _plus_block(
             "plus_cases": cases,
             "plus_cases_dropped_golden_fails": dropped,
             "plus_only_failures": plus_only,
-            "confidence_intervals": summary_confidence_intervals(plus_counts, scores["k"], None,
-                                                                 require_all=not allow_short_k)["overall"],
+            "confidence_intervals": summary_confidence_intervals(
+                plus_counts, scores["k"], None, require_all=not allow_short_k
+            )["overall"],
         }
     }
 
@@ -177,12 +188,18 @@ def render_summary(summary: Mapping[str, Any]) -> str:
         lines.append(
             f"PARTIAL: {partial['scored']} of {partial['of']} tasks scored, "
             f"{partial.get('samples_left_out', 0)} samples left out"
-            + (f" (not scored: {', '.join(unscored[:20])}{' ...' if len(unscored) > 20 else ''})" if unscored else "")
+            + (
+                f" (not scored: {', '.join(unscored[:20])}{' ...' if len(unscored) > 20 else ''})"
+                if unscored
+                else ""
+            )
             + "; this is not a final score"
         )
     missing = (summary.get("missing") or {}).get("tasks") or []
     if missing:
-        lines.append(f"missing: {len(missing)} tasks had no samples and count as 0 correct: {', '.join(missing)}")
+        lines.append(
+            f"missing: {len(missing)} tasks had no samples and count as 0 correct: {', '.join(missing)}"
+        )
     infra = summary.get("infra_errors") or []
     if infra:
         lines.append(f"infrastructure errors: {len(infra)} samples left out of n and c (rerun to retry them)")
@@ -195,8 +212,11 @@ def render_summary(summary: Mapping[str, Any]) -> str:
     label = "all (PARTIAL)" if partial else "all"
     lines.append(
         f"| {label} | {summary['tasks']['scored']} | "
-        + " | ".join(_fmt(summary.get(f"pass@{k}")) + (" *" if f"pass@{k}" in (summary.get("pass_at_k_subset") or {})
-                                                         else "") for k in ks)
+        + " | ".join(
+            _fmt(summary.get(f"pass@{k}"))
+            + (" *" if f"pass@{k}" in (summary.get("pass_at_k_subset") or {}) else "")
+            for k in ks
+        )
         + " |"
     )
     for config, block in summary.get("per_config", {}).items():
@@ -209,7 +229,9 @@ def render_summary(summary: Mapping[str, Any]) -> str:
     if cis:
         level = round(100 * cis.get("level", 0.95))
         lines.append(
-            f"| {level}% CI (all) | | " + " | ".join(format_ci(cis["overall"].get(f"pass@{k}")) for k in ks) + " |"
+            f"| {level}% CI (all) | | "
+            + " | ".join(format_ci(cis["overall"].get(f"pass@{k}")) for k in ks)
+            + " |"
         )
     if summary.get("plus"):
         lines.append(

@@ -63,14 +63,23 @@ def _quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
-def create_app(verifier: Verifier, *, token: str | None = None, queue_limit: int | None = None,
-               max_body_bytes: int = MAX_BODY_BYTES, max_samples: int = MAX_SAMPLES) -> Any:
+def create_app(
+    verifier: Verifier,
+    *,
+    token: str | None = None,
+    queue_limit: int | None = None,
+    max_body_bytes: int = MAX_BODY_BYTES,
+    max_samples: int = MAX_SAMPLES,
+) -> Any:
     """The ASGI app over a started verifier. ``token``: required as ``Authorization: Bearer`` when set."""
     from fastapi import FastAPI, Request
     from fastapi.responses import JSONResponse, PlainTextResponse
 
-    app = FastAPI(title="biocoder-eval verifier", version="1",
-                  description="BioCoder's differential fuzz judging behind HTTP (docs/service.md)")
+    app = FastAPI(
+        title="biocoder-eval verifier",
+        version="1",
+        description="BioCoder's differential fuzz judging behind HTTP (docs/service.md)",
+    )
     admission = Admission(queue_limit or max(8, 4 * verifier.concurrency))
     app.state.verifier, app.state.admission = verifier, admission
     started = time.monotonic()
@@ -91,7 +100,9 @@ def create_app(verifier: Verifier, *, token: str | None = None, queue_limit: int
             return None, error(413, f"request body of {declared} bytes is over the limit of {max_body_bytes}")
         body = await request.body()
         if len(body) > max_body_bytes:
-            return None, error(413, f"request body of {len(body)} bytes is over the limit of {max_body_bytes}")
+            return None, error(
+                413, f"request body of {len(body)} bytes is over the limit of {max_body_bytes}"
+            )
         try:
             return json.loads(body), None
         except (ValueError, UnicodeDecodeError) as exc:
@@ -106,8 +117,12 @@ def create_app(verifier: Verifier, *, token: str | None = None, queue_limit: int
             return None, error(400, str(exc))
         if not admission.take(len(samples)):
             wait = max(1, round(admission.pending / max(1.0, _rate()) if _rate() else 1))
-            return None, error(429, f"the queue is full ({admission.pending} samples admitted, limit "
-                                    f"{admission.limit}); retry later", **{"Retry-After": str(wait)})
+            return None, error(
+                429,
+                f"the queue is full ({admission.pending} samples admitted, limit "
+                f"{admission.limit}); retry later",
+                **{"Retry-After": str(wait)},
+            )
         try:
             verdicts = await to_thread.run_sync(verifier.judge_checked, checked, abandon_on_cancel=True)
         finally:
@@ -129,8 +144,13 @@ def create_app(verifier: Verifier, *, token: str | None = None, queue_limit: int
 
     @app.get("/v1/health")
     async def health() -> dict[str, Any]:
-        return {"status": "ok", "tasks": len(verifier.by_id), "sandbox": verifier.sandbox,
-                "environment_id": verifier.environment_id, "uptime_s": round(time.monotonic() - started, 1)}
+        return {
+            "status": "ok",
+            "tasks": len(verifier.by_id),
+            "sandbox": verifier.sandbox,
+            "environment_id": verifier.environment_id,
+            "uptime_s": round(time.monotonic() - started, 1),
+        }
 
     @app.get("/v1/tasks")
     async def tasks() -> dict[str, Any]:
@@ -143,7 +163,7 @@ def create_app(verifier: Verifier, *, token: str | None = None, queue_limit: int
             return bad
         samples = payload.get("samples") if isinstance(payload, dict) else None
         if not isinstance(samples, list) or not samples:
-            return error(400, "expected {\"samples\": [{\"task_id\": ..., \"completion\": ...}, ...]}")
+            return error(400, 'expected {"samples": [{"task_id": ..., "completion": ...}, ...]}')
         if len(samples) > max_samples:
             return error(413, f"{len(samples)} samples in one request is over the limit of {max_samples}")
         results, bad = await judge(samples)
@@ -156,9 +176,11 @@ def create_app(verifier: Verifier, *, token: str | None = None, queue_limit: int
         if bad is not None:
             return bad
         if not isinstance(payload, dict) or not isinstance(payload.get("completion"), str):
-            return error(400, "expected {\"dataset\": ..., \"id\": TASK_ID, \"completion\": ..., \"config\": {}}")
+            return error(400, 'expected {"dataset": ..., "id": TASK_ID, "completion": ..., "config": {}}')
         task_id = str(payload.get("id"))
-        results, bad = await judge([{"task_id": task_id, "completion": payload["completion"], "sample_id": task_id}])
+        results, bad = await judge(
+            [{"task_id": task_id, "completion": payload["completion"], "sample_id": task_id}]
+        )
         if bad is not None:
             return bad
         r = results[0]
@@ -169,8 +191,13 @@ def create_app(verifier: Verifier, *, token: str | None = None, queue_limit: int
             "id": payload.get("id"),
             "accepted": r["passed"],
             "extracted_code": extract_code(payload["completion"], row["language"], row.get("function_name")),
-            "tests": [{"passed": r["passed"], "exec_info": {"status": r["status"]},
-                       "test_info": {"cases_passed": r["cases_passed"], "cases_total": r["cases_total"]}}],
+            "tests": [
+                {
+                    "passed": r["passed"],
+                    "exec_info": {"status": r["status"]},
+                    "test_info": {"cases_passed": r["cases_passed"], "cases_total": r["cases_total"]},
+                }
+            ],
             "extra": {"biocoder": r, "dataset": payload.get("dataset")},
         }
 
@@ -179,22 +206,30 @@ def create_app(verifier: Verifier, *, token: str | None = None, queue_limit: int
         s = verifier.stats
         lat = list(s.latencies_s)
         lines = [
-            "# HELP biocoder_judged_total Samples judged since start.", "# TYPE biocoder_judged_total counter",
+            "# HELP biocoder_judged_total Samples judged since start.",
+            "# TYPE biocoder_judged_total counter",
             f"biocoder_judged_total {s.judged}",
             "# HELP biocoder_judged_by_status_total Samples judged, by verdict.",
             "# TYPE biocoder_judged_by_status_total counter",
             *[f'biocoder_judged_by_status_total{{status="{k}"}} {v}' for k, v in sorted(s.by_status.items())],
-            "# HELP biocoder_in_flight Samples being judged now.", "# TYPE biocoder_in_flight gauge",
+            "# HELP biocoder_in_flight Samples being judged now.",
+            "# TYPE biocoder_in_flight gauge",
             f"biocoder_in_flight {s.in_flight}",
-            "# HELP biocoder_queue_depth Samples admitted and not yet answered.", "# TYPE biocoder_queue_depth gauge",
+            "# HELP biocoder_queue_depth Samples admitted and not yet answered.",
+            "# TYPE biocoder_queue_depth gauge",
             f"biocoder_queue_depth {admission.pending}",
-            "# HELP biocoder_queue_limit Samples admitted at most (then 429).", "# TYPE biocoder_queue_limit gauge",
+            "# HELP biocoder_queue_limit Samples admitted at most (then 429).",
+            "# TYPE biocoder_queue_limit gauge",
             f"biocoder_queue_limit {admission.limit}",
             "# HELP biocoder_judged_per_second Mean judging rate since start.",
-            "# TYPE biocoder_judged_per_second gauge", f"biocoder_judged_per_second {_rate():.4f}",
+            "# TYPE biocoder_judged_per_second gauge",
+            f"biocoder_judged_per_second {_rate():.4f}",
             "# HELP biocoder_sample_latency_seconds Per-sample judging latency (last 10,000).",
             "# TYPE biocoder_sample_latency_seconds summary",
-            *[f'biocoder_sample_latency_seconds{{quantile="{q}"}} {_quantile(lat, q):.6f}' for q in (0.5, 0.95, 0.99)],
+            *[
+                f'biocoder_sample_latency_seconds{{quantile="{q}"}} {_quantile(lat, q):.6f}'
+                for q in (0.5, 0.95, 0.99)
+            ],
             f"biocoder_sample_latency_seconds_count {len(lat)}",
             f"biocoder_sample_latency_seconds_sum {sum(lat):.6f}",
         ]

@@ -52,20 +52,35 @@ class Verdict:
     task_status: str = TaskStatus.OK
 
     def to_json(self) -> dict[str, Any]:
-        out = {"sample_id": self.sample_id, "task_id": self.task_id, "status": self.status, "passed": self.passed,
-               "cases_passed": self.cases_passed, "cases_total": self.cases_total, "task_status": self.task_status}
+        out = {
+            "sample_id": self.sample_id,
+            "task_id": self.task_id,
+            "status": self.status,
+            "passed": self.passed,
+            "cases_passed": self.cases_passed,
+            "cases_total": self.cases_total,
+            "task_status": self.task_status,
+        }
         if self.first_failure is not None:
             # Never the expected output: with a fixed fuzz seed it is the same on every call, and a
             # trainer that feeds failures back to the model would teach it to print the answer.
-            out["first_failure"] = {k: v for k, v in self.first_failure.items() if not k.startswith("expected")}
+            out["first_failure"] = {
+                k: v for k, v in self.first_failure.items() if not k.startswith("expected")
+            }
         return out
 
     @classmethod
     def of(cls, result: SampleResult, sample_id: Any) -> Verdict:
-        return cls(task_id=result.task_id, sample_id=sample_id, status=str(result.status),
-                   passed=result.status == Status.PASSED, cases_passed=result.cases_passed,
-                   cases_total=result.cases_total, first_failure=result.first_failure,
-                   task_status=str(result.extra.get("task_status", TaskStatus.OK)))
+        return cls(
+            task_id=result.task_id,
+            sample_id=sample_id,
+            status=str(result.status),
+            passed=result.status == Status.PASSED,
+            cases_passed=result.cases_passed,
+            cases_total=result.cases_total,
+            first_failure=result.first_failure,
+            task_status=str(result.extra.get("task_status", TaskStatus.OK)),
+        )
 
 
 @dataclass
@@ -82,8 +97,14 @@ class Stats:
 class Verifier:
     """The engine session held open: ``judge(samples)`` returns the CLI's verdicts, in order."""
 
-    def __init__(self, problems: Iterable[dict[str, Any]], options: EvalOptions, *,
-                 task_ids: Sequence[str] | None = None, progress: bool = False):
+    def __init__(
+        self,
+        problems: Iterable[dict[str, Any]],
+        options: EvalOptions,
+        *,
+        task_ids: Sequence[str] | None = None,
+        progress: bool = False,
+    ):
         self.options = options
         self.by_id = select_tasks(index_problems(problems), task_ids)
         self.session = Session(options)
@@ -116,8 +137,10 @@ class Verifier:
             if s["task_id"] not in self.by_id:
                 raise BadSampleError(f"{where}: unknown task_id {s['task_id']!r}")
             if len(s["completion"]) > MAX_COMPLETION_CHARS:
-                raise BadSampleError(f"{where}: completion of {len(s['completion'])} characters is over the "
-                                     f"limit of {MAX_COMPLETION_CHARS}")
+                raise BadSampleError(
+                    f"{where}: completion of {len(s['completion'])} characters is over the "
+                    f"limit of {MAX_COMPLETION_CHARS}"
+                )
             s["sample_id"] = obj.get("sample_id", i) if isinstance(obj, dict) else i
             s["sample_index"] = i
             out.append(s)
@@ -159,8 +182,16 @@ class Verifier:
         out = []
         for t, row in sorted(self.by_id.items()):
             status, reason = self.task_status.get(t, (TaskStatus.NO_HARNESS, None))
-            out.append({"task_id": t, "language": row.get("language"), "kind": row.get("kind"),
-                        "task_status": str(status), "reason": reason, "scored": status == TaskStatus.OK})
+            out.append(
+                {
+                    "task_id": t,
+                    "language": row.get("language"),
+                    "kind": row.get("kind"),
+                    "task_status": str(status),
+                    "reason": reason,
+                    "scored": status == TaskStatus.OK,
+                }
+            )
         return out
 
     def close(self) -> None:

@@ -185,11 +185,15 @@ def split_params(text: str) -> list[str]:
 def parse_signature(golden: str, name: str) -> tuple[str, list[JavaParam], bool, list[str]]:
     """(return type, params, static, type variables) of method ``name`` in ``golden``."""
     mask = java_mask(golden)
-    m = re.search(r"((?:[\w@]+\s+)*?)(<[^()]*?>\s+)?([\w.$<>\[\], ?]+?)\s+" + re.escape(name) + r"\s*\(", mask)
+    m = re.search(
+        r"((?:[\w@]+\s+)*?)(<[^()]*?>\s+)?([\w.$<>\[\], ?]+?)\s+" + re.escape(name) + r"\s*\(", mask
+    )
     if not m:
         raise ValueError(f"cannot find the signature of {name!r}")
     mods = m.group(1) or ""
-    tvars = [t.strip().split()[0] for t in split_params((m.group(2) or "").strip()[1:-1])] if m.group(2) else []
+    tvars = (
+        [t.strip().split()[0] for t in split_params((m.group(2) or "").strip()[1:-1])] if m.group(2) else []
+    )
     depth, i = 0, m.end() - 1
     for j in range(i, len(mask)):
         if mask[j] == "(":
@@ -205,9 +209,21 @@ def parse_signature(golden: str, name: str) -> tuple[str, list[JavaParam], bool,
         varargs = "..." in p
         p = p.replace("...", "[] ")
         typ, pname = p.rsplit(None, 1)
-        params.append(JavaParam(type=typ.replace(" ", "") if not varargs else typ.strip().replace(" ", ""), name=pname))
+        params.append(
+            JavaParam(type=typ.replace(" ", "") if not varargs else typ.strip().replace(" ", ""), name=pname)
+        )
     words = (mods + " " + m.group(3)).split()
-    modifiers = {"public", "private", "protected", "static", "final", "synchronized", "abstract", "native", "strictfp"}
+    modifiers = {
+        "public",
+        "private",
+        "protected",
+        "static",
+        "final",
+        "synchronized",
+        "abstract",
+        "native",
+        "strictfp",
+    }
     rtype = m.group(3).strip()
     while rtype.split(" ", 1)[0] in modifiers:
         rtype = rtype.split(" ", 1)[1].strip()
@@ -304,8 +320,14 @@ def slice_class(source: str, golden: str, name: str) -> tuple[str, list[str], li
     if re.search(r"\b" + re.escape(name) + r"\s*\(", java_mask(body)) if body else False:
         squash = "".join(golden.split())
         for n, kind, text in members:
-            if n == name and kind == "method" and "".join(text.split()) != squash and squash not in "".join(text.split()):
+            if (
+                n == name
+                and kind == "method"
+                and "".join(text.split()) != squash
+                and squash not in "".join(text.split())
+            ):
                 wanted.add(n)
+
     def key(code: str) -> tuple[str, ...] | None:
         try:
             return tuple(p.type for p in parse_signature(code, name)[1])
@@ -317,7 +339,9 @@ def slice_class(source: str, golden: str, name: str) -> tuple[str, list[str], li
     for n, kind, text in members:
         if n == name and kind == "method" and key(text) == own:
             continue  # the method under test itself goes to Main (unless a helper calls it, below)
-        if n in wanted and not (kind == "method" and re.search(r"\b" + re.escape(cls) + r"\s*\(", java_mask(text).split("{")[0])):
+        if n in wanted and not (
+            kind == "method" and re.search(r"\b" + re.escape(cls) + r"\s*\(", java_mask(text).split("{")[0])
+        ):
             out.append(text)
     if any(re.search(r"\b" + re.escape(name) + r"\s*\(", java_mask(t)) for t in out):
         out.extend(text for n, kind, text in members if n == name and kind == "method")
@@ -340,13 +364,17 @@ def _loosen(member: str) -> str:
     return head + member[head_end:]
 
 
-def analyse_java(row: dict, repo_dir: str | Path | None = None, siblings: list[tuple[str, str]] | None = None) -> JavaSubject:
+def analyse_java(
+    row: dict, repo_dir: str | Path | None = None, siblings: list[tuple[str, str]] | None = None
+) -> JavaSubject:
     """Everything needed to render a harness for a Java row (see module docstring)."""
     golden = row["golden_code"]
     name = row["function_name"]
     rtype, params, is_static, tvars = parse_signature(golden, name)
     meta = json.loads(row.get("metadata") or "{}")
-    subject = JavaSubject(name=name, return_type=rtype, params=params, is_static=is_static, class_name="Orig", type_vars=tvars)
+    subject = JavaSubject(
+        name=name, return_type=rtype, params=params, is_static=is_static, class_name="Orig", type_vars=tvars
+    )
     subject.imports = list(DEFAULT_IMPORTS)
     src_path = Path(repo_dir) / row["file_path"] if repo_dir and row.get("file_path") else None
     field_decls: list[str] = []
@@ -394,8 +422,15 @@ def analyse_java(row: dict, repo_dir: str | Path | None = None, siblings: list[t
             head = line.split("=")[0]
             if "(" in head:
                 mname = re.search(r"(\w+)\s*\(", head)
-                if mname and mname.group(1) in ids and mname.group(1) != name and mname.group(1) not in helper_names:
-                    subject.unresolved.append(f"helper method {mname.group(1)} (no source: give the repository)")
+                if (
+                    mname
+                    and mname.group(1) in ids
+                    and mname.group(1) != name
+                    and mname.group(1) not in helper_names
+                ):
+                    subject.unresolved.append(
+                        f"helper method {mname.group(1)} (no source: give the repository)"
+                    )
                 continue
             fname = re.findall(r"(\w+)\s*$", head.rstrip(";").strip())
             if fname and fname[0] in ids:
@@ -412,12 +447,16 @@ def analyse_java(row: dict, repo_dir: str | Path | None = None, siblings: list[t
             head = mask.split("{")[0]
             if "(" in head.split("=")[0] or "=" in head or re.search(r"\bstatic\b", head):
                 continue
-            fm = re.match(r"\s*(?:(?:public|protected|private|transient|volatile)\s+)*([\w.<>\[\], ?]+?)\s+(\w+)\s*;", member)
+            fm = re.match(
+                r"\s*(?:(?:public|protected|private|transient|volatile)\s+)*([\w.<>\[\], ?]+?)\s+(\w+)\s*;",
+                member,
+            )
             if fm and fm.group(2) in gids:
                 subject.settable_fields.append(JavaParam(type=fm.group(1).replace(" ", ""), name=fm.group(2)))
     if repo_dir:
-        subject.repo_types = repo_types_for([p.type for p in subject.params + subject.settable_fields],
-                                            Path(repo_dir), subject.type_vars)
+        subject.repo_types = repo_types_for(
+            [p.type for p in subject.params + subject.settable_fields], Path(repo_dir), subject.type_vars
+        )
         for spec in subject.repo_types.values():
             subject.imports += spec.imports
     return subject
@@ -488,32 +527,43 @@ def _repo_type(repo: Path, name: str) -> RepoType | None:
     for path in sorted(repo.rglob(f"{name}.java")):
         source = path.read_text(encoding="utf-8", errors="replace")
         mask = java_mask(source)
-        m = re.search(r"^[ \t]*((?:(?:public|final|static|abstract|sealed|strictfp)\s+)*)"
-                      r"(class|enum|record|interface)\s+" + re.escape(name) + r"\b([^{]*)\{", mask, re.M)
+        m = re.search(
+            r"^[ \t]*((?:(?:public|final|static|abstract|sealed|strictfp)\s+)*)"
+            r"(class|enum|record|interface)\s+" + re.escape(name) + r"\b([^{]*)\{",
+            mask,
+            re.M,
+        )
         if not m or m.group(2) == "interface" or "abstract" in m.group(1):
             continue
         depth, i = 1, m.end()
         while i < len(mask) and depth:
             depth += {"{": 1, "}": -1}.get(mask[i], 0)
             i += 1
-        decl = source[m.start():i]
+        decl = source[m.start() : i]
         decl = re.sub(r"^([ \t]*)public\s+", r"\1", decl, count=1)
-        imports = [ln.strip() for ln in source.splitlines()
-                   if ln.strip().startswith("import ") and not ln.strip().startswith("import static")
-                   and ln.split()[1].startswith(IMAGE_PACKAGES)]
+        imports = [
+            ln.strip()
+            for ln in source.splitlines()
+            if ln.strip().startswith("import ")
+            and not ln.strip().startswith("import static")
+            and ln.split()[1].startswith(IMAGE_PACKAGES)
+        ]
         if m.group(2) == "enum":
             return RepoType(name=name, source=decl, enum=True, imports=imports)
         ctors: list[list[JavaParam]] = []
         if m.group(2) == "record":
             head = m.group(3)
-            ctors.append(_params_of(head[head.find("(") + 1:head.rfind(")")]))
-        body_mask = mask[m.end():i - 1]
-        for cm in re.finditer(r"(?:^|[;{}])\s*((?:public|protected)\s+)?" + re.escape(name) + r"\s*\(([^)]*)\)\s*"
-                              r"(?:throws[\w\s,.]+)?\{", body_mask):
-            if "private" in body_mask[max(0, cm.start() - 10):cm.start(2)]:
+            ctors.append(_params_of(head[head.find("(") + 1 : head.rfind(")")]))
+        body_mask = mask[m.end() : i - 1]
+        for cm in re.finditer(
+            r"(?:^|[;{}])\s*((?:public|protected)\s+)?" + re.escape(name) + r"\s*\(([^)]*)\)\s*"
+            r"(?:throws[\w\s,.]+)?\{",
+            body_mask,
+        ):
+            if "private" in body_mask[max(0, cm.start() - 10) : cm.start(2)]:
                 continue
             start = m.end() + cm.start(2)
-            ctors.append(_params_of(source[start:start + len(cm.group(2))]))
+            ctors.append(_params_of(source[start : start + len(cm.group(2))]))
         if not ctors and not re.search(r"\bprivate\s+" + re.escape(name) + r"\s*\(", body_mask):
             ctors.append([])  # the default constructor
         if not ctors:
@@ -537,8 +587,9 @@ def _params_of(plist: str) -> list[JavaParam]:
 # ---------------------------------------------------------------------------- generators
 
 
-def generator(typ: str, name: str, tvars: list[str], variant: int = 0,
-              repo_types: dict[str, RepoType] | None = None) -> str | None:
+def generator(
+    typ: str, name: str, tvars: list[str], variant: int = 0, repo_types: dict[str, RepoType] | None = None
+) -> str | None:
     """A Java expression of type ``typ`` drawn from ``_r`` (``None`` when the type is not supported).
 
     ``repo_types``: the repository's own classes the harness inlines; one of them is built
@@ -548,7 +599,7 @@ def generator(typ: str, name: str, tvars: list[str], variant: int = 0,
     rt = repo_types or {}
     n = name.lower()
     if t in tvars or t in ("E", "T", "K", "V", "?", "Object"):
-        return "Integer.valueOf(_r.nextInt(20))" if variant % 2 == 0 else "_bcStr(_r, \"abcdef\", 2, 6)"
+        return "Integer.valueOf(_r.nextInt(20))" if variant % 2 == 0 else '_bcStr(_r, "abcdef", 2, 6)'
     if t in _BOXED:
         inner = generator(_BOXED[t], name, tvars, variant, rt)
         return f"{t}.valueOf({inner})" if inner else None
@@ -573,27 +624,27 @@ def generator(typ: str, name: str, tvars: list[str], variant: int = 0,
     if t == "boolean":
         return "_r.nextBoolean()"
     if t == "char":
-        return "\"ACGTNacgtn\".charAt(_r.nextInt(10))"
+        return '"ACGTNacgtn".charAt(_r.nextInt(10))'
     if t in ("String", "CharSequence"):
         if re.search(r"pattern|format", n):
-            return "new String[]{\"0.00\", \"0.000\", \"#.##\", \"0.0###\"}[_r.nextInt(4)]"
+            return 'new String[]{"0.00", "0.000", "#.##", "0.0###"}[_r.nextInt(4)]'
         if re.search(r"^(chr|chrom|chromosome|contig|seqname|refname|reference)(name|id)?$", n):
-            return "new String[]{\"chr1\", \"chr2\", \"chrX\"}[_r.nextInt(3)]"  # few names: they must match
+            return 'new String[]{"chr1", "chr2", "chrX"}[_r.nextInt(3)]'  # few names: they must match
         if re.search(r"delim|sep", n):
-            return "new String[]{\",\", \"\\t\", \" \", \";\"}[_r.nextInt(4)]"
+            return 'new String[]{",", "\\t", " ", ";"}[_r.nextInt(4)]'
         if re.search(r"int|num|count|size|len|denominator|numerator", n):
             return "String.valueOf(_r.nextInt(100000))"
         if variant == 1:
-            return "_bcStr(_r, \"abcdefghij\", 3, 12)"
-        return "_bcStr(_r, \"ACGT\", 5, 30)"
+            return '_bcStr(_r, "abcdefghij", 3, 12)'
+        return '_bcStr(_r, "ACGT", 5, 30)'
     if t == "StringBuilder":
-        return "new StringBuilder(_bcStr(_r, \"ACGT\", 5, 30))"
+        return 'new StringBuilder(_bcStr(_r, "ACGT", 5, 30))'
     if t.endswith("[]"):
         base = t[:-2]
         if base == "byte":
-            return "_bcStr(_r, \"ACGTN\", 5, 30).getBytes()"
+            return '_bcStr(_r, "ACGTN", 5, 30).getBytes()'
         if base == "char":
-            return "_bcStr(_r, \"ACGT\", 5, 30).toCharArray()"
+            return '_bcStr(_r, "ACGT", 5, 30).toCharArray()'
         elem = generator(base, name, tvars, variant, rt)
         if elem is None:
             return None
@@ -631,9 +682,11 @@ def generator(typ: str, name: str, tvars: list[str], variant: int = 0,
     if re.match(r"(Function|java\.util\.function\.Function)<Double,\s*Double>", t):
         return "_bcFn(_r)"
     if t in ("jregex.Pattern",):
-        return "new jregex.Pattern(new String[]{\"\\\\d+\", \"[ACGT]+\", \"(\\\\d+)M\", \"\\\\w\"}[_r.nextInt(4)])"
+        return 'new jregex.Pattern(new String[]{"\\\\d+", "[ACGT]+", "(\\\\d+)M", "\\\\w"}[_r.nextInt(4)])'
     if t == "Pattern" or t == "java.util.regex.Pattern":
-        return "java.util.regex.Pattern.compile(new String[]{\"\\\\d+\", \"[ACGT]+\", \"(\\\\d+)M\"}[_r.nextInt(3)])"
+        return (
+            'java.util.regex.Pattern.compile(new String[]{"\\\\d+", "[ACGT]+", "(\\\\d+)M"}[_r.nextInt(3)])'
+        )
     if t in rt:
         spec = rt[t]
         if spec.enum:
@@ -702,7 +755,11 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
         if g is None:
             return None
         t = p.type if p.type not in subject.type_vars else "Object"
-        t = re.sub(r"\b(" + "|".join(map(re.escape, subject.type_vars)) + r")\b", "Object", t) if subject.type_vars else t
+        t = (
+            re.sub(r"\b(" + "|".join(map(re.escape, subject.type_vars)) + r")\b", "Object", t)
+            if subject.type_vars
+            else t
+        )
         body.append(f"{t} _a{i} = {g};")
         names.append(f"_a{i}")
     target = "_o" if not subject.is_static else "Main"
@@ -710,18 +767,20 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
     body.append("try {")
     if subject.return_type == "void":
         body.append(f"    {call};")
-        body.append("    System.out.println(\"result: void\");")
+        body.append('    System.out.println("result: void");')
     else:
-        body.append(f"    _bcPrint(\"result: \", {call});")
+        body.append(f'    _bcPrint("result: ", {call});')
     body.append("} catch (Exception | StackOverflowError _e) {")
-    body.append(f"    System.out.println(\"{EXCEPTION_PREFIX}\" + _e.getClass().getSimpleName());")
+    body.append(f'    System.out.println("{EXCEPTION_PREFIX}" + _e.getClass().getSimpleName());')
     body.append("}")
     for i, p in enumerate(subject.params):
-        if p.type.endswith("[]") or re.match(r"(List|ArrayList|Collection|Set|HashSet|Map|HashMap|TreeMap|StringBuilder)\b", p.type):
-            body.append(f"_bcPrint(\"after {p.name}: \", _a{i});")
+        if p.type.endswith("[]") or re.match(
+            r"(List|ArrayList|Collection|Set|HashSet|Map|HashMap|TreeMap|StringBuilder)\b", p.type
+        ):
+            body.append(f'_bcPrint("after {p.name}: ", _a{i});')
     if not subject.is_static:
         for f in subject.settable_fields:
-            body.append(f"_bcPrint(\"after this.{f.name}: \", _o.{f.name});")
+            body.append(f'_bcPrint("after this.{f.name}: ", _o.{f.name});')
     body[loop_start:] = ["    " + b for b in body[loop_start:]]
     body.append("}")
     lines += ["        " + b for b in body]

@@ -46,8 +46,10 @@ class SynthOptions:
 
     sandbox: str = field(
         default=settings.SANDBOX,
-        metadata={"help": "auto | docker | bwrap (validation runs code: never 'none' unless you opt in)",
-                  "choices": ("auto", "docker", "bwrap", "none")},
+        metadata={
+            "help": "auto | docker | bwrap (validation runs code: never 'none' unless you opt in)",
+            "choices": ("auto", "docker", "bwrap", "none"),
+        },
     )
     workers: int = field(default=settings.WORKERS, metadata={"help": "parallel sandboxes"})
     fuzz_cases: int = field(default=settings.FUZZ_CASES, metadata={"help": "fuzz cases per task"})
@@ -55,13 +57,20 @@ class SynthOptions:
     timeout_s: float = field(
         default=protocol.DEFAULT_TIMEOUT_S, metadata={"help": "seconds per golden case", "flag": "--timeout"}
     )
-    mutant_timeout_s: float = field(default=settings.MUTANT_TIMEOUT_S, metadata={"help": "seconds per mutant case", "flag": "--mutant-timeout"})
-    memory_mb: int = field(default=protocol.DEFAULT_MEMORY_MB, metadata={"help": "memory limit per case in MiB"})
-    mutant_limit: int = field(default=settings.MUTANTS, metadata={"help": "mutants per task for validation",
-                                                                  "flag": "--mutants"})
+    mutant_timeout_s: float = field(
+        default=settings.MUTANT_TIMEOUT_S,
+        metadata={"help": "seconds per mutant case", "flag": "--mutant-timeout"},
+    )
+    memory_mb: int = field(
+        default=protocol.DEFAULT_MEMORY_MB, metadata={"help": "memory limit per case in MiB"}
+    )
+    mutant_limit: int = field(
+        default=settings.MUTANTS, metadata={"help": "mutants per task for validation", "flag": "--mutants"}
+    )
     max_plans: int = field(default=4, metadata={"help": "generator plans tried per task"})
     good_score: float = field(
-        default=0.8, metadata={"help": "stop trying plans once one validates with at least this mutation score"}
+        default=0.8,
+        metadata={"help": "stop trying plans once one validates with at least this mutation score"},
     )
     repos: dict[str, str] = field(default_factory=dict)  # repository name (owner/name or name) -> folder
     allow_unsafe: bool = field(default=False, metadata={"help": "permit the 'none' sandbox"})
@@ -106,7 +115,9 @@ def record_cause(record: dict[str, Any]) -> str | None:
     if record.get("status") == "validated":
         return None
     order = {c: i for i, (c, _) in enumerate(CAUSES)}
-    causes = [cause_of(a.get("reason")) for a in record.get("attempts") or []] or [cause_of(record.get("reason"))]
+    causes = [cause_of(a.get("reason")) for a in record.get("attempts") or []] or [
+        cause_of(record.get("reason"))
+    ]
     return max(causes, key=lambda c: order.get(c, -1))
 
 
@@ -150,10 +161,16 @@ def java_candidates(
     for variant in range(min(3, opts.max_plans)):
         ctx = java_harness.render_java(subject, variant)
         if ctx is None:
-            bad = [p.type for p in subject.params
-                   if java_harness.generator(p.type, p.name, subject.type_vars, 0, subject.repo_types) is None]
-            bad += [f.type for f in subject.settable_fields
-                    if java_harness.generator(f.type, f.name, subject.type_vars, 0, subject.repo_types) is None]
+            bad = [
+                p.type
+                for p in subject.params
+                if java_harness.generator(p.type, p.name, subject.type_vars, 0, subject.repo_types) is None
+            ]
+            bad += [
+                f.type
+                for f in subject.settable_fields
+                if java_harness.generator(f.type, f.name, subject.type_vars, 0, subject.repo_types) is None
+            ]
             return [], f"no generator for type(s): {', '.join(dict.fromkeys(bad))}", origin
         if all(ctx != c for _, _, c in out):
             out.append((f"variant {variant}", {p.name: p.type for p in subject.params}, ctx))
@@ -189,10 +206,17 @@ def python_candidates(
     except (SyntaxError, ValueError) as exc:
         return [], f"cannot analyse the function: {exc}", sl.origin
     if subject.missing_methods:
-        return [], "calls methods of its class that are not available: " + ", ".join(subject.missing_methods), sl.origin
+        return (
+            [],
+            "calls methods of its class that are not available: " + ", ".join(subject.missing_methods),
+            sl.origin,
+        )
     if repo and module is not None and sl.origin == "repository":
         _construct_repository_classes(subject, sl, repo, module)
-    out = [(p.label, p.describe(), python_harness.render(subject, sl, p)) for p in python_harness.plans(subject, opts.max_plans)]
+    out = [
+        (p.label, p.describe(), python_harness.render(subject, sl, p))
+        for p in python_harness.plans(subject, opts.max_plans)
+    ]
     return out, None, sl.origin
 
 
@@ -234,7 +258,9 @@ def sibling_index(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str], list[
         if not (r.get("golden_code") and r.get("function_name")):
             continue
         if r.get("file_path"):
-            out.setdefault((r.get("repository") or "", r["file_path"]), []).append((r["function_name"], r["golden_code"]))
+            out.setdefault((r.get("repository") or "", r["file_path"]), []).append(
+                (r["function_name"], r["golden_code"])
+            )
         elif runner(r.get("language") or "python").siblings_by_repository:
             # no file path: grouped by repository; rows that name none (upstream's hidden sets) form one
             # group, where a helper is still taken only when its name is unique
@@ -267,17 +293,37 @@ def synthesize_task(
     best: tuple[float, dict[str, Any]] | None = None
     for label, plan, ctx in cands:
         if context_leaks_golden(row, ctx):  # a copy of the answer in the harness: never acceptable
-            record["attempts"].append({"plan": label, "generators": plan, "passed": False,
-                                       "reason": "the harness would contain the golden's body", "mutation_score": None})
+            record["attempts"].append(
+                {
+                    "plan": label,
+                    "generators": plan,
+                    "passed": False,
+                    "reason": "the harness would contain the golden's body",
+                    "mutation_score": None,
+                }
+            )
             reason = reason or "the harness would contain the golden's body"
             continue
         trial = dict(row, context=ctx, kind="harness", executable=True)
         v = validate(
-            pool, trial, fuzz_cases=opts.fuzz_cases, seed=opts.seed, timeout_s=opts.timeout_s,
-            mutant_timeout_s=opts.mutant_timeout_s, memory_mb=opts.memory_mb, mutant_limit=opts.mutant_limit,
+            pool,
+            trial,
+            fuzz_cases=opts.fuzz_cases,
+            seed=opts.seed,
+            timeout_s=opts.timeout_s,
+            mutant_timeout_s=opts.mutant_timeout_s,
+            memory_mb=opts.memory_mb,
+            mutant_limit=opts.mutant_limit,
         )
-        record["attempts"].append({"plan": label, "generators": plan, "passed": v.passed, "reason": v.reason,
-                                   "mutation_score": v.mutation_score})
+        record["attempts"].append(
+            {
+                "plan": label,
+                "generators": plan,
+                "passed": v.passed,
+                "reason": v.reason,
+                "mutation_score": v.mutation_score,
+            }
+        )
         if v.passed:
             score = v.mutation_score if v.mutation_score is not None else 0.0
             if best is None or score > best[0]:
@@ -291,7 +337,9 @@ def synthesize_task(
     else:
         record["reason"] = reason or "no candidate harness"
         if record["attempts"]:
-            record["reason"] = "; ".join(dict.fromkeys(f"{a['plan']}: {a['reason']}" for a in record["attempts"]))[:1000]
+            record["reason"] = "; ".join(
+                dict.fromkeys(f"{a['plan']}: {a['reason']}" for a in record["attempts"])
+            )[:1000]
         record["cause"] = record_cause(record)
     record["seconds"] = round(time.monotonic() - started, 3)
     return record
@@ -312,7 +360,10 @@ def read_report(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
 
 
 def synthesize(
-    rows: Iterable[dict[str, Any]], opts: SynthOptions, report_path: str | os.PathLike, progress: bool = True,
+    rows: Iterable[dict[str, Any]],
+    opts: SynthOptions,
+    report_path: str | os.PathLike,
+    progress: bool = True,
     helper_rows: Iterable[dict[str, Any]] = (),
 ) -> list[dict[str, Any]]:
     """Records for every row, resuming from ``report_path`` and appending to it as tasks finish.
@@ -326,20 +377,30 @@ def synthesize(
     _truncate_torn_line(path)
     done = read_report(path)
     todo = [r for r in rows if (r["task_id"], golden_sha256(r)) not in done]
-    results = {(r["task_id"], golden_sha256(r)): done[(r["task_id"], golden_sha256(r))] for r in rows if (r["task_id"], golden_sha256(r)) in done}
+    results = {
+        (r["task_id"], golden_sha256(r)): done[(r["task_id"], golden_sha256(r))]
+        for r in rows
+        if (r["task_id"], golden_sha256(r)) in done
+    }
     if todo:
         pool = SandboxPool(
-            EvalOptions(sandbox=opts.sandbox, workers=opts.workers, allow_unsafe=opts.allow_unsafe, image=opts.image),
+            EvalOptions(
+                sandbox=opts.sandbox, workers=opts.workers, allow_unsafe=opts.allow_unsafe, image=opts.image
+            ),
             opts.workers,
         )
         index = sibling_index([*rows, *helper_rows])
 
         def one(r: dict[str, Any]) -> dict[str, Any]:
-            return synthesize_task(pool, r, opts, index.get((r.get("repository") or "", r.get("file_path") or "")))
+            return synthesize_task(
+                pool, r, opts, index.get((r.get("repository") or "", r.get("file_path") or ""))
+            )
 
         try:
             with path.open("a", encoding="utf-8") as out:
-                for _, rec in parallel_map(one, todo, opts.workers, "harness synthesis", progress, unit="task"):
+                for _, rec in parallel_map(
+                    one, todo, opts.workers, "harness synthesis", progress, unit="task"
+                ):
                     out.write(json.dumps(rec, sort_keys=True) + "\n")
                     out.flush()
                     os.fsync(out.fileno())
@@ -365,8 +426,13 @@ def apply_records(rows: Iterable[dict[str, Any]], records: Iterable[dict[str, An
         rec = by_key.get((row["task_id"], golden_sha256(row)))
         new = dict(row)
         if rec is not None and not (row.get("executable") and row.get("context")):
-            new.update(context=rec["context"], kind="harness", executable=True, not_executable_reason=None,
-                       harness_source=HARNESS_SOURCE_SYNTH)
+            new.update(
+                context=rec["context"],
+                kind="harness",
+                executable=True,
+                not_executable_reason=None,
+                harness_source=HARNESS_SOURCE_SYNTH,
+            )
         elif row.get("executable") and row.get("kind") == "harness":
             new.setdefault("harness_source", HARNESS_SOURCE_UPSTREAM)
         out.append(new)

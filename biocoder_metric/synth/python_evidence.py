@@ -26,8 +26,9 @@ EXAMPLE_RATE = 0.3
 MAX_SCALE = 10**8
 
 
-def doc_examples(func: ast.FunctionDef | ast.AsyncFunctionDef, param_names: list[str],
-                 skip_first: bool = False) -> list[dict[str, str]]:
+def doc_examples(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, param_names: list[str], skip_first: bool = False
+) -> list[dict[str, str]]:
     """Each docstring example call of ``func`` as {parameter: literal source}; non-literal calls are skipped."""
     doc = ast.get_docstring(func) or ""
     calls: list[str] = []
@@ -80,14 +81,18 @@ def _calls_in(repo: str) -> dict[str, list[ast.Call]]:
             for n in ast.walk(tree):
                 if isinstance(n, ast.Call):
                     f = n.func
-                    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+                    name = (
+                        f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+                    )
                     if name:
                         index.setdefault(name, []).append(n)
         _CALL_INDEX[repo] = index
     return _CALL_INDEX[repo]
 
 
-def callsite_examples(repo_dir: str | None, function_name: str, param_names: list[str]) -> list[dict[str, str]]:
+def callsite_examples(
+    repo_dir: str | None, function_name: str, param_names: list[str]
+) -> list[dict[str, str]]:
     """Literal-argument calls of ``function_name`` anywhere in the repository, its tests above all.
 
     A repository's own tests call its parsers with real records (a VCF line, a Newick string) that
@@ -109,7 +114,9 @@ def _find_call(node: ast.AST, name: str) -> ast.Call | None:
     for n in ast.walk(node):
         if isinstance(n, ast.Call):
             f = n.func
-            if (isinstance(f, ast.Name) and f.id == name) or (isinstance(f, ast.Attribute) and f.attr == name):
+            if (isinstance(f, ast.Name) and f.id == name) or (
+                isinstance(f, ast.Attribute) and f.attr == name
+            ):
                 return n
     return None
 
@@ -154,7 +161,9 @@ def scale_constants(func: ast.AST, target: str) -> list[int]:
                     v = _int_value(p)
                     if v is not None:
                         found.add(v)
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.RShift, ast.LShift, ast.FloorDiv, ast.Mod)):
+        elif isinstance(node, ast.BinOp) and isinstance(
+            node.op, (ast.RShift, ast.LShift, ast.FloorDiv, ast.Mod)
+        ):
             if mentions(node.left):
                 v = _int_value(node.right)
                 if v is not None:
@@ -173,8 +182,15 @@ def length_constants(func: ast.AST, target: str) -> list[int]:
         if not isinstance(node, ast.Compare):
             continue
         parts = [node.left, *node.comparators]
-        if any(isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and p.func.id == "len" and p.args
-               and isinstance(p.args[0], ast.Name) and p.args[0].id == target for p in parts):
+        if any(
+            isinstance(p, ast.Call)
+            and isinstance(p.func, ast.Name)
+            and p.func.id == "len"
+            and p.args
+            and isinstance(p.args[0], ast.Name)
+            and p.args[0].id == target
+            for p in parts
+        ):
             for p in parts:
                 v = _int_value(p)
                 if v is not None and 0 <= v <= 64:
@@ -203,12 +219,25 @@ def char_constants(func: ast.AST, target: str) -> list[tuple[int, str]]:
                 continue
             for p in parts:
                 if isinstance(p, ast.Constant) and isinstance(p.value, str) and 1 <= len(p.value) <= 4:
-                    out += [(idx, ch) for ch in (p.value if len(p.value) > 1 and isinstance(node.ops[0], (ast.In, ast.NotIn))
-                                                  else p.value[:1])]
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr in ("startswith", "endswith") and isinstance(node.func.value, ast.Name) \
-                and node.func.value.id == target and node.args and isinstance(node.args[0], ast.Constant) \
-                and isinstance(node.args[0].value, str) and 1 <= len(node.args[0].value) <= 6:
+                    out += [
+                        (idx, ch)
+                        for ch in (
+                            p.value
+                            if len(p.value) > 1 and isinstance(node.ops[0], (ast.In, ast.NotIn))
+                            else p.value[:1]
+                        )
+                    ]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("startswith", "endswith")
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == target
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+            and 1 <= len(node.args[0].value) <= 6
+        ):
             text = node.args[0].value
             out.append((0, text) if node.func.attr == "startswith" else (-len(text), text))
     return list(dict.fromkeys(out))[:6]

@@ -38,7 +38,9 @@ _WORDS: tuple[tuple[str, str], ...] = (
 )
 
 #: Role of a parameter by its name, when its kind does not already say (path/list).
-_HANDLE_NAME = re.compile(r"^(handle|fh|fileobj|file_obj|fobj|stream|infile|in_file|inp|input_handle|f_in|fin|fp)$")
+_HANDLE_NAME = re.compile(
+    r"^(handle|fh|fileobj|file_obj|fobj|stream|infile|in_file|inp|input_handle|f_in|fin|fp)$"
+)
 _LINE_NAME = re.compile(r"(^|_)(line|record|row|rec)(_str|_string)?$")
 _LINES_NAME = re.compile(r"(^|_)lines$")
 _HANDLE_METHODS = {"readline", "readlines", "read", "seek", "tell"}
@@ -58,15 +60,17 @@ def _doc_description(doc: str, name: str) -> str:
     The parameter's own line and the lines indented below it.
     """
     lines = doc.splitlines()
-    head = re.compile(rf"^(\s*)(?:{re.escape(name)}\s*(?:\([^)\n]*\))?\s*:|:param\s+(?:[\w\[\], .]+\s+)?"
-                      rf"{re.escape(name)}\s*:|:type\s+{re.escape(name)}\s*:)")
+    head = re.compile(
+        rf"^(\s*)(?:{re.escape(name)}\s*(?:\([^)\n]*\))?\s*:|:param\s+(?:[\w\[\], .]+\s+)?"
+        rf"{re.escape(name)}\s*:|:type\s+{re.escape(name)}\s*:)"
+    )
     for i, line in enumerate(lines):
         m = head.match(line)
         if not m:
             continue
         indent = len(m.group(1))
         out = [line]
-        for more in lines[i + 1:]:
+        for more in lines[i + 1 :]:
             if more.strip() and len(more) - len(more.lstrip()) <= indent:
                 break
             out.append(more)
@@ -78,8 +82,16 @@ def _desc_format(doc: str, name: str) -> str | None:
     desc = _doc_description(doc, name)
     if not desc:
         return None
-    for word, fmt in (("nexus", "nexus"), ("newick", "newick"), ("fastq", "fastq"), ("fasta", "fasta"), ("vcf", "vcf"),
-                      (r"\bsam\b", "sam"), (r"\bbed\b", "bed"), (r"\bgff3?\b|\bgtf\b", "gff")):
+    for word, fmt in (
+        ("nexus", "nexus"),
+        ("newick", "newick"),
+        ("fastq", "fastq"),
+        ("fasta", "fasta"),
+        ("vcf", "vcf"),
+        (r"\bsam\b", "sam"),
+        (r"\bbed\b", "bed"),
+        (r"\bgff3?\b|\bgtf\b", "gff"),
+    ):
         if re.search(word, desc, re.I):
             return fmt
     return None
@@ -111,8 +123,9 @@ def _helpers_called_with(func: ast.AST, target: str, helpers: dict[str, ast.AST]
         if isinstance(n, ast.Call):
             f = n.func
             name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
-            if name in helpers and any(isinstance(a, ast.Name) and a.id == target
-                                       for a in [*n.args, *(k.value for k in n.keywords)]):
+            if name in helpers and any(
+                isinstance(a, ast.Name) and a.id == target for a in [*n.args, *(k.value for k in n.keywords)]
+            ):
                 out.append(helpers[name])
     return out
 
@@ -159,8 +172,13 @@ def is_handle(func: ast.AST, target: str) -> bool:
     if _HANDLE_NAME.match(target.rsplit(".", 1)[-1]):
         return True
     for n in ast.walk(func):
-        if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _HANDLE_METHODS
-                and isinstance(n.func.value, ast.Name) and n.func.value.id == target):
+        if (
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and n.func.attr in _HANDLE_METHODS
+            and isinstance(n.func.value, ast.Name)
+            and n.func.value.id == target
+        ):
             return True
     return False
 
@@ -174,8 +192,11 @@ def _path_checked(func: ast.AST, target: str) -> bool:
         if isinstance(n, ast.Call):
             f = n.func
             name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-            if name in _PATH_TESTS and n.args and any(isinstance(x, ast.Name) and x.id == target
-                                                      for x in ast.walk(n.args[0])):
+            if (
+                name in _PATH_TESTS
+                and n.args
+                and any(isinstance(x, ast.Name) and x.id == target for x in ast.walk(n.args[0]))
+            ):
                 return True
     return False
 
@@ -198,7 +219,9 @@ def role_of(func: ast.AST, target: str, top_kind: str) -> str | None:
     return None
 
 
-def format_kind(func: ast.AST, target: str, top_kind: str, helpers: dict[str, ast.AST] | None = None) -> str | None:
+def format_kind(
+    func: ast.AST, target: str, top_kind: str, helpers: dict[str, ast.AST] | None = None
+) -> str | None:
     """``fmt:ROLE:FORMAT`` for a parameter that holds a file format, else ``None``.
 
     A handle with no recognisable format still gets one (``fmt:handle:text``): an open file of

@@ -282,8 +282,14 @@ class Subject:
     chars: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # parameter -> (index, char) tested
 
 
-def analyse(golden: str, function_name: str, repo_dir=None, class_name: str | None = None, class_members=(),
-            helper_sources=()) -> Subject:
+def analyse(
+    golden: str,
+    function_name: str,
+    repo_dir=None,
+    class_name: str | None = None,
+    class_members=(),
+    helper_sources=(),
+) -> Subject:
     """Parse the golden and infer its parameters (and ``self`` attributes for methods).
 
     ``helper_sources``: the sliced definitions (what a parameter may be passed on to: a parser
@@ -305,12 +311,20 @@ def analyse(golden: str, function_name: str, repo_dir=None, class_name: str | No
         method = "class"
     elif first == "self":
         method = "instance"
-    subject = Subject(function_name=function_name, func=func, method=method, class_name=class_name or "_BCSubject")
-    subject.params = infer_params(func, repo_dir, skip_first=method in ("instance", "property", "class"),
-                                  helpers=helper_index([*helper_sources, *class_members]))
+    subject = Subject(
+        function_name=function_name, func=func, method=method, class_name=class_name or "_BCSubject"
+    )
+    subject.params = infer_params(
+        func,
+        repo_dir,
+        skip_first=method in ("instance", "property", "class"),
+        helpers=helper_index([*helper_sources, *class_members]),
+    )
     names = [p.name for p in subject.params if not p.kw_only]
     subject.examples = doc_examples(func, names)
-    subject.examples += [e for e in callsite_examples(repo_dir, function_name, names) if e not in subject.examples]
+    subject.examples += [
+        e for e in callsite_examples(repo_dir, function_name, names) if e not in subject.examples
+    ]
     subject.scales = {p.name: c for p in subject.params if (c := scale_constants(func, p.name))}
     subject.lengths = {p.name: c for p in subject.params if (c := length_constants(func, p.name))}
     subject.chars = {p.name: c for p in subject.params if (c := char_constants(func, p.name))}
@@ -357,9 +371,13 @@ def analyse(golden: str, function_name: str, repo_dir=None, class_name: str | No
             votes = usage_votes(func, f"{self_name}.{attr}")
             if not votes and member_nodes:
                 votes = usage_votes(scope, f"{self_name}.{attr}")
-                subject.attrs.append((attr, refine_kinds(scope, f"{self_name}.{attr}", rank_kinds(attr, votes), votes)))
+                subject.attrs.append(
+                    (attr, refine_kinds(scope, f"{self_name}.{attr}", rank_kinds(attr, votes), votes))
+                )
                 continue
-            subject.attrs.append((attr, refine_kinds(func, f"{self_name}.{attr}", rank_kinds(attr, votes), votes)))
+            subject.attrs.append(
+                (attr, refine_kinds(func, f"{self_name}.{attr}", rank_kinds(attr, votes), votes))
+            )
     return subject
 
 
@@ -372,8 +390,12 @@ class _CallToName(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         f = node.func
-        if isinstance(f, ast.Attribute) and f.attr == self.method and isinstance(f.value, ast.Name) \
-                and f.value.id == self.self_name:
+        if (
+            isinstance(f, ast.Attribute)
+            and f.attr == self.method
+            and isinstance(f.value, ast.Name)
+            and f.value.id == self.self_name
+        ):
             return ast.copy_location(ast.Name(id=self.target, ctx=ast.Load()), node)
         return node
 
@@ -400,15 +422,21 @@ def plans(subject: Subject, limit: int = 4) -> list[Plan]:
     attrs0 = [(a, ks[0]) for a, ks in subject.attrs]
     add([(p, p.kinds[0]) for p in subject.params], attrs0, "best guess")
     # the fallback a golden that hangs or fails on probes and varied defaults still gets
-    p = Plan(args=[(p, None if p.has_default else p.kinds[0]) for p in subject.params], attrs=attrs0,
-             label="defaults kept", explore=False)
+    p = Plan(
+        args=[(p, None if p.has_default else p.kinds[0]) for p in subject.params],
+        attrs=attrs0,
+        label="defaults kept",
+        explore=False,
+    )
     if repr(p.describe()) not in seen:
         seen.add(repr(p.describe()))
         out.append(p)
     if len(subject.examples) >= 2:
         # real inputs (the repository's tests, docstrings) for code random values cannot feed: a
         # parser of VCF lines, a tree reader; the gates still decide whether that tests enough
-        p = Plan(args=[(p, p.kinds[0]) for p in subject.params], attrs=attrs0, label="examples", example_rate=0.9)
+        p = Plan(
+            args=[(p, p.kinds[0]) for p in subject.params], attrs=attrs0, label="examples", example_rate=0.9
+        )
         if repr(p.describe()) not in seen:
             seen.add(repr(p.describe()))
             out.insert(1, p)
@@ -430,7 +458,9 @@ def _mangle(attr: str, class_name: str) -> str:
 
 def render(subject: Subject, sl: Slice, plan: Plan) -> str:
     """The complete harness program for one plan."""
-    lines: list[str] = ["# harness synthesized by biocoder-eval (biocoder_metric.synth), see docs/synthesis.md"]
+    lines: list[str] = [
+        "# harness synthesized by biocoder-eval (biocoder_metric.synth), see docs/synthesis.md"
+    ]
     # Annotations stay unevaluated: the reference image runs Python 3.9, where repository code
     # written for 3.10+ (``x: int | None``) would fail at definition time over a type hint.
     lines.append("from __future__ import annotations")
@@ -453,7 +483,9 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         "_bc_random.seed(_r.randint(0, 2 ** 31 - 1))",
         "_bc_n, _bc_h, _bc_w = _r.randint(5, 20), _r.randint(3, 10), _r.randint(3, 10)",
     ]
-    if any(imp.split()[1].split(".")[0] == "numpy" for imp in sl.imports if imp.startswith(("import ", "from "))):
+    if any(
+        imp.split()[1].split(".")[0] == "numpy" for imp in sl.imports if imp.startswith(("import ", "from "))
+    ):
         body.append("import numpy as _bc_numpy")
         body.append("_bc_numpy.random.seed(_r.randint(0, 2 ** 31 - 1))")
     shown: list[tuple[str, str]] = []
@@ -498,7 +530,22 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
             keywords.append((p.name, var, f"_bc_give{i}" if p.has_default and plan.explore else "True"))
         else:
             positional.append(var)
-        if kind.startswith(("list", "dict", "set", "ndarray", "frame", "series", "obj", "ctor", "fmt:lines", "tuplelist", "dictlist", "dictkeys")):
+        if kind.startswith(
+            (
+                "list",
+                "dict",
+                "set",
+                "ndarray",
+                "frame",
+                "series",
+                "obj",
+                "ctor",
+                "fmt:lines",
+                "tuplelist",
+                "dictlist",
+                "dictkeys",
+            )
+        ):
             shown.append((p.name, var))
         bad = invalid_expr(kind) if plan.explore else None
         if bad:
@@ -538,10 +585,12 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
             pname, var, kw = order[pos]
             body.append(f"    {'if' if j == 0 else 'elif'} _bc_which == {j}:")
             if kw:
-                body.append(f"        _bc_pargs, _bc_pkw = [{', '.join(positional)}], dict(_bc_kw, **{{{pname!r}: {bad}}})")
+                body.append(
+                    f"        _bc_pargs, _bc_pkw = [{', '.join(positional)}], dict(_bc_kw, **{{{pname!r}: {bad}}})"
+                )
             else:
                 k = positional.index(var)
-                repl = positional[:k] + [bad] + positional[k + 1:]
+                repl = positional[:k] + [bad] + positional[k + 1 :]
                 body.append(f"        _bc_pargs, _bc_pkw = [{', '.join(repl)}], dict(_bc_kw)")
         body.append("    try:")
         body.append(f"        _bc_print('probe: ', {target}(*_bc_pargs, **_bc_pkw))")

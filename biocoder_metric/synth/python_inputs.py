@@ -215,11 +215,16 @@ def refine(family: str, name: str) -> list[str]:
     if family == "int":
         if re.search(r"^(end|stop)$|_(end|stop)$", n):
             return ["int_end", "int_small", "int_pos"]  # an interval's end: above its start's range
-        if re.search(r"(^|_)(k|n|num|size|length|len|width|height|window|order|step|iter|n_iter|ploidy|radius|bins|nbins|level)($|_)", n):
+        if re.search(
+            r"(^|_)(k|n|num|size|length|len|width|height|window|order|step|iter|n_iter|ploidy|radius|bins|nbins|level)($|_)",
+            n,
+        ):
             return ["int_pos", "int_small"]
         return ["int_small", "int_pos", "int_signed"]
     if family == "float":
-        if re.search(r"prob|(^|_)p($|_)|pval|alpha|frac|ratio|purity|rate|thresh|cutoff|pct|percent|weight", n):
+        if re.search(
+            r"prob|(^|_)p($|_)|pval|alpha|frac|ratio|purity|rate|thresh|cutoff|pct|percent|weight", n
+        ):
             return ["float_unit", "float_pos"]
         if re.search(r"scale|sigma|std|var|tol|eps|gamma|beta|lambda|factor", n):
             return ["float_pos", "float_unit"]
@@ -276,7 +281,21 @@ def _is_target(node: ast.AST, target: str) -> bool:
 
 
 #: Attributes that are data (not methods) on arrays and pandas objects.
-_DATA_ATTRS = {"shape", "ndim", "dtype", "T", "size", "flat", "iloc", "loc", "iat", "at", "real", "imag", "values"}
+_DATA_ATTRS = {
+    "shape",
+    "ndim",
+    "dtype",
+    "T",
+    "size",
+    "flat",
+    "iloc",
+    "loc",
+    "iat",
+    "at",
+    "real",
+    "imag",
+    "values",
+}
 
 
 def aliases(body: ast.AST, target: str) -> list[str]:
@@ -286,8 +305,13 @@ def aliases(body: ast.AST, target: str) -> list[str]:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             if _is_target(node.value, target) and node.targets[0].id not in out:
                 out.append(node.targets[0].id)
-        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) \
-                and isinstance(node.value, ast.Tuple) and len(node.value.elts) == len(node.targets[0].elts):
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Tuple)
+            and isinstance(node.value, ast.Tuple)
+            and len(node.value.elts) == len(node.targets[0].elts)
+        ):
             for t, v in zip(node.targets[0].elts, node.value.elts, strict=True):  # y, w = signal, weights
                 if isinstance(t, ast.Name) and _is_target(v, target) and t.id not in out:
                     out.append(t.id)
@@ -311,9 +335,13 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
         votes[fam] += w
 
     for node in ast.walk(body):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Subscript) \
-                and _is_target(node.value.value, target) and node.attr in _STR_METHODS \
-                and not (isinstance(node.value.slice, ast.Constant) and isinstance(node.value.slice.value, str)):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Subscript)
+            and _is_target(node.value.value, target)
+            and node.attr in _STR_METHODS
+            and not (isinstance(node.value.slice, ast.Constant) and isinstance(node.value.slice.value, str))
+        ):
             vote("list_str", 4.0)  # arr[2].split(';'): a sequence of strings (a split line, a list of names)
         if isinstance(node, ast.Attribute) and _is_target(node.value, target):
             a = node.attr
@@ -349,14 +377,22 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             else:
                 vote("list", 1.5)
                 vote("ndarray", 1.0)
-        elif isinstance(node, ast.BinOp) and (_is_target(node.left, target) or _is_target(node.right, target)):
+        elif isinstance(node, ast.BinOp) and (
+            _is_target(node.left, target) or _is_target(node.right, target)
+        ):
             other = node.right if _is_target(node.left, target) else node.left
             if isinstance(other, ast.Constant) and isinstance(other.value, str):
                 vote("str")
-            elif isinstance(node.op, ast.Add) and (isinstance(other, ast.JoinedStr) or (
-                    isinstance(other, ast.Call) and (
+            elif isinstance(node.op, ast.Add) and (
+                isinstance(other, ast.JoinedStr)
+                or (
+                    isinstance(other, ast.Call)
+                    and (
                         (isinstance(other.func, ast.Attribute) and other.func.attr in _STR_METHODS)
-                        or (isinstance(other.func, ast.Name) and other.func.id in ("str", "repr", "chr"))))):
+                        or (isinstance(other.func, ast.Name) and other.func.id in ("str", "repr", "chr"))
+                    )
+                )
+            ):
                 vote("str")  # sep.join(parts) + suffix, str(n) + unit: concatenated with a string
             elif isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant):
                 pass  # "fmt" % target says nothing
@@ -370,10 +406,17 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             parts = [node.left, *node.comparators]
             if any(_is_target(p, target) for p in parts):
                 for p, op in zip(parts[1:], node.ops, strict=False):
-                    if isinstance(op, (ast.In, ast.NotIn)) and _is_target(node.left, target) \
-                            and isinstance(p, (ast.Tuple, ast.List, ast.Set)) and p.elts and all(
-                                (isinstance(e, ast.Constant) and isinstance(e.value, str))
-                                or (isinstance(e, ast.Name) and re.match(r"^_?[A-Z][A-Z0-9_]+$", e.id)) for e in p.elts):
+                    if (
+                        isinstance(op, (ast.In, ast.NotIn))
+                        and _is_target(node.left, target)
+                        and isinstance(p, (ast.Tuple, ast.List, ast.Set))
+                        and p.elts
+                        and all(
+                            (isinstance(e, ast.Constant) and isinstance(e.value, str))
+                            or (isinstance(e, ast.Name) and re.match(r"^_?[A-Z][A-Z0-9_]+$", e.id))
+                            for e in p.elts
+                        )
+                    ):
                         vote("str")  # x in ('a', 'b') / x in (MODE_A, MODE_B): one of those strings
                         continue
                     if isinstance(op, (ast.In, ast.NotIn)) and _is_target(p, target):
@@ -404,7 +447,21 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
                 vote("int", 4.0)
             elif fname in _PATH_CALLS or (base in ("os", "path") and fname not in ("join",)):
                 vote("path", 4.0)
-            elif fname in ("len", "sorted", "enumerate", "zip", "set", "list", "tuple", "reversed", "sum", "min", "max", "any", "all"):
+            elif fname in (
+                "len",
+                "sorted",
+                "enumerate",
+                "zip",
+                "set",
+                "list",
+                "tuple",
+                "reversed",
+                "sum",
+                "min",
+                "max",
+                "any",
+                "all",
+            ):
                 vote("list", 1.5)
                 if fname == "len" and _uses_numpy(body):
                     vote("ndarray", 1.0)  # len() of an array is as common as of a list in numpy code
@@ -417,19 +474,29 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
                 vote("ndarray", 3.0)
             elif base == "re" or fname in ("compile", "match", "search", "sub", "findall"):
                 vote("str", 3.0)
-        elif isinstance(node, (ast.For, ast.comprehension)) and (_is_target(node.iter, target) or (
-                isinstance(node.iter, ast.BoolOp) and any(_is_target(v, target) for v in node.iter.values))):
+        elif isinstance(node, (ast.For, ast.comprehension)) and (
+            _is_target(node.iter, target)
+            or (isinstance(node.iter, ast.BoolOp) and any(_is_target(v, target) for v in node.iter.values))
+        ):
             vote("list", 2.0 if _is_target(node.iter, target) else 3.0)  # for a in x / for a in x or []
-        elif isinstance(node, (ast.For, ast.comprehension)) and _items_of(node.iter, target) \
-                and isinstance(node.target, ast.Tuple) and len(node.target.elts) == 2 \
-                and isinstance(node.target.elts[1], ast.Name):
+        elif (
+            isinstance(node, (ast.For, ast.comprehension))
+            and _items_of(node.iter, target)
+            and isinstance(node.target, ast.Tuple)
+            and len(node.target.elts) == 2
+            and isinstance(node.target.elts[1], ast.Name)
+        ):
             # for key, value in target.items(): how ``value`` is used types the dict's values
             inner = _usage_votes(body, node.target.elts[1].id)
             if inner.get("ndarray", 0.0) >= W_USAGE:
                 vote("dict_ndarray", 4.0)
         elif isinstance(node, (ast.If, ast.While, ast.IfExp)) and _is_target(node.test, target):
             vote("bool", 1.5)
-        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and _is_target(node.operand, target):
+        elif (
+            isinstance(node, ast.UnaryOp)
+            and isinstance(node.op, ast.Not)
+            and _is_target(node.operand, target)
+        ):
             vote("bool", 1.5)
         elif isinstance(node, ast.BoolOp) and any(_is_target(v, target) for v in node.values):
             vote("bool", 1.5)
@@ -467,8 +534,16 @@ def string_columns(body: ast.AST, target: str) -> list[str]:
         if isinstance(node, ast.Subscript) and _is_target(node.value, target):
             if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
                 out.append(node.slice.value)
-        elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
-            if _is_target(node.comparators[0], target) and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str):
+        elif (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and isinstance(node.ops[0], (ast.In, ast.NotIn))
+        ):
+            if (
+                _is_target(node.comparators[0], target)
+                and isinstance(node.left, ast.Constant)
+                and isinstance(node.left.value, str)
+            ):
                 out.append(node.left.value)
     return list(dict.fromkeys(out))
 
@@ -478,8 +553,14 @@ def sub_attributes(body: ast.AST, target: str) -> list[str]:
     called = {id(n.func) for n in ast.walk(body) if isinstance(n, ast.Call)}
     out: list[str] = []
     for node in ast.walk(body):
-        if (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and _is_target(node.value, target)
-                and id(node) not in called and node.attr not in _DATA_ATTRS and not node.attr.startswith("__")):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.ctx, ast.Load)
+            and _is_target(node.value, target)
+            and id(node) not in called
+            and node.attr not in _DATA_ATTRS
+            and not node.attr.startswith("__")
+        ):
             out.append(node.attr)
     return list(dict.fromkeys(out))
 
@@ -489,11 +570,19 @@ def text_separators(body: ast.AST, target: str) -> list[str]:
     out: list[str] = []
     names = {target} | _derived_names(body, target)
     for node in ast.walk(body):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and any(_is_target(node.func.value, t) for t in names) and node.func.attr in _STR_METHODS):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and any(_is_target(node.func.value, t) for t in names)
+            and node.func.attr in _STR_METHODS
+        ):
             for a in node.args[:1]:
-                if isinstance(a, ast.Constant) and isinstance(a.value, str) and 0 < len(a.value) <= 2 \
-                        and not any(ch.isalnum() for ch in a.value):
+                if (
+                    isinstance(a, ast.Constant)
+                    and isinstance(a.value, str)
+                    and 0 < len(a.value) <= 2
+                    and not any(ch.isalnum() for ch in a.value)
+                ):
                     out.append(a.value)
     return list(dict.fromkeys(out))
 
@@ -517,10 +606,17 @@ def regex_patterns(body: ast.AST, target: str) -> list[str]:
     """Literal patterns of ``re.search/match/fullmatch(PATTERN, target)``: strings to draw ``target`` from."""
     out: list[str] = []
     for node in ast.walk(body):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
-                and node.func.value.id == "re" and node.func.attr in ("search", "match", "fullmatch")
-                and len(node.args) >= 2 and _is_target(node.args[1], target)
-                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "re"
+            and node.func.attr in ("search", "match", "fullmatch")
+            and len(node.args) >= 2
+            and _is_target(node.args[1], target)
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
             out.append(node.args[0].value)
     return out
 
@@ -617,12 +713,19 @@ def array_rank(body: ast.AST, target: str) -> int:
     for node in ast.walk(body):
         if isinstance(node, ast.Subscript) and mine(node.value) and isinstance(node.slice, ast.Tuple):
             rank = max(rank, len(node.slice.elts))
-        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape" \
-                and mine(node.value.value) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
+        elif (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "shape"
+            and mine(node.value.value)
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, int)
+        ):
             rank = max(rank, node.slice.value + 1 if node.slice.value >= 0 else -node.slice.value)
         elif isinstance(node, ast.Call):
             on_target = (isinstance(node.func, ast.Attribute) and mine(node.func.value)) or (
-                bool(node.args) and any(mine(n) for n in ast.walk(node.args[0])))
+                bool(node.args) and any(mine(n) for n in ast.walk(node.args[0]))
+            )
             if not on_target:
                 continue
             for k in node.keywords:
@@ -634,9 +737,15 @@ def array_rank(body: ast.AST, target: str) -> int:
                     continue
                 if isinstance(v, int) and not isinstance(v, bool):
                     rank = max(rank, v + 1 if v >= 0 else -v)
-        elif isinstance(node, ast.Compare) and isinstance(node.left, ast.Attribute) and node.left.attr == "ndim" \
-                and mine(node.left.value) and isinstance(node.ops[0], (ast.Eq, ast.GtE)) \
-                and isinstance(node.comparators[0], ast.Constant) and isinstance(node.comparators[0].value, int):
+        elif (
+            isinstance(node, ast.Compare)
+            and isinstance(node.left, ast.Attribute)
+            and node.left.attr == "ndim"
+            and mine(node.left.value)
+            and isinstance(node.ops[0], (ast.Eq, ast.GtE))
+            and isinstance(node.comparators[0], ast.Constant)
+            and isinstance(node.comparators[0].value, int)
+        ):
             rank = max(rank, node.comparators[0].value)
     return min(rank, 3)
 
@@ -646,10 +755,14 @@ def _int_valued(body: ast.AST, target: str) -> bool:
     for node in ast.walk(body):
         if isinstance(node, ast.Compare):
             parts = [node.left, *node.comparators]
-            hit = any(_is_target(p, target) or (isinstance(p, ast.Subscript) and _is_target(p.value, target))
-                      for p in parts)
-            if hit and any(isinstance(p, ast.Constant) and isinstance(p.value, int) and not isinstance(p.value, bool)
-                           for p in parts):
+            hit = any(
+                _is_target(p, target) or (isinstance(p, ast.Subscript) and _is_target(p.value, target))
+                for p in parts
+            )
+            if hit and any(
+                isinstance(p, ast.Constant) and isinstance(p.value, int) and not isinstance(p.value, bool)
+                for p in parts
+            ):
                 return True
     return False
 
@@ -662,8 +775,12 @@ def shaped_array_kind(body: ast.AST, target: str, kinds: list[str]) -> str | Non
     name = target.rsplit(".", 1)[-1].lower()
     if rank <= 1 and _POSITIONS.match(name):
         return "ndarray1_pos"
-    if rank < 2 or kinds[0].startswith(f"ndarray{rank}") or kinds[0] in ("ndarray_strel",) \
-            or (rank == 2 and kinds[0].startswith("ndarray2")):
+    if (
+        rank < 2
+        or kinds[0].startswith(f"ndarray{rank}")
+        or kinds[0] in ("ndarray_strel",)
+        or (rank == 2 and kinds[0].startswith("ndarray2"))
+    ):
         return None
     integer = _int_valued(body, target) or kinds[0].endswith("_int")
     return f"ndarray{rank}" + ("_int" if integer else "")
@@ -680,16 +797,26 @@ class _KeyToName(ast.NodeTransformer):
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
         self.generic_visit(node)
-        if _is_target(node.value, self.target) and isinstance(node.slice, ast.Constant) and node.slice.value == self.key \
-                and isinstance(node.ctx, ast.Load):
+        if (
+            _is_target(node.value, self.target)
+            and isinstance(node.slice, ast.Constant)
+            and node.slice.value == self.key
+            and isinstance(node.ctx, ast.Load)
+        ):
             return self._name(node)
         return node
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         f = node.func
-        if isinstance(f, ast.Attribute) and f.attr == "get" and _is_target(f.value, self.target) and node.args \
-                and isinstance(node.args[0], ast.Constant) and node.args[0].value == self.key:
+        if (
+            isinstance(f, ast.Attribute)
+            and f.attr == "get"
+            and _is_target(f.value, self.target)
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and node.args[0].value == self.key
+        ):
             return self._name(node)
         return node
 
@@ -698,9 +825,15 @@ def read_keys(body: ast.AST, target: str) -> list[str]:
     """String keys read from ``target``: ``d['fmt']``, ``d.get('fmt')``, ``'fmt' in d``."""
     out = list(string_columns(body, target))
     for node in ast.walk(body):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
-                and _is_target(node.func.value, target) and node.args and isinstance(node.args[0], ast.Constant) \
-                and isinstance(node.args[0].value, str):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and _is_target(node.func.value, target)
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
             out.append(node.args[0].value)
     return list(dict.fromkeys(out))
 
@@ -714,8 +847,11 @@ def key_kinds(body: ast.AST, target: str, keys: list[str], depth: int) -> dict[s
         result = "_bc_key_" + re.sub(r"\W", "_", k)
         tree = _KeyToName(target, k, result).visit(_copy.deepcopy(body))
         votes = usage_votes(tree, result)
-        kinds = refine_kinds(tree, result, rank_kinds(k, votes), votes, depth + 1) if (votes or family_of_name(k)) \
+        kinds = (
+            refine_kinds(tree, result, rank_kinds(k, votes), votes, depth + 1)
+            if (votes or family_of_name(k))
             else ["str_word"]
+        )
         out[k] = kinds[0] if not kinds[0].startswith("stub:") else "str_word"
     return out
 
@@ -749,13 +885,23 @@ def object_methods(body: ast.AST, target: str) -> dict[str, str]:
     for node in ast.walk(body):
         if isinstance(node, ast.Call):
             f = node.func
-            if isinstance(f, ast.Attribute) and _is_target(f.value, target) and f.attr not in _KNOWN_METHODS \
-                    and not f.attr.startswith("__"):
+            if (
+                isinstance(f, ast.Attribute)
+                and _is_target(f.value, target)
+                and f.attr not in _KNOWN_METHODS
+                and not f.attr.startswith("__")
+            ):
                 called.append(f.attr)
-            funcs = [node.args[0]] if isinstance(f, ast.Name) and f.id in ("map", "filter") and node.args else []
+            funcs = (
+                [node.args[0]] if isinstance(f, ast.Name) and f.id in ("map", "filter") and node.args else []
+            )
             funcs += [k.value for k in node.keywords if k.arg == "key"]
             for a in funcs:
-                if isinstance(a, ast.Attribute) and _is_target(a.value, target) and a.attr not in _KNOWN_METHODS:
+                if (
+                    isinstance(a, ast.Attribute)
+                    and _is_target(a.value, target)
+                    and a.attr not in _KNOWN_METHODS
+                ):
                     passed.append(a.attr)  # map(obj.method, xs), sorted(xs, key=obj.rank): a function
     out: dict[str, str] = {}
     for m in dict.fromkeys(called + passed):
@@ -767,7 +913,9 @@ def object_methods(body: ast.AST, target: str) -> dict[str, str]:
         elif not votes:
             out[m] = "stub:none"
         else:
-            out[m] = "stub:" + refine_kinds(tree, result, rank_kinds(m.removeprefix("get_"), votes), votes, 2)[0]
+            out[m] = (
+                "stub:" + refine_kinds(tree, result, rank_kinds(m.removeprefix("get_"), votes), votes, 2)[0]
+            )
     return out
 
 
@@ -778,8 +926,14 @@ def _loop_targets(body: ast.AST, target: str) -> list[ast.AST]:
         if not isinstance(node, (ast.For, ast.comprehension)):
             continue
         it, var = node.iter, node.target
-        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and it.args \
-                and isinstance(var, ast.Tuple) and len(var.elts) == 2:
+        if (
+            isinstance(it, ast.Call)
+            and isinstance(it.func, ast.Name)
+            and it.func.id == "enumerate"
+            and it.args
+            and isinstance(var, ast.Tuple)
+            and len(var.elts) == 2
+        ):
             it, var = it.args[0], var.elts[1]
         if _is_target(it, target):
             out.append(var)
@@ -796,7 +950,11 @@ def element_kind(body: ast.AST, target: str) -> str | None:
     * ``for name in target: name.upper()``: a list of strings.
     """
     for var in _loop_targets(body, target):
-        if isinstance(var, ast.Tuple) and 2 <= len(var.elts) <= 6 and all(isinstance(e, ast.Name) for e in var.elts):
+        if (
+            isinstance(var, ast.Tuple)
+            and 2 <= len(var.elts) <= 6
+            and all(isinstance(e, ast.Name) for e in var.elts)
+        ):
             fields = []
             for e in var.elts:
                 sv = usage_votes(body, e.id)
@@ -819,8 +977,14 @@ def _element_name(body: ast.AST, target: str) -> str | None:
         if not isinstance(node, (ast.For, ast.comprehension)):
             continue
         it, var = node.iter, node.target
-        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and it.args \
-                and isinstance(var, ast.Tuple) and len(var.elts) == 2:
+        if (
+            isinstance(it, ast.Call)
+            and isinstance(it.func, ast.Name)
+            and it.func.id == "enumerate"
+            and it.args
+            and isinstance(var, ast.Tuple)
+            and len(var.elts) == 2
+        ):
             it, var = it.args[0], var.elts[1]
         if _is_target(it, target) and isinstance(var, ast.Name):
             return var.id
@@ -829,9 +993,14 @@ def _element_name(body: ast.AST, target: str) -> str | None:
 
 def _mask_names(body: ast.AST) -> set[str]:
     """Local names assigned a comparison (``small_mask = sizes < insert``) and ``mask`` parameters."""
-    out = {n.targets[0].id for n in ast.walk(body)
-           if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
-           and isinstance(n.value, ast.Compare)}
+    out = {
+        n.targets[0].id
+        for n in ast.walk(body)
+        if isinstance(n, ast.Assign)
+        and len(n.targets) == 1
+        and isinstance(n.targets[0], ast.Name)
+        and isinstance(n.value, ast.Compare)
+    }
     if isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef)):  # parameters named as masks
         out |= {a.arg for a in body.args.args + body.args.kwonlyargs if re.search(r"(^|_)mask($|_)", a.arg)}
     return out
@@ -841,8 +1010,12 @@ def _items_of(node: ast.AST, target: str) -> bool:
     """``target.items()``, possibly wrapped (``list(target.items())``, ``sorted(...)``)."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
         return _items_of(node.args[0], target)
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "items"
-            and _is_target(node.func.value, target))
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "items"
+        and _is_target(node.func.value, target)
+    )
 
 
 def _uses_numpy(body: ast.AST) -> bool:
@@ -870,15 +1043,23 @@ def _compared_strings(body: ast.AST, target: str) -> list[str]:
                 elif isinstance(p, ast.Name) and p.id != target and re.match(r"^_?[A-Z][A-Z0-9_]+$", p.id):
                     out.append(p.id)  # a symbolic module constant (python_slice defines NAME = 'NAME')
                 elif isinstance(p, (ast.List, ast.Tuple, ast.Set)):
-                    out.extend(e.value for e in p.elts if isinstance(e, ast.Constant) and isinstance(e.value, str))
-                    out.extend(e.id for e in p.elts if isinstance(e, ast.Name) and re.match(r"^_?[A-Z][A-Z0-9_]+$", e.id))
+                    out.extend(
+                        e.value for e in p.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+                    )
+                    out.extend(
+                        e.id
+                        for e in p.elts
+                        if isinstance(e, ast.Name) and re.match(r"^_?[A-Z][A-Z0-9_]+$", e.id)
+                    )
     return list(dict.fromkeys(out))
 
 
 # ---------------------------------------------------------------------------- call sites
 
 
-def callsite_votes(repo_dir: str | Path | None, function_name: str, param_names: list[str]) -> dict[str, dict[str, float]]:
+def callsite_votes(
+    repo_dir: str | Path | None, function_name: str, param_names: list[str]
+) -> dict[str, dict[str, float]]:
     """Families of the literal arguments passed to ``function_name`` anywhere in the repository."""
     out: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     if not repo_dir:
@@ -901,7 +1082,9 @@ def callsite_votes(repo_dir: str | Path | None, function_name: str, param_names:
             name = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else None
             if name != function_name:
                 continue
-            pairs = list(zip(param_names, node.args, strict=False)) + [(k.arg, k.value) for k in node.keywords if k.arg]
+            pairs = list(zip(param_names, node.args, strict=False)) + [
+                (k.arg, k.value) for k in node.keywords if k.arg
+            ]
             for pname, arg in pairs:
                 fam = _literal_family(arg)
                 if fam:
@@ -1025,8 +1208,14 @@ def infer_params(
     return specs
 
 
-def refine_kinds(body: ast.AST, target: str, kinds: list[str], votes: dict[str, float], depth: int = 0,
-                 helpers: dict[str, ast.AST] | None = None) -> list[str]:
+def refine_kinds(
+    body: ast.AST,
+    target: str,
+    kinds: list[str],
+    votes: dict[str, float],
+    depth: int = 0,
+    helpers: dict[str, ast.AST] | None = None,
+) -> list[str]:
     """Kinds with payloads from how ``target`` is used: choices, table columns, text, regex matches, objects."""
     kinds = list(kinds)
     # a file format named by the parameter, its docstring or the parser's markers (python_formats):
@@ -1034,7 +1223,11 @@ def refine_kinds(body: ast.AST, target: str, kinds: list[str], votes: dict[str, 
     fmt = format_kind(body, target, kinds[0], helpers) if depth == 0 and kinds else None
     if "frame" in kinds:
         cols = string_columns(body, target)
-        kinds = [("frame:" + repr(cols)) if k == "frame" else k for k in kinds] if cols else [k for k in kinds if k != "frame"]
+        kinds = (
+            [("frame:" + repr(cols)) if k == "frame" else k for k in kinds]
+            if cols
+            else [k for k in kinds if k != "frame"]
+        )
     top = kinds[0] if kinds else ""
     if top.startswith(("str", "path")):
         patterns = regex_patterns(body, target)
@@ -1044,12 +1237,19 @@ def refine_kinds(body: ast.AST, target: str, kinds: list[str], votes: dict[str, 
         else:
             seps = text_separators(body, target)
             if seps:
-                numeric = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("int", "float")
-                              for n in ast.walk(body))
+                numeric = any(
+                    isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("int", "float")
+                    for n in ast.walk(body)
+                )
                 kinds.insert(0, "text:" + repr((seps, numeric)))
-        if top.startswith("path") and not votes.get("path") and any(
+        if (
+            top.startswith("path")
+            and not votes.get("path")
+            and any(
                 isinstance(n, ast.Attribute) and _is_target(n.value, target) and n.attr in _STR_METHODS
-                for n in ast.walk(body)):
+                for n in ast.walk(body)
+            )
+        ):
             kinds.insert(0, "str_path")  # named like a path, only handled as a string: vary the string
     choices = compared_strings(body, target)
     if choices and any(k.startswith(("str", "text", "regex")) for k in kinds[:2]):
@@ -1062,7 +1262,11 @@ def refine_kinds(body: ast.AST, target: str, kinds: list[str], votes: dict[str, 
     if shaped:  # x[:, k], axis=1, x.shape[2]: the rank the indexing needs
         kinds = [shaped, *(k for k in kinds if k != shaped)]
     elem = element_kind(body, target) if depth < 2 else None
-    if elem and (not kinds or kinds[0].startswith(("list", "tuple", "set", "ndarray1"))) and elem not in kinds:
+    if (
+        elem
+        and (not kinds or kinds[0].startswith(("list", "tuple", "set", "ndarray1")))
+        and elem not in kinds
+    ):
         kinds.insert(0, elem)
     loop_var = _element_name(body, target)
     if loop_var and depth < 2:
@@ -1086,7 +1290,9 @@ def refine_kinds(body: ast.AST, target: str, kinds: list[str], votes: dict[str, 
                 continue
             sub_target = f"{target}.{sub}"
             sv = usage_votes(body, sub_target)
-            fields[sub] = refine_kinds(body, sub_target, rank_kinds(sub, sv), sv, depth + 1)[0] if sv else "str_word"
+            fields[sub] = (
+                refine_kinds(body, sub_target, rank_kinds(sub, sv), sv, depth + 1)[0] if sv else "str_word"
+            )
         fields.update(methods)
         kinds.insert(0, "obj:" + repr(fields))
     if fmt and not kinds[0].startswith(("choice:", "regex:", "a_type")):
@@ -1094,16 +1300,26 @@ def refine_kinds(body: ast.AST, target: str, kinds: list[str], votes: dict[str, 
     return kinds
 
 
-def self_attributes(func: ast.FunctionDef | ast.AsyncFunctionDef, self_name: str = "self") -> tuple[list[str], list[str]]:
+def self_attributes(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, self_name: str = "self"
+) -> tuple[list[str], list[str]]:
     """(data attributes read, methods called) on ``self`` inside ``func``, in order of first use."""
     data: list[str] = []
     methods: list[str] = []
     assigned: set[str] = set()
     for node in ast.walk(func):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _is_target(node.func.value, self_name):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and _is_target(node.func.value, self_name)
+        ):
             methods.append(node.func.attr)
     for node in ast.walk(func):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == self_name:
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == self_name
+        ):
             if isinstance(node.ctx, ast.Store):
                 assigned.add(node.attr)
             elif node.attr not in methods:
@@ -1113,9 +1329,35 @@ def self_attributes(func: ast.FunctionDef | ast.AsyncFunctionDef, self_name: str
 
 #: A type name that may be one of the repository's own classes (``Record``, ``vcfpy.Record``).
 _CLASS_TYPE = re.compile(r"^(?:[a-z_]\w*\.)*([A-Z]\w*)$")
-_NOT_CLASSES = frozenset({"Any", "Optional", "Union", "List", "Dict", "Set", "Tuple", "Iterable", "Sequence",
-                          "Callable", "Iterator", "Mapping", "None", "True", "False", "DataFrame", "Series",
-                          "Path", "ArrayLike", "NDArray", "Number", "Generator", "Type", "TextIO", "IO"})
+_NOT_CLASSES = frozenset(
+    {
+        "Any",
+        "Optional",
+        "Union",
+        "List",
+        "Dict",
+        "Set",
+        "Tuple",
+        "Iterable",
+        "Sequence",
+        "Callable",
+        "Iterator",
+        "Mapping",
+        "None",
+        "True",
+        "False",
+        "DataFrame",
+        "Series",
+        "Path",
+        "ArrayLike",
+        "NDArray",
+        "Number",
+        "Generator",
+        "Type",
+        "TextIO",
+        "IO",
+    }
+)
 
 
 def class_hints(func: ast.FunctionDef | ast.AsyncFunctionDef, skip_first: bool = False) -> dict[str, str]:
@@ -1163,13 +1405,13 @@ def kind_expr(kind: str) -> str:
         args = ast.literal_eval(fields)
         return f"{name}(" + ", ".join(f"{k}={kind_expr(v)}" for k, v in args.items()) + ")"
     if kind.startswith("choice:"):
-        return f"_r.choice({kind[len('choice:'):]} + [_bc_seq(_r, 'abcdefgh', 3, 6)])"
+        return f"_r.choice({kind[len('choice:') :]} + [_bc_seq(_r, 'abcdefgh', 3, 6)])"
     if kind.startswith("default:"):
         return kind[len("default:") :]
     if kind.startswith("frame:"):
-        return f"_bc_frame(_r, {kind[len('frame:'):]})"
+        return f"_bc_frame(_r, {kind[len('frame:') :]})"
     if kind.startswith("regex:"):
-        return f"_r.choice({kind[len('regex:'):]})"
+        return f"_r.choice({kind[len('regex:') :]})"
     if kind.startswith("text:"):
         seps, numeric = ast.literal_eval(kind[len("text:") :])
         return f"_bc_text(_r, {seps!r}, {numeric!r})"
@@ -1177,20 +1419,20 @@ def kind_expr(kind: str) -> str:
         fields = ast.literal_eval(kind[len("obj:") :])
         return "_bc_ns(" + ", ".join(f"{k}={kind_expr(v)}" for k, v in fields.items()) + ")"
     if kind.startswith("tuplelist:"):
-        fields = ast.literal_eval(kind[len("tuplelist:"):])
+        fields = ast.literal_eval(kind[len("tuplelist:") :])
         return "[(" + ", ".join(kind_expr(f) for f in fields) + ",) for _ in range(_r.randint(1, 6))]"
     if kind.startswith("dictkeys:"):
-        keys = ast.literal_eval(kind[len("dictkeys:"):])
+        keys = ast.literal_eval(kind[len("dictkeys:") :])
         return "{" + ", ".join(f"{k!r}: {kind_expr(v)}" for k, v in keys.items()) + "}"
     if kind.startswith("dictlist:"):
-        keys = ast.literal_eval(kind[len("dictlist:"):])
+        keys = ast.literal_eval(kind[len("dictlist:") :])
         if keys:
             one = "{" + ", ".join(f"{k!r}: {kind_expr(v)}" for k, v in keys.items()) + "}"
         else:
             one = KINDS["dict_str_int"]
         return f"[{one} for _ in range(_r.randint(1, 6))]"
     if kind.startswith("objlist:"):
-        return f"[{kind_expr('obj:' + kind[len('objlist:'):])} for _ in range(_r.randint(1, 6))]"
+        return f"[{kind_expr('obj:' + kind[len('objlist:') :])} for _ in range(_r.randint(1, 6))]"
     if kind.startswith("stub:"):  # a method of the class with no source: returns a generated value
-        return f"(lambda _v: (lambda *_a, **_k: _v))({kind_expr(kind[len('stub:'):])})"
+        return f"(lambda _v: (lambda *_a, **_k: _v))({kind_expr(kind[len('stub:') :])})"
     return KINDS[kind]

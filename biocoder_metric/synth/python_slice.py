@@ -27,8 +27,13 @@ IMAGE_MODULES = frozenset(
 )
 #: Faster drop-in replacements of a standard-library module, imported under its name
 #: (``import simplejson as json``): the stdlib module stands in where the image lacks them.
-DROP_IN: dict[str, str] = {"simplejson": "json", "ujson": "json", "cPickle": "pickle", "cStringIO": "io",
-                           "regex": "re"}
+DROP_IN: dict[str, str] = {
+    "simplejson": "json",
+    "ujson": "json",
+    "cPickle": "pickle",
+    "cStringIO": "io",
+    "regex": "re",
+}
 #: Standard-library names (Python 3.10+ knows them; the image runs 3.9, whose stdlib is a subset
 #: for all names golden code uses).
 STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
@@ -100,10 +105,42 @@ _BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__"}
 #: Standard-library modules whose public names a flattened golden may use bare (``attrgetter``,
 #: ``Decimal``, ``OrderedDict``): :func:`stdlib_import` imports a name that exactly one of them defines.
 _STDLIB_SOURCES = (
-    "operator", "decimal", "fractions", "collections", "itertools", "functools", "math", "statistics", "string",
-    "random", "bisect", "heapq", "copy", "json", "csv", "io", "textwrap", "typing", "datetime", "time", "glob",
-    "shutil", "tempfile", "gzip", "struct", "hashlib", "warnings", "enum", "dataclasses", "pathlib", "contextlib",
-    "numbers", "subprocess", "os", "os.path", "re",
+    "operator",
+    "decimal",
+    "fractions",
+    "collections",
+    "itertools",
+    "functools",
+    "math",
+    "statistics",
+    "string",
+    "random",
+    "bisect",
+    "heapq",
+    "copy",
+    "json",
+    "csv",
+    "io",
+    "textwrap",
+    "typing",
+    "datetime",
+    "time",
+    "glob",
+    "shutil",
+    "tempfile",
+    "gzip",
+    "struct",
+    "hashlib",
+    "warnings",
+    "enum",
+    "dataclasses",
+    "pathlib",
+    "contextlib",
+    "numbers",
+    "subprocess",
+    "os",
+    "os.path",
+    "re",
 )
 _STDLIB_INDEX: dict[str, str] | None = None
 
@@ -127,6 +164,8 @@ def stdlib_import(name: str) -> str | None:
         _STDLIB_INDEX = {n: mods[0] for n, mods in owners.items() if len(mods) == 1}
     mod = _STDLIB_INDEX.get(name)
     return f"from {mod} import {name}" if mod else None
+
+
 #: ALL_CAPS names: module constants, given a symbolic value when their module is not available.
 SYMBOLIC_RE = re.compile(r"^_?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^_?[A-Z]{3,}[0-9]*$")
 #: A project's own exception class (``GenipeError``): only raised, so a plain subclass of Exception does.
@@ -175,7 +214,12 @@ def free_names(node: ast.AST, skip_self: bool = True) -> list[str]:
         bound.discard(node.name)
     out: list[str] = []
     for n in ast.walk(node):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in bound and n.id not in _BUILTINS:
+        if (
+            isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Load)
+            and n.id not in bound
+            and n.id not in _BUILTINS
+        ):
             out.append(n.id)
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and skip_self:
         out = [n for n in out if n != node.name]
@@ -204,7 +248,9 @@ def is_method(func: ast.FunctionDef) -> bool:
     """A method: first parameter ``self``/``cls``, or a method decorator."""
     decos = {ast.unparse(d) for d in func.decorator_list}
     args = list(func.args.posonlyargs) + list(func.args.args)
-    return bool(args and args[0].arg in ("self", "cls")) or bool(decos & {"property", "staticmethod", "classmethod"})
+    return bool(args and args[0].arg in ("self", "cls")) or bool(
+        decos & {"property", "staticmethod", "classmethod"}
+    )
 
 
 # ---------------------------------------------------------------------------- golden only
@@ -272,9 +318,13 @@ def submodule_imports(node: ast.AST) -> list[str]:
     """``import scipy.ndimage`` for each ``scipy.ndimage.x`` the code uses (``import scipy`` is not enough)."""
     out: list[str] = []
     for n in ast.walk(node):
-        if (isinstance(n, ast.Attribute) and isinstance(n.value, ast.Attribute)
-                and isinstance(n.value.value, ast.Name) and n.value.value.id in _LAZY_PACKAGES
-                and n.value.attr.islower()):
+        if (
+            isinstance(n, ast.Attribute)
+            and isinstance(n.value, ast.Attribute)
+            and isinstance(n.value.value, ast.Name)
+            and n.value.value.id in _LAZY_PACKAGES
+            and n.value.attr.islower()
+        ):
             out.append(f"import {n.value.value.id}.{n.value.attr}")
     return list(dict.fromkeys(out))
 
@@ -353,7 +403,10 @@ class _RepoSlicer:
         if not hasattr(self, "_defs"):
             self._defs: dict[str, list[Path]] = {}
             for p in sorted(self.repo.rglob("*.py")):
-                if any(part.startswith(".") or part in ("test", "tests", "doc", "docs") for part in p.relative_to(self.repo).parts):
+                if any(
+                    part.startswith(".") or part in ("test", "tests", "doc", "docs")
+                    for part in p.relative_to(self.repo).parts
+                ):
                     continue
                 try:
                     tree = self.tree(p)
@@ -367,9 +420,15 @@ class _RepoSlicer:
                             if isinstance(t, ast.Name):
                                 self._defs.setdefault(t.id, []).append(p)
         found = list(dict.fromkeys(self._defs.get(name, [])))
-        if len(found) > 1 and current is not None:  # prefer the modules ``current`` imports (``from . import params``)
-            imported = {self.module_path(a.name, current, n.level) for n in self.tree(current).body
-                        if isinstance(n, ast.ImportFrom) for a in n.names}
+        if (
+            len(found) > 1 and current is not None
+        ):  # prefer the modules ``current`` imports (``from . import params``)
+            imported = {
+                self.module_path(a.name, current, n.level)
+                for n in self.tree(current).body
+                if isinstance(n, ast.ImportFrom)
+                for a in n.names
+            }
             found = [f for f in found if f in imported]
         return found[0] if len(found) == 1 else None
 
@@ -404,7 +463,8 @@ class _RepoSlicer:
                 if names:
                     self.definitions.append(
                         f"{bound} = __import__('types').SimpleNamespace("
-                        + ", ".join(f"{n}={n}" for n in names) + ")"
+                        + ", ".join(f"{n}={n}" for n in names)
+                        + ")"
                     )
 
     def resolve(self, path: Path, name: str, depth: int = 0) -> None:
@@ -465,13 +525,17 @@ class _RepoSlicer:
                     continue
                 mod = node.module or ""
                 if node.level == 0 and image_can_import(mod):
-                    self.imports.append(f"from {mod} import {a.name}" + (f" as {a.asname}" if a.asname else ""))
+                    self.imports.append(
+                        f"from {mod} import {a.name}" + (f" as {a.asname}" if a.asname else "")
+                    )
                     return
                 src = self.module_path(mod, path, node.level)
                 if src is None and node.level == 0:
                     src = self.module_path(mod)
                 if src is None:
-                    self.unresolved.append(f"{name} (from {'.' * node.level}{mod}, not in the image or repository)")
+                    self.unresolved.append(
+                        f"{name} (from {'.' * node.level}{mod}, not in the image or repository)"
+                    )
                     return
                 if a.name in self.index(src):
                     self.resolve(src, a.name, depth + 1)
@@ -519,9 +583,7 @@ def _bound_by(node: ast.AST) -> set[str]:
     return out
 
 
-def slice_repository(
-    golden: str, function_name: str, repo_dir: str | Path, module_file: str | Path
-) -> Slice:
+def slice_repository(golden: str, function_name: str, repo_dir: str | Path, module_file: str | Path) -> Slice:
     """Slice the golden's dependencies from ``module_file`` (a path inside ``repo_dir``).
 
     Both paths may be relative to the working directory or ``module_file`` to ``repo_dir``:
@@ -576,8 +638,11 @@ def _class_members(cls: ast.ClassDef, func: ast.FunctionDef, slicer: _RepoSlicer
     while todo:
         node = todo.pop()
         selves = self_aliases(node, cls.name)
-        reached = [n.attr for n in ast.walk(node)
-                   if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in selves]
+        reached = [
+            n.attr
+            for n in ast.walk(node)
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in selves
+        ]
         for attr in [*reached, *protocol_members(node, selves)]:
             if attr in by_name and attr not in seen:
                 seen.add(attr)
@@ -628,10 +693,21 @@ def _is_instance_expr(v: ast.AST, selves: set[str]) -> bool:
         fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
         if fname in _COPIES and v.args and isinstance(v.args[0], ast.Name) and v.args[0].id in selves:
             return True  # copy(self), copy.deepcopy(self)
-        if (isinstance(f, ast.Call) and isinstance(f.func, ast.Name) and f.func.id == "type" and f.args
-                and isinstance(f.args[0], ast.Name) and f.args[0].id in selves):
+        if (
+            isinstance(f, ast.Call)
+            and isinstance(f.func, ast.Name)
+            and f.func.id == "type"
+            and f.args
+            and isinstance(f.args[0], ast.Name)
+            and f.args[0].id in selves
+        ):
             return True  # type(self)(...)
-        if isinstance(f, ast.Attribute) and f.attr == "__class__" and isinstance(f.value, ast.Name) and f.value.id in selves:
+        if (
+            isinstance(f, ast.Attribute)
+            and f.attr == "__class__"
+            and isinstance(f.value, ast.Name)
+            and f.value.id in selves
+        ):
             return True  # self.__class__(...)
     return False
 
@@ -652,6 +728,7 @@ def protocol_members(node: ast.AST, selves: set[str]) -> list[str]:
     A sliced method that iterates over ``self`` needs the class's ``__iter__``; one that builds a new
     instance (``type(self)(...)``, ``Cls(...)``) needs ``__init__``.
     """
+
     def is_self(x: ast.AST) -> bool:
         return isinstance(x, ast.Name) and x.id in selves
 
@@ -661,12 +738,21 @@ def protocol_members(node: ast.AST, selves: set[str]) -> list[str]:
             out += ["__iter__", "__next__"]
         elif isinstance(n, ast.Subscript) and is_self(n.value):
             out.append({ast.Store: "__setitem__", ast.Del: "__delitem__"}.get(type(n.ctx), "__getitem__"))
-        elif isinstance(n, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn)) for op in n.ops) \
-                and any(is_self(c) for c in n.comparators):
+        elif (
+            isinstance(n, ast.Compare)
+            and any(isinstance(op, (ast.In, ast.NotIn)) for op in n.ops)
+            and any(is_self(c) for c in n.comparators)
+        ):
             out += ["__contains__", "__iter__"]
         elif isinstance(n, ast.Compare) and (is_self(n.left) or any(is_self(c) for c in n.comparators)):
-            out += {ast.Eq: ["__eq__"], ast.NotEq: ["__ne__", "__eq__"], ast.Lt: ["__lt__"], ast.Gt: ["__gt__"],
-                    ast.LtE: ["__le__"], ast.GtE: ["__ge__"]}.get(type(n.ops[0]), [])
+            out += {
+                ast.Eq: ["__eq__"],
+                ast.NotEq: ["__ne__", "__eq__"],
+                ast.Lt: ["__lt__"],
+                ast.Gt: ["__gt__"],
+                ast.LtE: ["__le__"],
+                ast.GtE: ["__ge__"],
+            }.get(type(n.ops[0]), [])
         elif isinstance(n, ast.Call):
             f = n.func
             fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
@@ -695,7 +781,9 @@ def _dedent_block(text: str) -> str:
     return "\n".join([lines[0].strip(), *rest_lines])
 
 
-def slice_classes(repo_dir: str | Path, module_file: str | Path, names: list[str], have: Slice) -> dict[str, str]:
+def slice_classes(
+    repo_dir: str | Path, module_file: str | Path, names: list[str], have: Slice
+) -> dict[str, str]:
     """The repository classes among ``names`` (as seen from ``module_file``), sliced into ``have``.
 
     For building arguments of the project's own types (``record: vcfpy.Record``): each class
@@ -713,8 +801,10 @@ def slice_classes(repo_dir: str | Path, module_file: str | Path, names: list[str
         slicer.finish_modules(slicer.definitions[:])
         if slicer.unresolved:
             continue
-        source = next((d for d in slicer.definitions if re.match(r"(?:@.*\n)*class\s+" + re.escape(name) + r"\b", d)),
-                      None)
+        source = next(
+            (d for d in slicer.definitions if re.match(r"(?:@.*\n)*class\s+" + re.escape(name) + r"\b", d)),
+            None,
+        )
         if source is None:
             continue
         for imp in slicer.imports:
@@ -735,7 +825,10 @@ def _definitions_index(repo: Path) -> dict[str, list[Path]]:
     if repo not in _DEF_INDEX:
         index: dict[str, list[Path]] = {}
         for p in sorted(repo.rglob("*.py")):
-            if any(part.startswith(".") or part in ("test", "tests", "doc", "docs") for part in p.relative_to(repo).parts):
+            if any(
+                part.startswith(".") or part in ("test", "tests", "doc", "docs")
+                for part in p.relative_to(repo).parts
+            ):
                 continue
             try:
                 tree = ast.parse(p.read_text(encoding="utf-8", errors="replace"))
@@ -757,8 +850,11 @@ def find_in_repositories(function_name: str, repos: list[str | Path]) -> tuple[P
     or file path): a name defined in exactly one module of the given checkouts is taken to be
     that module's function. Validation then checks the golden against that context.
     """
-    found = [(Path(r).resolve(), m) for r in repos for m in dict.fromkeys(_definitions_index(Path(r).resolve())
-                                                                          .get(function_name, []))]
+    found = [
+        (Path(r).resolve(), m)
+        for r in repos
+        for m in dict.fromkeys(_definitions_index(Path(r).resolve()).get(function_name, []))
+    ]
     return found[0] if len(found) == 1 else None
 
 

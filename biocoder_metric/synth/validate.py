@@ -102,7 +102,13 @@ def _job(row: dict[str, Any], programs: tuple[str, ...], timeout_s: float, memor
 
 
 def golden_outputs_checked(
-    pool: SandboxPool, row: dict[str, Any], *, fuzz_cases: int, seed: int, timeout_s: float, memory_mb: int,
+    pool: SandboxPool,
+    row: dict[str, Any],
+    *,
+    fuzz_cases: int,
+    seed: int,
+    timeout_s: float,
+    memory_mb: int,
     runs: int = RUNS,
 ) -> tuple[list[str] | None, Validation]:
     """Run the golden ``runs`` times on every case.
@@ -117,9 +123,7 @@ def golden_outputs_checked(
         # One compile first: a harness that does not compile fails in one compiler run, not n * runs.
         first_try = pool.run(_job(row, progs[:1], timeout_s, memory_mb))[0]
         if case_error(first_try, row["language"]) is not None:
-            v.reason = (
-                f"golden case 0 (run 1): {case_error(first_try, row['language'])}: {_error_line(first_try.stderr)}"
-            )
+            v.reason = f"golden case 0 (run 1): {case_error(first_try, row['language'])}: {_error_line(first_try.stderr)}"
             return None, v
     outcomes = pool.run(_job(row, progs * runs, timeout_s, memory_mb))
     for i, o in enumerate(outcomes):
@@ -199,7 +203,9 @@ def validate(
             more = {**kw, "fuzz_cases": fuzz_cases * EQUIVALENCE_FACTOR}
             more_expected = _golden_stdout(pool, row, more)
             if more_expected is not None:
-                again = judge_candidates(pool, row, [pool_mutants[i][1] for i in survivors], more_expected, **more)
+                again = judge_candidates(
+                    pool, row, [pool_mutants[i][1] for i in survivors], more_expected, **more
+                )
                 for i, st in zip(survivors, again, strict=True):
                     if st == Status.PASSED:
                         equivalent.add(i)
@@ -208,7 +214,9 @@ def validate(
         for i, ((op, _), status) in enumerate(zip(pool_mutants, results, strict=True)):
             judged = status != Status.COMPILE_ERROR
             killed = judged and status != Status.PASSED and i not in survivors
-            v.mutants.append({"operator": op, "status": status, "killed": killed, "likely_equivalent": i in equivalent})
+            v.mutants.append(
+                {"operator": op, "status": status, "killed": killed, "likely_equivalent": i in equivalent}
+            )
             v.mutants_judged += judged
             v.mutants_killed += killed
         v.mutants_likely_equivalent = len(equivalent)
@@ -257,14 +265,18 @@ def _mutant_gate(v: Validation) -> str | None:
 
 def _golden_stdout(pool: SandboxPool, row: dict[str, Any], kw: dict[str, Any]) -> list[str] | None:
     """The golden's stdout per case under ``kw``'s fuzz cases, or None when it does not run cleanly."""
-    progs = harness.build_harness_programs(row, row["golden_code"], fuzz_cases=kw["fuzz_cases"], seed=kw["seed"])
+    progs = harness.build_harness_programs(
+        row, row["golden_code"], fuzz_cases=kw["fuzz_cases"], seed=kw["seed"]
+    )
     outcomes = pool.run(_job(row, progs, kw["timeout_s"] * 2, kw["memory_mb"]))
     if any(case_error(o, row["language"]) is not None for o in outcomes):
         return None
     return [o.stdout for o in outcomes]
 
 
-def _null_gate(pool: SandboxPool, row: dict[str, Any], outputs: list[str], v: Validation, **kw: Any) -> str | None:
+def _null_gate(
+    pool: SandboxPool, row: dict[str, Any], outputs: list[str], v: Validation, **kw: Any
+) -> str | None:
     """Gates 4 and 5: no null candidate passes, the return value is observed, the result varies."""
     from biocoder_metric.execution.strength import (
         NULL_CONSTANT,
@@ -278,14 +290,25 @@ def _null_gate(pool: SandboxPool, row: dict[str, Any], outputs: list[str], v: Va
     nulls = null_candidates(row)
     wrapped = runner(row["language"]).wrapped_candidates(row["golden_code"], row.get("function_name"))
     cands = nulls + [c for c in wrapped if c[0] != RETURNS_SOMETHING]
-    statuses = dict(zip([c[0] for c in cands], judge_candidates(pool, row, [c[1] for c in cands], outputs, **kw), strict=True))
-    null_labels = [c[0] for c in nulls] + ([NULL_CONSTANT] if any(c[0] == NULL_CONSTANT for c in wrapped) else [])
+    statuses = dict(
+        zip(
+            [c[0] for c in cands],
+            judge_candidates(pool, row, [c[1] for c in cands], outputs, **kw),
+            strict=True,
+        )
+    )
+    null_labels = [c[0] for c in nulls] + (
+        [NULL_CONSTANT] if any(c[0] == NULL_CONSTANT for c in wrapped) else []
+    )
     v.null_candidates_passed = [label for label in null_labels if statuses.get(label) == Status.PASSED]
     if v.null_candidates_passed:
         return f"null candidate passes: {', '.join(v.null_candidates_passed)}"
     if wrapped:
         v.return_unobserved = False
-        if statuses.get(RETURN_NONE_AFTER_CALL) == Status.PASSED and statuses.get(RETURN_PERTURBED) == Status.PASSED:
+        if (
+            statuses.get(RETURN_NONE_AFTER_CALL) == Status.PASSED
+            and statuses.get(RETURN_PERTURBED) == Status.PASSED
+        ):
             probe = [c[1] for c in wrapped if c[0] == RETURNS_SOMETHING]
             v.return_unobserved = judge_candidates(pool, row, probe, outputs, **kw)[0] != Status.PASSED
             if v.return_unobserved:
@@ -307,8 +330,15 @@ def _null_gate(pool: SandboxPool, row: dict[str, Any], outputs: list[str], v: Va
 
 
 def judge_candidates(
-    pool: SandboxPool, row: dict[str, Any], candidates: list[str], expected: list[str], *,
-    fuzz_cases: int, seed: int, timeout_s: float, memory_mb: int,
+    pool: SandboxPool,
+    row: dict[str, Any],
+    candidates: list[str],
+    expected: list[str],
+    *,
+    fuzz_cases: int,
+    seed: int,
+    timeout_s: float,
+    memory_mb: int,
 ) -> list[str]:
     """The sample status of each candidate against ``expected`` (one job for all of them)."""
     progs: list[str] = []

@@ -54,6 +54,7 @@ from biocoder_metric.types import Status, TaskStatus
 AUDIT_SCHEMA_VERSION = "biocoder-audit/1"
 AUDIT_FILE = "audit.jsonl"
 
+
 def golden_mutants(row: dict[str, Any], limit: int) -> list[tuple[str, str]]:
     """Mutants of a harness task's golden (Rosalind goldens are not mutated: they need upstream's helpers)."""
     if row.get("kind") != "harness":
@@ -99,10 +100,19 @@ def audit_tasks(
     goldens = golden_outputs([r for r in rows if r["kind"] == "harness"], options, progress=progress)
     # allow_missing: a task with no candidate (golden unparsable) is simply not audited;
     # allow_partial: failing goldens are reported per task below, not a reason to stop.
-    base = run_evaluation(
-        rows, samples, options, out_dir=_sub(out_dir, "nulls_and_mutants"), progress=progress,
-        allow_missing=True, allow_partial=True,
-    ) if samples else None
+    base = (
+        run_evaluation(
+            rows,
+            samples,
+            options,
+            out_dir=_sub(out_dir, "nulls_and_mutants"),
+            progress=progress,
+            allow_missing=True,
+            allow_partial=True,
+        )
+        if samples
+        else None
+    )
     results = {(r.task_id, r.sample_index): r for r in (base.results if base else [])}
     # Surviving mutants again with many more fuzz cases (equivalent-mutant estimate).
     survivors = []
@@ -144,8 +154,13 @@ def audit_tasks(
             "task_status": status,
         }
         if status != TaskStatus.OK:
-            rec.update(reason=reason, weak_harness=None, constant_output=None, null_candidates_passed=None,
-                       mutation_score=None)
+            rec.update(
+                reason=reason,
+                weak_harness=None,
+                constant_output=None,
+                null_candidates_passed=None,
+                mutation_score=None,
+            )
             records.append(rec)
             continue
         nulls = [(name, results[(tid, i)].status) for i, kind, name in mine if kind == "null"]
@@ -211,7 +226,8 @@ def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "likely_equivalent": equivalent,
             "score": round(killed / total, 4) if total else None,
             "score_excluding_likely_equivalent": round(killed / (total - equivalent), 4)
-            if total - equivalent > 0 else None,
+            if total - equivalent > 0
+            else None,
         },
     }
 
@@ -222,8 +238,9 @@ def write_audit(records: Sequence[dict[str, Any]], out_dir: str | os.PathLike) -
     out.mkdir(parents=True, exist_ok=True)
     path = out / AUDIT_FILE
     write_text_atomic(path, "".join(json.dumps(r, sort_keys=True) + "\n" for r in records))
-    (out / "audit_summary.json").write_text(json.dumps(summarize(records), indent=2, sort_keys=True) + "\n",
-                                            encoding="utf-8")
+    (out / "audit_summary.json").write_text(
+        json.dumps(summarize(records), indent=2, sort_keys=True) + "\n", encoding="utf-8"
+    )
     return path
 
 

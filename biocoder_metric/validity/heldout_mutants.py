@@ -34,7 +34,15 @@ ARGUMENT_SWAP = "argument swap"
 DEFAULT_CHANGE = "default change"
 MINMAX_SWAP = "min/max swap"
 INDEX_SHIFT = "index shift"
-OPERATORS = (BRANCH_DROP, BOOLEAN_SWAP, NEGATION_DROP, ARGUMENT_SWAP, DEFAULT_CHANGE, MINMAX_SWAP, INDEX_SHIFT)
+OPERATORS = (
+    BRANCH_DROP,
+    BOOLEAN_SWAP,
+    NEGATION_DROP,
+    ARGUMENT_SWAP,
+    DEFAULT_CHANGE,
+    MINMAX_SWAP,
+    INDEX_SHIFT,
+)
 
 
 def _changed_default(node: ast.expr) -> ast.expr | None:
@@ -68,9 +76,17 @@ def _python_sites(tree: ast.Module) -> dict[str, list[Callable[[ast.Module], boo
             if isinstance(n.func, ast.Name) and n.func.id in ("min", "max"):
                 sites[MINMAX_SWAP].append(i)
         elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            if any(_changed_default(d) is not None for d in [*n.args.defaults, *n.args.kw_defaults] if d is not None):
+            if any(
+                _changed_default(d) is not None
+                for d in [*n.args.defaults, *n.args.kw_defaults]
+                if d is not None
+            ):
                 sites[DEFAULT_CHANGE].append(i)
-        elif isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and isinstance(n.slice, (ast.Name, ast.Constant)):
+        elif (
+            isinstance(n, ast.Subscript)
+            and isinstance(n.ctx, ast.Load)
+            and isinstance(n.slice, (ast.Name, ast.Constant))
+        ):
             if not isinstance(n.slice, ast.Constant) or isinstance(n.slice.value, int):
                 sites[INDEX_SHIFT].append(i)
     return {op: [_python_apply(op, i) for i in idx] for op, idx in sites.items()}
@@ -173,7 +189,9 @@ def java_heldout_mutants(code: str, limit: int) -> list[tuple[str, str]]:
     per_op: dict[str, list[tuple[int, int, str]]] = {}
     for op, pattern, repl in _JAVA_RULES:
         for m in re.finditer(pattern, mask):
-            per_op.setdefault(op, []).append((m.start(), m.end(), repl(re.match(pattern, code[m.start():m.end()]) or m)))
+            per_op.setdefault(op, []).append(
+                (m.start(), m.end(), repl(re.match(pattern, code[m.start() : m.end()]) or m))
+            )
     out: list[tuple[str, str]] = []
     for op, (a, b, new) in _round_robin(per_op):
         if len(out) >= limit:

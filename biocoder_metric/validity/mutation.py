@@ -120,8 +120,11 @@ class _Mutator(ast.NodeTransformer):
         # their statements are deletion sites; everything else is the ordinary traversal.
         for name in ("body", "orelse", "finalbody"):
             value = getattr(node, name, None)
-            if isinstance(value, list) and value and isinstance(value[0], ast.stmt) and not isinstance(
-                node, (ast.Module, ast.ClassDef)
+            if (
+                isinstance(value, list)
+                and value
+                and isinstance(value[0], ast.stmt)
+                and not isinstance(node, (ast.Module, ast.ClassDef))
             ):
                 setattr(node, name, self._body(value, deletable=True))
         for field, value in ast.iter_fields(node):
@@ -197,9 +200,11 @@ class _Mutator(ast.NodeTransformer):
 
     def visit_Return(self, node: ast.Return) -> ast.AST:
         self.generic_visit(node)
-        if node.value is not None and not (
-            isinstance(node.value, ast.Constant) and node.value.value is None
-        ) and self._site(RETURN):
+        if (
+            node.value is not None
+            and not (isinstance(node.value, ast.Constant) and node.value.value is None)
+            and self._site(RETURN)
+        ):
             node.value = ast.Constant(value=None)
         return node
 
@@ -277,10 +282,32 @@ _JAVA_METHOD = re.compile(
     r"(?:(?:public|private|protected|static|final|synchronized|abstract)\s+)*"
     r"([\w.]+(?:\s*<[^;{}()]*>)?(?:\s*\[\s*\])*)\s+\w+\s*\([^;{}]*\)\s*(?:throws\s+[\w.,\s]+)?\{"
 )
-_JAVA_KEYWORDS = {"if", "for", "while", "switch", "catch", "return", "new", "else", "do", "try", "synchronized"}
+_JAVA_KEYWORDS = {
+    "if",
+    "for",
+    "while",
+    "switch",
+    "catch",
+    "return",
+    "new",
+    "else",
+    "do",
+    "try",
+    "synchronized",
+}
 _JAVA_CMP = {"<": ">=", ">=": "<", ">": "<=", "<=": ">", "==": "!=", "!=": "=="}
 _JAVA_BOUNDARY = {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}
-_JAVA_ARITH = {"+": "-", "-": "+", "*": "/", "/": "*", "%": "/", "+=": "-=", "-=": "+=", "*=": "/=", "/=": "*="}
+_JAVA_ARITH = {
+    "+": "-",
+    "-": "+",
+    "*": "/",
+    "/": "*",
+    "%": "/",
+    "+=": "-=",
+    "-=": "+=",
+    "*=": "/=",
+    "/=": "*=",
+}
 
 
 def _java_sites(code: str, mask: str) -> dict[str, list[tuple[int, int, str]]]:

@@ -125,7 +125,9 @@ def _parquet_rows(folder: Path, config: str) -> list[dict[str, Any]]:
 
     files = sorted((folder / config).glob("*.parquet"))
     if not files:
-        raise FileNotFoundError(f"{settings.ENV_PARQUET_DIR}={folder}: no Parquet files under {folder / config}")
+        raise FileNotFoundError(
+            f"{settings.ENV_PARQUET_DIR}={folder}: no Parquet files under {folder / config}"
+        )
     return list(datasets.load_dataset("parquet", data_files={"test": [str(f) for f in files]}, split="test"))
 
 
@@ -158,7 +160,9 @@ def load_biocoder(
         rows = load_problems(config, source_dir)
         where = f"source dir {source_dir}" if source_dir else "the default sources"
     selected = [
-        r for r in rows if (language is None or r["language"] == language) and (kind is None or r["kind"] == kind)
+        r
+        for r in rows
+        if (language is None or r["language"] == language) and (kind is None or r["kind"] == kind)
     ]
     executable = [r for r in selected if r["executable"]]
     if not executable:
@@ -166,7 +170,13 @@ def load_biocoder(
             f"BioCoder config {config!r} (language={language}, kind={kind}) from {where} has no executable "
             f"tasks ({len(selected)} rows, none with a test harness); nothing to evaluate"
         )
-    log.info("biocoder %s: %d executable of %d rows (%d without harness skipped)", config, len(executable), len(selected), len(selected) - len(executable))
+    log.info(
+        "biocoder %s: %d executable of %d rows (%d without harness skipped)",
+        config,
+        len(executable),
+        len(selected),
+        len(selected) - len(executable),
+    )
     feats = features()
     feats["prompt"] = datasets.Value("string")
     feats["prompt_style"] = datasets.Value("string")
@@ -195,7 +205,10 @@ def build_predictions(resps: list[list[str]], docs: list[dict[str, Any]]) -> lis
         stops = () if chat else STOP_SEQUENCES.get(doc["language"], ())
         out.append([assemble_candidate(doc["prompt"], r, doc, chat=chat, stops=stops) for r in resp])
     _PENDING.add(
-        [({k: v for k, v in doc.items() if k not in ("prompt", "prompt_style")}, cands) for doc, cands in zip(docs, out, strict=True)]
+        [
+            ({k: v for k, v in doc.items() if k not in ("prompt", "prompt_style")}, cands)
+            for doc, cands in zip(docs, out, strict=True)
+        ]
     )
     return out
 
@@ -213,7 +226,9 @@ def eval_options():
         "timeout_s": settings.env_number(settings.ENV_TIMEOUT, None, float),
         "seed": settings.env_number(settings.ENV_SEED, None),
     }
-    return EvalOptions(allow_unsafe=settings.allow_unsafe_from_env(), **{k: v for k, v in given.items() if v is not None})
+    return EvalOptions(
+        allow_unsafe=settings.allow_unsafe_from_env(), **{k: v for k, v in given.items() if v is not None}
+    )
 
 
 def _run_batch(batch: _Batch, ks: list[int]) -> None:
@@ -235,7 +250,8 @@ def _run_batch(batch: _Batch, ks: list[int]) -> None:
     # set, unless the allow-partial setting is on; with a results folder, every file of the run
     # folder is written there (results.jsonl, summary.json, timing.json).
     run = evaluate_run(
-        list(batch.rows.values()), samples,
+        list(batch.rows.values()),
+        samples,
         RunOptions(engine=eval_options(), ks=tuple(ks), overwrite=True, allow_partial=allow_partial),
         out_dir=out_dir,
     )
@@ -262,7 +278,8 @@ def _run_batch(batch: _Batch, ks: list[int]) -> None:
     if excluded:
         log.warning(
             "biocoder: %d task(s) not scored (not the model's fault): %s",
-            len(excluded), "; ".join(f"{t}: {e['task_status']} ({e['reason']})" for t, e in sorted(excluded.items())[:10]),
+            len(excluded),
+            "; ".join(f"{t}: {e['task_status']} ({e['reason']})" for t, e in sorted(excluded.items())[:10]),
         )
     log.info("biocoder: executed %d samples with sandbox %s", run.executed, run.sandbox)
     batch.verdicts = verdicts
@@ -294,7 +311,9 @@ def _score_doc(task_id: str, candidates: list[str], k: list[int]) -> dict[str, A
     return v
 
 
-def pass_at_k(references: list[str], predictions: list[list[str]], k: list[int] | int = (1,)) -> dict[str, float | None]:
+def pass_at_k(
+    references: list[str], predictions: list[list[str]], k: list[int] | int = (1,)
+) -> dict[str, float | None]:
     """Metric hook: ``{"pass@k": value}`` for one doc (``None`` when the task cannot be scored).
 
     ``references[0]`` is the task id (``doc_to_target: task_id``); ``predictions[0]`` the
@@ -310,7 +329,9 @@ def pass_at_k(references: list[str], predictions: list[list[str]], k: list[int] 
         return {f"pass@{kk}": None for kk in ks}
     too_big = [kk for kk in ks if kk > v["n"]]
     if too_big:
-        raise ValueError(f"biocoder pass_at_k: k={too_big} needs at least that many samples per task; set repeats >= {max(too_big)} (task {task_id} has {v['n']})")
+        raise ValueError(
+            f"biocoder pass_at_k: k={too_big} needs at least that many samples per task; set repeats >= {max(too_big)} (task {task_id} has {v['n']})"
+        )
     return {f"pass@{kk}": estimate_pass_at_k(v["n"], v["c"], kk) for kk in ks}
 
 
@@ -318,5 +339,9 @@ def mean_scored(values: list[float | None]) -> float:
     """Mean over the docs that could be scored (``None`` = golden fails / no harness)."""
     scored = [float(v) for v in values if v is not None]
     if len(scored) < len(values):
-        log.warning("biocoder: %d of %d tasks left out of the mean (task not scorable)", len(values) - len(scored), len(values))
+        log.warning(
+            "biocoder: %d of %d tasks left out of the mean (task not scorable)",
+            len(values) - len(scored),
+            len(values),
+        )
     return sum(scored) / len(scored) if scored else float("nan")

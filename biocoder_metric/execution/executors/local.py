@@ -98,7 +98,9 @@ class SandboxPool:
             outcomes = list(sb.run(job))
         except SandboxError as exc:
             self._discard(sb)
-            return [CaseOutcome(status=RunStatus.SANDBOX_ERROR, stderr=f"sandbox error: {exc}")] * len(job.programs), True
+            return [CaseOutcome(status=RunStatus.SANDBOX_ERROR, stderr=f"sandbox error: {exc}")] * len(
+                job.programs
+            ), True
         if len(outcomes) != len(job.programs):
             outcomes = [
                 CaseOutcome(
@@ -140,7 +142,9 @@ class SandboxPool:
                 outcomes, failed = self._attempt(job, sb)
                 if not failed:
                     return outcomes
-            return outcomes or [CaseOutcome(status=RunStatus.SANDBOX_ERROR, stderr="no sandbox could be started")] * len(job.programs)
+            return outcomes or [
+                CaseOutcome(status=RunStatus.SANDBOX_ERROR, stderr="no sandbox could be started")
+            ] * len(job.programs)
         outcomes, failed = self._attempt(job, self._acquire())
         if not failed:
             return outcomes

@@ -139,8 +139,11 @@ def _driver_environment(options: Any, role: str) -> tuple[str, str] | None:
             try:
                 pool = _local_pool(dataclasses.replace(options, workers=1), role)
             except SandboxError as exc:
-                log.warning("ray executor: no %s sandbox on the driver (%s); nodes must agree among themselves",
-                            options.sandbox, exc)
+                log.warning(
+                    "ray executor: no %s sandbox on the driver (%s); nodes must agree among themselves",
+                    options.sandbox,
+                    exc,
+                )
                 return None
             try:
                 _probed[key] = (pool.name, pool.environment_id)
@@ -183,8 +186,13 @@ class RayPool:
         self.name: str = first.sandbox
         self.environment_id: str = first.environment_id
         self.size = sum(s.size for s in self._slots)
-        log.info("ray executor (%s): %d node(s), %d sandboxes, environment %s",
-                 role, len(self._slots), self.size, self.environment_id)
+        log.info(
+            "ray executor (%s): %d node(s), %d sandboxes, environment %s",
+            role,
+            len(self._slots),
+            self.size,
+            self.environment_id,
+        )
 
     # ------------------------------------------------------------------ actors
 
@@ -216,7 +224,9 @@ class RayPool:
                 max_restarts=0,
                 scheduling_strategy=NodeAffinitySchedulingStrategy(node_id=node_id, soft=False),
             ).remote(self.options, self.role, size)
-            pending.append((_Slot(handle=handle, node_id=node_id, where=where, size=size), handle.info.remote()))
+            pending.append(
+                (_Slot(handle=handle, node_id=node_id, where=where, size=size), handle.info.remote())
+            )
         refused = []
         for slot, ref in pending:
             try:
@@ -242,7 +252,8 @@ class RayPool:
             self._kill_all(self._slots)
             raise RayEnvironmentError(
                 f"ray executor: refusing node(s) whose sandbox environment differs from the driver's "
-                f"({expected[1]}; another image or root filesystem?): " + "; ".join(refused)
+                f"({expected[1]}; another image or root filesystem?): "
+                + "; ".join(refused)
                 + ". Use the same image / installation on every node."
             )
         self.stats.actors = len(self._slots)
@@ -276,9 +287,11 @@ class RayPool:
             if slot in self._slots:
                 self._slots.remove(slot)
                 self.stats.actors_lost += 1
-                line = (f"ray executor ({self.role}): lost node {slot.where} ({type(exc).__name__}: "
-                        f"{str(exc).splitlines()[0][:200] if str(exc) else ''}); its jobs go to the other nodes "
-                        f"({len(self._slots)} left)")
+                line = (
+                    f"ray executor ({self.role}): lost node {slot.where} ({type(exc).__name__}: "
+                    f"{str(exc).splitlines()[0][:200] if str(exc) else ''}); its jobs go to the other nodes "
+                    f"({len(self._slots)} left)"
+                )
                 log.warning(line)
                 print(line, file=sys.stderr, flush=True)  # shown whatever logging is configured
                 self._kill(slot)
@@ -289,8 +302,15 @@ class RayPool:
 
         lost_errors = tuple(
             getattr(rx, name)
-            for name in ("RayActorError", "ActorUnavailableError", "WorkerCrashedError", "NodeDiedError",
-                         "ObjectLostError", "OwnerDiedError", "LocalRayletDiedError")
+            for name in (
+                "RayActorError",
+                "ActorUnavailableError",
+                "WorkerCrashedError",
+                "NodeDiedError",
+                "ObjectLostError",
+                "OwnerDiedError",
+                "LocalRayletDiedError",
+            )
             if hasattr(rx, name)
         )
         with self._lock:
@@ -331,8 +351,14 @@ class RayPool:
         self._kill_all(self._slots)
         self._slots.clear()
         CLOSED_POOL_STATS.append(self.stats)
-        log.info("ray executor (%s): %d jobs on %d node(s), %d resubmitted, %d node(s) lost",
-                 self.role, self.stats.jobs, self.stats.actors, self.stats.resubmitted, self.stats.actors_lost)
+        log.info(
+            "ray executor (%s): %d jobs on %d node(s), %d resubmitted, %d node(s) lost",
+            self.role,
+            self.stats.jobs,
+            self.stats.actors,
+            self.stats.resubmitted,
+            self.stats.actors_lost,
+        )
 
 
 __all__ = ["CLOSED_POOL_STATS", "NodeSandboxes", "RayEnvironmentError", "RayPool", "RayPoolStats"]

@@ -41,6 +41,7 @@ MAX_EDGE_CASES = 24
 
 def edge_values(ph: harness.Placeholder, language: str, rng: random.Random) -> list[str]:
     """Source texts of the edge values of one placeholder (distinct, deterministic for ``rng``)."""
+
     def bad(why: str) -> harness.HarnessError:
         return harness.HarnessError(f"malformed fuzz placeholder {ph.text!r}: {why}")
 
@@ -61,7 +62,10 @@ def edge_values(ph: harness.Placeholder, language: str, rng: random.Random) -> l
             lo, hi = 0, LONG_STRING
         alphabet = ph.get("custom") or harness.STRING_ALPHABETS[ph.get("type") or "ascii"]
         quotes = ph.get("quotes") or "double"
-        out = [harness._quote("".join(rng.choice(alphabet) for _ in range(n)), quotes, language) for n in (lo, hi)]
+        out = [
+            harness._quote("".join(rng.choice(alphabet) for _ in range(n)), quotes, language)
+            for n in (lo, hi)
+        ]
     seen: list[str] = []
     for v in out:
         if v not in seen:
@@ -114,7 +118,10 @@ def plus_programs(
     """One complete program per plus case: the same completion and insertion as the base cases."""
     language = row["language"]
     full = harness.complete_solution(
-        solution, language=language, function_name=row.get("function_name"), prompt=prompt,
+        solution,
+        language=language,
+        function_name=row.get("function_name"),
+        prompt=prompt,
         signature=row.get("signature"),
     )
     full, imports = runner(language).split_imports(full)

@@ -70,8 +70,13 @@ def _float(token: str) -> float | None:
 # ---------------------------------------------------------------------------- checkers
 
 
-def numeric(actual: str, expected: str, input_text: str = "", abs_tol: float | None = None,
-            rel_tol: float | None = None) -> bool:
+def numeric(
+    actual: str,
+    expected: str,
+    input_text: str = "",
+    abs_tol: float | None = None,
+    rel_tol: float | None = None,
+) -> bool:
     """Token by token: numbers within the tolerance, any other token exactly equal.
 
     Whitespace between tokens is free (Rosalind reads numbers, not layout); the number of
@@ -149,7 +154,9 @@ def longest_common_subsequence(actual: str, expected: str, input_text: str) -> b
     """LCSQ: as long as the stored answer and a subsequence of both input strings."""
     cand = actual.strip()
     seqs = [s for _, s in _fasta(input_text)]
-    return len(seqs) == 2 and len(cand) == len(expected.strip()) and all(_is_subsequence(cand, s) for s in seqs)
+    return (
+        len(seqs) == 2 and len(cand) == len(expected.strip()) and all(_is_subsequence(cand, s) for s in seqs)
+    )
 
 
 def spliced_motif(actual: str, expected: str, input_text: str) -> bool:
@@ -162,9 +169,12 @@ def spliced_motif(actual: str, expected: str, input_text: str) -> bool:
         idx = _ints(actual)
     except ValueError:
         return False
-    return (len(idx) == len(t) and all(1 <= i <= len(s) for i in idx)
-            and all(a < b for a, b in pairwise(idx))
-            and all(s[i - 1] == c for i, c in zip(idx, t, strict=True)))
+    return (
+        len(idx) == len(t)
+        and all(1 <= i <= len(s) for i in idx)
+        and all(a < b for a, b in pairwise(idx))
+        and all(s[i - 1] == c for i, c in zip(idx, t, strict=True))
+    )
 
 
 def increasing_subsequences(actual: str, expected: str, input_text: str) -> bool:
@@ -179,9 +189,14 @@ def increasing_subsequences(actual: str, expected: str, input_text: str) -> bool
     if len(got) != 2 or len(want) != 2:
         return False
     inc, dec = got
-    return (len(inc) == len(want[0]) and len(dec) == len(want[1])
-            and all(a < b for a, b in pairwise(inc)) and all(a > b for a, b in pairwise(dec))
-            and _is_subsequence(inc, perm) and _is_subsequence(dec, perm))
+    return (
+        len(inc) == len(want[0])
+        and len(dec) == len(want[1])
+        and all(a < b for a, b in pairwise(inc))
+        and all(a > b for a, b in pairwise(dec))
+        and _is_subsequence(inc, perm)
+        and _is_subsequence(dec, perm)
+    )
 
 
 def shortest_common_supersequence(actual: str, expected: str, input_text: str) -> bool:
@@ -323,7 +338,7 @@ def problem_id(row: dict[str, Any]) -> str | None:
     task_id = row.get("task_id") or ""
     for prefix in ("rosalind_", "demo_rosalind_"):  # the config's ids, and the demo config's
         if task_id.startswith(prefix):
-            return task_id[len(prefix):]
+            return task_id[len(prefix) :]
     return None
 
 

@@ -31,55 +31,160 @@ _TINY = (
 #: problem id -> (checker name, parameters, where the rule comes from)
 RULES: dict[str, tuple[str, dict[str, Any], str]] = {
     # -- decimal answers: numeric tokens within an absolute error, other tokens exact
-    **{pid: ("numeric", {"abs_tol": 0.001}, _DECIMAL) for pid in (
-        "lia", "mend", "prtm", "ba8c", "rstr", "ba10e", "pdst", "ebin", "eval", "conv", "iprb", "ba10h",
-        "afrq", "need", "iev", "ba8d", "tran", "ba10k", "wfmd", "foun", "sexl", "prob", "ba10j", "indc", "gc",
-        "ba8a", "ba10f", "ba8b", "ba10i", "ba11i",
-    )},
+    **{
+        pid: ("numeric", {"abs_tol": 0.001}, _DECIMAL)
+        for pid in (
+            "lia",
+            "mend",
+            "prtm",
+            "ba8c",
+            "rstr",
+            "ba10e",
+            "pdst",
+            "ebin",
+            "eval",
+            "conv",
+            "iprb",
+            "ba10h",
+            "afrq",
+            "need",
+            "iev",
+            "ba8d",
+            "tran",
+            "ba10k",
+            "wfmd",
+            "foun",
+            "sexl",
+            "prob",
+            "ba10j",
+            "indc",
+            "gc",
+            "ba8a",
+            "ba10f",
+            "ba8b",
+            "ba10i",
+            "ba11i",
+        )
+    },
     **{pid: ("numeric", {"rel_tol": 0.001}, _TINY) for pid in ("ba10a", "ba10b", "ba10d")},
     # -- any one of several valid answers: verified against the input
-    "2sum": ("two_sum", {}, "2SUM: 'If multiple solutions exist, you may output any one' (indices 1 <= p < q <= n "
-             "with A[p] = -A[q], or -1)"),
-    "lcsm": ("longest_common_substring", {}, "LCSM: 'A longest common substring of the collection. (If multiple "
-             "solutions exist, you may return any single solution.)'"),
-    "lcsq": ("longest_common_subsequence", {}, "LCSQ: 'A longest common subsequence of s and t. (If more than one "
-             "solution exists, you may return any one.)'"),
-    "sseq": ("spliced_motif", {}, "SSEQ: 'One collection of indices of s in which the symbols of t appear as a "
-             "subsequence of s. If multiple solutions exist, you may return any one.'"),
-    "lgis": ("increasing_subsequences", {}, "LGIS: 'A longest increasing subsequence of pi, followed by a longest "
-             "decreasing subsequence of pi' (any longest one)"),
-    "scsp": ("shortest_common_supersequence", {}, "SCSP: 'A shortest common supersequence of s and t. If multiple "
-             "solutions exist, you may output any one.'"),
-    "long": ("shortest_superstring", {}, "LONG: 'A shortest superstring containing all the given strings' (any "
-             "shortest one)"),
-    "ts": ("topological_sort", {}, "TS: 'A topological sorting (i.e., a permutation of vertices) of the graph' "
-           "(any valid ordering)"),
-    "hea": ("max_heap", {}, "HEA: 'A permuted array A satisfying the binary max heap property' (any such array)"),
-    "par": ("partition2", {}, "PAR: 'A permuted array B[1..n] such that it is a permutation of A and there is an "
-            "index 1 <= q <= n such that B[i] <= A[1] for i < q, B[q] = A[1], and B[i] > A[1] for i > q'"),
-    "par3": ("partition3", {}, "PAR3: 'An array B[1..n] such that it is a permutation of A and there are indices "
-             "1 <= q <= r <= n such that B[i] < A[1] for i < q, B[i] = A[1] for q <= i <= r, B[i] > A[1] for i > r'"),
-    "cons": ("consensus", {}, "CONS: 'A consensus string and profile matrix for the collection. (If several "
-             "possible consensus strings exist, then you may return any one of them.)'"),
+    "2sum": (
+        "two_sum",
+        {},
+        "2SUM: 'If multiple solutions exist, you may output any one' (indices 1 <= p < q <= n "
+        "with A[p] = -A[q], or -1)",
+    ),
+    "lcsm": (
+        "longest_common_substring",
+        {},
+        "LCSM: 'A longest common substring of the collection. (If multiple "
+        "solutions exist, you may return any single solution.)'",
+    ),
+    "lcsq": (
+        "longest_common_subsequence",
+        {},
+        "LCSQ: 'A longest common subsequence of s and t. (If more than one "
+        "solution exists, you may return any one.)'",
+    ),
+    "sseq": (
+        "spliced_motif",
+        {},
+        "SSEQ: 'One collection of indices of s in which the symbols of t appear as a "
+        "subsequence of s. If multiple solutions exist, you may return any one.'",
+    ),
+    "lgis": (
+        "increasing_subsequences",
+        {},
+        "LGIS: 'A longest increasing subsequence of pi, followed by a longest "
+        "decreasing subsequence of pi' (any longest one)",
+    ),
+    "scsp": (
+        "shortest_common_supersequence",
+        {},
+        "SCSP: 'A shortest common supersequence of s and t. If multiple "
+        "solutions exist, you may output any one.'",
+    ),
+    "long": (
+        "shortest_superstring",
+        {},
+        "LONG: 'A shortest superstring containing all the given strings' (any shortest one)",
+    ),
+    "ts": (
+        "topological_sort",
+        {},
+        "TS: 'A topological sorting (i.e., a permutation of vertices) of the graph' (any valid ordering)",
+    ),
+    "hea": (
+        "max_heap",
+        {},
+        "HEA: 'A permuted array A satisfying the binary max heap property' (any such array)",
+    ),
+    "par": (
+        "partition2",
+        {},
+        "PAR: 'A permuted array B[1..n] such that it is a permutation of A and there is an "
+        "index 1 <= q <= n such that B[i] <= A[1] for i < q, B[q] = A[1], and B[i] > A[1] for i > q'",
+    ),
+    "par3": (
+        "partition3",
+        {},
+        "PAR3: 'An array B[1..n] such that it is a permutation of A and there are indices "
+        "1 <= q <= r <= n such that B[i] < A[1] for i < q, B[i] = A[1] for q <= i <= r, B[i] > A[1] for i > r'",
+    ),
+    "cons": (
+        "consensus",
+        {},
+        "CONS: 'A consensus string and profile matrix for the collection. (If several "
+        "possible consensus strings exist, then you may return any one of them.)'",
+    ),
     # -- lists whose order the statement leaves free
-    "perm": ("count_then_lines_any_order", {}, "PERM: 'The total number of permutations of length n, followed by "
-             "a list of all such permutations (in any order)'"),
-    "sign": ("count_then_lines_any_order", {}, "SIGN: 'The total number of signed permutations of length n, "
-             "followed by a list of all such permutations (you may list the signed permutations in any order)'"),
-    "orf": ("lines_any_order", {}, "ORF: 'Every distinct candidate protein string that can be translated from "
-            "ORFs of s. Strings can be returned in any order.'"),
-    "revp": ("lines_any_order", {}, "REVP: 'The position and length of every reverse palindrome in s having "
-             "length between 4 and 12. You may return these pairs in any order.'"),
-    "grph": ("lines_any_order", {}, "GRPH: 'The adjacency list corresponding to O3. You may return edges in any "
-             "order.'"),
-    "corr": ("lines_any_order", {}, "CORR: 'A list of all corrections in the form \"[old read]->[new read]\". "
-             "(Each correction must be a single symbol substitution, and you may return the corrections in any "
-             "order.)'"),
-    "dbru": ("lines_any_order", {}, "DBRU: 'The adjacency list corresponding to the de Bruijn graph' (edges in any "
-             "order)"),
+    "perm": (
+        "count_then_lines_any_order",
+        {},
+        "PERM: 'The total number of permutations of length n, followed by "
+        "a list of all such permutations (in any order)'",
+    ),
+    "sign": (
+        "count_then_lines_any_order",
+        {},
+        "SIGN: 'The total number of signed permutations of length n, "
+        "followed by a list of all such permutations (you may list the signed permutations in any order)'",
+    ),
+    "orf": (
+        "lines_any_order",
+        {},
+        "ORF: 'Every distinct candidate protein string that can be translated from "
+        "ORFs of s. Strings can be returned in any order.'",
+    ),
+    "revp": (
+        "lines_any_order",
+        {},
+        "REVP: 'The position and length of every reverse palindrome in s having "
+        "length between 4 and 12. You may return these pairs in any order.'",
+    ),
+    "grph": (
+        "lines_any_order",
+        {},
+        "GRPH: 'The adjacency list corresponding to O3. You may return edges in any order.'",
+    ),
+    "corr": (
+        "lines_any_order",
+        {},
+        'CORR: \'A list of all corrections in the form "[old read]->[new read]". '
+        "(Each correction must be a single symbol substitution, and you may return the corrections in any "
+        "order.)'",
+    ),
+    "dbru": (
+        "lines_any_order",
+        {},
+        "DBRU: 'The adjacency list corresponding to the de Bruijn graph' (edges in any order)",
+    ),
     "ba1b": ("tokens_any_order", {}, "BA1B: 'All most frequent k-mers in Text' (in any order)"),
-    "ba1i": ("tokens_any_order", {}, "BA1I: 'All most frequent k-mers with up to d mismatches in Text' (in any "
-             "order)"),
+    "ba1i": (
+        "tokens_any_order",
+        {},
+        "BA1I: 'All most frequent k-mers with up to d mismatches in Text' (in any order)",
+    ),
 }
 
 EXACT = "exact"
@@ -99,5 +204,10 @@ def coverage(problem_ids: list[str]) -> dict[str, Any]:
     by_checker: dict[str, int] = {}
     for p in checked:
         by_checker[RULES[p][0]] = by_checker.get(RULES[p][0], 0) + 1
-    return {"problems": len(problem_ids), "with_checker": len(checked), "exact": len(exact),
-            "by_checker": dict(sorted(by_checker.items())), "exact_problems": exact}
+    return {
+        "problems": len(problem_ids),
+        "with_checker": len(checked),
+        "exact": len(exact),
+        "by_checker": dict(sorted(by_checker.items())),
+        "exact_problems": exact,
+    }

@@ -32,7 +32,9 @@ def processor_class(name: str) -> type[Processor]:
     """Resolve a processor name or ``module:Class`` path to its class."""
     target = PROCESSORS.get(name, name)
     if ":" not in target:
-        raise ValueError(f"unknown processor {name!r}: use one of {sorted(PROCESSORS)} or 'package.module:ClassName'")
+        raise ValueError(
+            f"unknown processor {name!r}: use one of {sorted(PROCESSORS)} or 'package.module:ClassName'"
+        )
     module_name, _, class_name = target.partition(":")
     module = importlib.import_module(module_name)
     try:
@@ -40,7 +42,9 @@ def processor_class(name: str) -> type[Processor]:
     except AttributeError as exc:
         raise ValueError(f"processor {name!r}: module {module_name} has no class {class_name}") from exc
     if not (isinstance(cls, type) and issubclass(cls, Processor)):
-        raise ValueError(f"processor {name!r}: {target} is not a subclass of biocoder_metric.generation.processors.Processor")
+        raise ValueError(
+            f"processor {name!r}: {target} is not a subclass of biocoder_metric.generation.processors.Processor"
+        )
     return cls
 
 

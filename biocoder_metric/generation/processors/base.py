@@ -109,10 +109,12 @@ def target_head(prompt: str, function_name: str | None, language: str) -> str:
     matches = list(runner(language).definition_header(function_name).finditer(prompt))
     if not matches:
         return ""
-    return prompt[matches[-1].start():]
+    return prompt[matches[-1].start() :]
 
 
-def assemble_candidate(prompt: str, raw: str, row: dict[str, Any], *, chat: bool, stops: tuple[str, ...] | list[str] = ()) -> str:
+def assemble_candidate(
+    prompt: str, raw: str, row: dict[str, Any], *, chat: bool, stops: tuple[str, ...] | list[str] = ()
+) -> str:
     """Raw generation -> the candidate source the engine inserts into the harness.
 
     * completion (``chat=False``): cut at ``stops``; when the answer does not define the target

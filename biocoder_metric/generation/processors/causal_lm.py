@@ -59,11 +59,15 @@ class CausalLMProcessor(Processor):
             self.device = device
         self.model.eval()
 
-        max_pos = getattr(self.model.config, "max_position_embeddings", None) or getattr(self.model.config, "n_positions", None)
+        max_pos = getattr(self.model.config, "max_position_embeddings", None) or getattr(
+            self.model.config, "n_positions", None
+        )
         max_new = int(self.spec.generation.get("max_new_tokens", 512))
         if max_pos:
             self.max_input_tokens = max(1, int(max_pos) - max_new)
-        budget = self.spec.generation.get("max_input_tokens")  # upstream's --max_length, see biocoder_metric.cli.generate
+        budget = self.spec.generation.get(
+            "max_input_tokens"
+        )  # upstream's --max_length, see biocoder_metric.cli.generate
         if budget:
             self.max_input_tokens = min(self.max_input_tokens or int(budget), int(budget))
 
@@ -93,13 +97,15 @@ class CausalLMProcessor(Processor):
         ).to(self.model.device)
         with torch.inference_mode():
             out = self.model.generate(**enc, pad_token_id=self.tokenizer.pad_token_id, **kwargs)
-        new = out[:, enc["input_ids"].shape[1]:]
+        new = out[:, enc["input_ids"].shape[1] :]
         results: list[list[Generation]] = []
         for i in range(len(prompts)):
             gens = []
             for j in range(per_prompt):
                 ids = new[i * per_prompt + j].tolist()
-                gens.append(Generation(self.tokenizer.decode(ids, skip_special_tokens=True), self._count(ids)))
+                gens.append(
+                    Generation(self.tokenizer.decode(ids, skip_special_tokens=True), self._count(ids))
+                )
             while len(gens) < n:  # deterministic decoding: the same answer n times
                 gens.append(Generation(gens[len(gens) % per_prompt].text, 0))
             results.append(gens[:n])

@@ -21,7 +21,9 @@ class ChatProcessor(CausalLMProcessor):
         """System prompt (if configured) + the dataset's instruction as one user turn."""
         prompt = self.prompt_text(row)
         if isinstance(prompt, str):
-            messages = [{"role": "user", "content": f"{self.spec.prompt_prefix}{prompt}{self.spec.prompt_suffix}"}]
+            messages = [
+                {"role": "user", "content": f"{self.spec.prompt_prefix}{prompt}{self.spec.prompt_suffix}"}
+            ]
         else:
             messages = [dict(m) for m in prompt]
         if self.spec.system_prompt and not any(m["role"] == "system" for m in messages):
@@ -36,7 +38,9 @@ class ChatProcessor(CausalLMProcessor):
                 f"model {self.spec.name!r} ({self.spec.path}) has no chat template; "
                 "use processor 'causal_lm' for it in the models file"
             )
-        return self.tokenizer.apply_chat_template(self.messages(row), tokenize=False, add_generation_prompt=True)
+        return self.tokenizer.apply_chat_template(
+            self.messages(row), tokenize=False, add_generation_prompt=True
+        )
 
     def load_tokenizer_only(self) -> None:
         """Prompt building needs only the tokenizer (lets tests and dry runs skip the weights)."""

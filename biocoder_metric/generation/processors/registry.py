@@ -21,8 +21,19 @@ from biocoder_metric.generation.processors.base import ModelSpec
 DEFAULT_MODELS_FILE = Path(__file__).resolve().parent.parent / "models.yaml"
 
 _SPEC_KEYS = {
-    "path", "processor", "tokenizer", "model_kwargs", "backend_kwargs", "batch_size", "n_samples",
-    "decode_mode", "prompt_style", "system_prompt", "prompt_prefix", "prompt_suffix", "generation_config",
+    "path",
+    "processor",
+    "tokenizer",
+    "model_kwargs",
+    "backend_kwargs",
+    "batch_size",
+    "n_samples",
+    "decode_mode",
+    "prompt_style",
+    "system_prompt",
+    "prompt_prefix",
+    "prompt_suffix",
+    "generation_config",
 }
 _MODEL_KEYS = _SPEC_KEYS | {"versions", "default_version", "description"}
 
@@ -53,11 +64,17 @@ def load_registry(models_file: str | Path | None = None) -> dict[str, Any]:
         if key not in _SPEC_KEYS:
             raise ValueError(f"{path}: defaults: unknown key {key!r} (known: {sorted(_SPEC_KEYS)})")
     for name, model in data["models"].items():
-        if not isinstance(model, dict) or not isinstance(model.get("versions"), dict) or not model["versions"]:
+        if (
+            not isinstance(model, dict)
+            or not isinstance(model.get("versions"), dict)
+            or not model["versions"]
+        ):
             raise ValueError(f"{path}: model {name!r} needs a non-empty 'versions:' mapping")
         for key in model:
             if key not in _MODEL_KEYS:
-                raise ValueError(f"{path}: model {name!r}: unknown key {key!r} (known: {sorted(_MODEL_KEYS)})")
+                raise ValueError(
+                    f"{path}: model {name!r}: unknown key {key!r} (known: {sorted(_MODEL_KEYS)})"
+                )
         for version, entry in model["versions"].items():
             for key in entry or {}:
                 if key not in _SPEC_KEYS:

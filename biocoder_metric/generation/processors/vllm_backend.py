@@ -74,7 +74,9 @@ def apply_backend(
         if value < 1:
             raise ValueError(f"{flag} must be >= 1, got {value}")
         if processor not in ("vllm", "vllm_chat"):
-            raise ValueError(f"{flag} needs the vLLM backend (--backend vllm); model {spec.name!r} uses {processor!r}")
+            raise ValueError(
+                f"{flag} needs the vLLM backend (--backend vllm); model {spec.name!r} uses {processor!r}"
+            )
         kwargs[key] = value
     return dataclasses.replace(spec, processor=processor, backend_kwargs=kwargs)
 
@@ -120,7 +122,9 @@ def _import_vllm():
     try:
         import vllm
     except ImportError as exc:  # depends on the host: vLLM needs a GPU build
-        raise RuntimeError("processor 'vllm' needs the vllm package (pip install vllm) on a GPU host") from exc
+        raise RuntimeError(
+            "processor 'vllm' needs the vllm package (pip install vllm) on a GPU host"
+        ) from exc
     return vllm
 
 
@@ -158,7 +162,9 @@ class VLLMProcessor(Processor):
         try:
             import ray
         except ImportError as exc:
-            raise RuntimeError("--data-parallel-size > 1 runs one vLLM engine per Ray actor: pip install ray") from exc
+            raise RuntimeError(
+                "--data-parallel-size > 1 runs one vLLM engine per Ray actor: pip install ray"
+            ) from exc
         if not ray.is_initialized():
             ray.init(ignore_reinit_error=True)  # RAY_ADDRESS (a multi-node cluster) or this machine's GPUs
         gpus = int(self.spec.backend_kwargs.get("tensor_parallel_size") or 1)
@@ -186,7 +192,9 @@ class VLLMProcessor(Processor):
 
             params = sampling_kwargs(self.spec, n, stops)
             chunks = split_contiguous(prompts, len(self.replicas))
-            parts = ray.get([rep.generate.remote(c, params) for rep, c in zip(self.replicas, chunks, strict=False)])
+            parts = ray.get(
+                [rep.generate.remote(c, params) for rep, c in zip(self.replicas, chunks, strict=False)]
+            )
             return [[Generation(text, tokens) for text, tokens in out] for part in parts for out in part]
         outputs = self.model.generate(prompts, self.sampling_params(n, stops), use_tqdm=False)
         return [[Generation(o.text, len(o.token_ids)) for o in out.outputs] for out in outputs]
@@ -212,4 +220,6 @@ class VLLMChatProcessor(VLLMProcessor):
             from transformers import AutoTokenizer
 
             self.tokenizer = AutoTokenizer.from_pretrained(self.spec.path)
-        return self.tokenizer.apply_chat_template(self.messages(row), tokenize=False, add_generation_prompt=True)
+        return self.tokenizer.apply_chat_template(
+            self.messages(row), tokenize=False, add_generation_prompt=True
+        )

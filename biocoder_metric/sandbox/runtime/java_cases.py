@@ -38,7 +38,9 @@ RUNNER_REPLY = b"@@biocoder@@ "
 class _Jvm:
     """One ``Runner`` JVM driven over its stdin/stdout (one reply line per command)."""
 
-    def __init__(self, worker, control, memory_mb, output_limit, extra_flags=(), java="java", runs_cases=True):
+    def __init__(
+        self, worker, control, memory_mb, output_limit, extra_flags=(), java="java", runs_cases=True
+    ):
         self.w = worker
         #: A JVM that runs cases is the first the OOM killer takes; the compiler is not.
         self.runs_cases = runs_cases
@@ -241,7 +243,13 @@ class JavaCompiler:
         if launcher is None:
             return False
         self.jvm = _Jvm(
-            self.w, control, memory_mb, output_limit, ["-XX:+DisableAttachMechanism"], launcher, runs_cases=False
+            self.w,
+            control,
+            memory_mb,
+            output_limit,
+            ["-XX:+DisableAttachMechanism"],
+            launcher,
+            runs_cases=False,
         )
         self.jvm.start()
         self.w.state.forget(control)

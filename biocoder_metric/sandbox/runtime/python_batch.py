@@ -453,7 +453,10 @@ class _Child:
             return kill_case(self.pid) if status is None else status
 
     def kill(self):
-        for target in (lambda: os.killpg(self.pid, signal.SIGKILL), lambda: os.kill(self.pid, signal.SIGKILL)):
+        for target in (
+            lambda: os.killpg(self.pid, signal.SIGKILL),
+            lambda: os.kill(self.pid, signal.SIGKILL),
+        ):
             try:
                 target()
             except OSError:
@@ -546,9 +549,7 @@ def run_python_batched(worker, job, programs, codes, limits, emit, run_case_alon
             if how == "died" and not child.exited_by_itself():
                 how = "broken"
             if how in ("done", "retire"):
-                result = worker.settle_rc(
-                    case, start, rc, False, oom_before, keep=(child.pid,), marks=marks
-                )
+                result = worker.settle_rc(case, start, rc, False, oom_before, keep=(child.pid,), marks=marks)
                 if how == "retire":  # threads of this case still run: the next case gets a fresh process
                     child.kill()
                     child.end(5.0, wait=False)
@@ -561,7 +562,9 @@ def run_python_batched(worker, job, programs, codes, limits, emit, run_case_alon
                 child.kill()  # it ended, or it must: a kill after its exit changes no status
                 status = child.end(5.0 if how == "died" else 30.0)
                 pid, child = child.pid, None
-                result = worker.settle(pid, case, start, status, how == "timeout", None, oom_before, marks=marks)
+                result = worker.settle(
+                    pid, case, start, status, how == "timeout", None, oom_before, marks=marks
+                )
                 if how == "broken":
                     rmtree(case.dir)
                     result, marks = run_case_alone(worker, job, jobdir, index, src, limits)
