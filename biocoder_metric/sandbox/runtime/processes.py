@@ -111,27 +111,6 @@ def process_state(pid):
         return None
 
 
-#: ``/proc/PID/stat`` flags: the task is in ``do_exit`` (it runs no user code again).
-PF_EXITING = 0x4
-
-
-def exiting(pid, within_s=0.0):
-    """Whether ``pid`` is exiting, a zombie or gone, waiting up to ``within_s`` for it."""
-    deadline = time.monotonic() + within_s
-    while True:
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as fh:
-                data = fh.read()
-            fields = data[data.rindex(b")") + 2 :].split()
-            if fields[0] in (b"Z", b"X") or int(fields[6]) & PF_EXITING:
-                return True
-        except (OSError, ValueError, IndexError):
-            return True  # gone
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(0.0002)
-
-
 def prctl(option, value):
     """Best-effort prctl via ctypes (no third-party module in the image)."""
     try:
