@@ -14,13 +14,14 @@ The snapshots are read from ``../shared/repos`` (``BIOCODER_REPOS_DIR`` override
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import os
 import platform
 import statistics
 import time
 from pathlib import Path
+
+from biocoder_metric import pyast
 
 REPO = Path(__file__).resolve().parent.parent
 REPOS = Path(os.environ.get("BIOCODER_REPOS_DIR", REPO.parent / "shared" / "repos"))
@@ -38,7 +39,7 @@ def _parse_only(repo: Path, language: str) -> int:
 
             parser().parse(data)
         else:
-            ast.parse(data)
+            pyast.parse(data)
         n += 1
     return n
 

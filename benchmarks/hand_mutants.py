@@ -38,6 +38,8 @@ import random
 import re
 from collections.abc import Callable, Iterator
 
+from biocoder_metric import pyast
+
 OFF_BY_ONE = "off_by_one"
 FLIPPED_COMPARISON = "flipped_comparison"
 DROPPED_BRANCH = "dropped_branch"
@@ -96,7 +98,7 @@ def _key(code: str, language: str) -> str | None:
     """What makes two versions the same: the AST (Python), the non-whitespace text (Java)."""
     if language == "python":
         try:
-            return ast.dump(ast.parse(code))
+            return ast.dump(pyast.parse(code))
         except SyntaxError:
             return None
     return re.sub(r"\s+", "", code)
@@ -106,7 +108,7 @@ def _key(code: str, language: str) -> str | None:
 def _python_sites(code: str, function_name: str | None) -> dict[str, list[Callable[[], str | None]]]:
     """Per class, one thunk per mutation site; each thunk re-parses and edits one node."""
     try:
-        tree = ast.parse(code)
+        tree = pyast.parse(code)
     except SyntaxError:
         return {}
     target = _target_function(tree, function_name)
@@ -116,7 +118,7 @@ def _python_sites(code: str, function_name: str | None) -> dict[str, list[Callab
 
     def add(cls: str, edit: Callable[[ast.AST], bool], index: int) -> None:
         def make() -> str | None:
-            fresh = ast.parse(code)
+            fresh = pyast.parse(code)
             fn = _target_function(fresh, function_name)
             nodes = list(_body_nodes(fn))
             if index >= len(nodes) or not edit(nodes[index]):
@@ -124,7 +126,7 @@ def _python_sites(code: str, function_name: str | None) -> dict[str, list[Callab
             ast.fix_missing_locations(fresh)
             try:
                 out = ast.unparse(fresh)
-                ast.parse(out)
+                pyast.parse(out)
             except (SyntaxError, ValueError, RecursionError):
                 return None
             return out

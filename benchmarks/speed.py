@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from benchmarks.naive import BASELINES, evaluate_naive, make_naive_backend
+from biocoder_metric import pyast
 from biocoder_metric.execution import EvalOptions, harness, run_evaluation
 from biocoder_metric.types import Job
 from biocoder_metric.validity.mutation import java_mutants, python_mutants
@@ -269,7 +270,7 @@ def with_probe(program: str) -> str:
     up to interpreter exit (``atexit``), inside the case process. Imports are left out on
     purpose: loading numpy once per case is exactly the overhead the engine removes.
     """
-    tree = ast.parse(program)
+    tree = pyast.parse(program)
     line = len(program.splitlines()) + 1
     for i, node in enumerate(tree.body):
         if isinstance(node, (ast.Import, ast.ImportFrom)):

@@ -61,6 +61,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import hand_mutants
+from biocoder_metric import pyast
 
 ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = Path(__file__).resolve().parent / "generalise" / "corpus.json"
@@ -554,7 +555,7 @@ def _change(golden: str, mutant: str, language: str) -> str:
 
     if language == "python":
         try:
-            golden = ast.unparse(ast.parse(golden))  # mutants are unparsed: compare like with like
+            golden = ast.unparse(pyast.parse(golden))  # mutants are unparsed: compare like with like
         except SyntaxError:
             pass
     lines = [

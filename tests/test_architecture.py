@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -359,3 +360,52 @@ def test_the_sample_and_task_statuses_live_in_types_only():
         assert not hasattr(protocol, name), f"protocol.py still defines {name}"
         assert hasattr(types, name)
     assert types.RunStatus is protocol.RunStatus
+
+
+def test_host_modules_build_asts_through_the_locked_parser():
+    """Threads build ASTs at once in the host (one per sandbox), which CPython 3.11 can turn into
+    ``SystemError: AST constructor recursion depth mismatch``: every host module parses through
+    ``biocoder_metric.pyast`` (the in-sandbox runtime is single-threaded and exempt)."""
+    bare = re.compile(r"\bast\.(parse|literal_eval)\(")
+    offenders = []
+    for root in ("biocoder_metric", "benchmarks"):
+        for path in sorted((REPO / root).rglob("*.py")):
+            rel = path.relative_to(REPO).as_posix()
+            if rel.startswith("biocoder_metric/sandbox/runtime/") or rel == "biocoder_metric/pyast.py":
+                continue
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if bare.search(line):
+                    offenders.append(f"{rel}:{n}")
+    assert offenders == [], offenders
+
+
+def test_the_locked_parser_serialises_threads():
+    """Two threads never build an AST at the same time through ``pyast.parse``."""
+    import threading
+
+    from biocoder_metric import pyast
+
+    inside, most, lock = [0], [0], threading.Lock()
+    real = pyast.ast.parse
+
+    def probe(*args, **kwargs):
+        with lock:
+            inside[0] += 1
+            most[0] = max(most[0], inside[0])
+        try:
+            return real(*args, **kwargs)
+        finally:
+            with lock:
+                inside[0] -= 1
+
+    src = "\n".join(f"def f{i}(x):\n    return [y * {i} for y in range(x) if y % 3]" for i in range(300))
+    pyast.ast.parse = probe
+    try:
+        threads = [threading.Thread(target=lambda: [pyast.parse(src) for _ in range(5)]) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        pyast.ast.parse = real
+    assert most[0] == 1

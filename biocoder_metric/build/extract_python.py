@@ -19,6 +19,7 @@ import ast
 from pathlib import Path
 from typing import Any
 
+from biocoder_metric import pyast
 from biocoder_metric.build.common import (
     SkipLog,
     function_id,
@@ -148,7 +149,7 @@ def file_records(
     text: str, rel: str, package: str, repo_name: str, top_packages: set[str]
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """(function records, file record) of one parsed file; raises SyntaxError/ValueError when it does not parse."""
-    tree = ast.parse(text, filename=rel)
+    tree = pyast.parse(text, filename=rel)
     lines = text.splitlines()
     imports = _top_imports(tree)
     import_lines = [ast.unparse(n) for n in imports]

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import Any, NamedTuple
 
+from biocoder_metric import pyast
 from biocoder_metric.languages import runner
 
 #: Folder names that hold a repository's tests.
@@ -414,7 +415,7 @@ def _decorators(rec: dict[str, Any]) -> list[str]:
 
 def _py_function(rec: dict[str, Any]) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     try:
-        tree = ast.parse(str(rec.get("content") or ""))
+        tree = pyast.parse(str(rec.get("content") or ""))
     except (SyntaxError, ValueError):
         return None
     for node in tree.body:

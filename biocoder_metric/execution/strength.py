@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from biocoder_dataset.java_source import block_end, java_mask
+from biocoder_metric import pyast
 from biocoder_metric.digests import sha256
 from biocoder_metric.execution import harness
 from biocoder_metric.execution.executors.base import Pool
@@ -71,7 +72,7 @@ def python_null_candidates(golden: str, function_name: str | None) -> list[tuple
     ``@property``/``@staticmethod`` and default values are exactly the golden's.
     """
     try:
-        tree = ast.parse(golden)
+        tree = pyast.parse(golden)
     except SyntaxError:
         return []
     fn = _python_function(tree, function_name)
@@ -95,7 +96,7 @@ def python_null_candidates(golden: str, function_name: str | None) -> list[tuple
     for label, body in bodies:
         if body is None:
             continue
-        fn.body = ast.parse(body).body
+        fn.body = pyast.parse(body).body
         out.append((label, ast.unparse(ast.fix_missing_locations(fn))))
     return out
 
@@ -275,13 +276,13 @@ def python_wrapped_candidates(golden: str, function_name: str | None) -> list[tu
     and class methods work alike. Generators and async functions are not wrapped.
     """
     try:
-        tree = ast.parse(golden)
+        tree = pyast.parse(golden)
     except SyntaxError:
         return []
     fn = _python_function(tree, function_name)
     if fn is None or isinstance(fn, ast.AsyncFunctionDef) or _is_generator(fn):
         return []
-    inner = ast.parse(ast.unparse(fn)).body[0]
+    inner = pyast.parse(ast.unparse(fn)).body[0]
     inner.decorator_list = []
     inner.name = "_biocoder_golden"
     call = f"_r = _biocoder_golden({_call_args(fn)})"
@@ -304,8 +305,8 @@ def python_wrapped_candidates(golden: str, function_name: str | None) -> list[tu
         (RETURN_PERTURBED, call, "return _biocoder_perturb(_r)"),
         (RETURNS_SOMETHING, call, "if _r is not None:\n    import os\n    os._exit(97)\nreturn _r"),
     ):
-        body = ast.parse(_HELPERS).body + [inner] + ast.parse(f"{head}\n{tail}").body
-        wrapper = ast.parse(ast.unparse(fn)).body[0]
+        body = pyast.parse(_HELPERS).body + [inner] + pyast.parse(f"{head}\n{tail}").body
+        wrapper = pyast.parse(ast.unparse(fn)).body[0]
         wrapper.body = body
         out.append((label, ast.unparse(ast.fix_missing_locations(wrapper))))
     return out

@@ -10,6 +10,7 @@ import ast
 import re
 from typing import Any
 
+from biocoder_metric import pyast
 from biocoder_metric.languages.base import LanguageRunner
 
 _PY_DOCSTRING = re.compile(r'(?:"""|\'\'\').*?(?:"""|\'\'\')', re.S)
@@ -21,7 +22,7 @@ def _without_docstrings(code: str) -> str | None:
     import textwrap
 
     try:
-        tree = ast.parse(textwrap.dedent(code))
+        tree = pyast.parse(textwrap.dedent(code))
     except SyntaxError:
         return None
     for node in ast.walk(tree):
@@ -43,7 +44,7 @@ _MAX_TRIM_LINES = 400
 def python_parses(code: str) -> bool:
     """Whether ``code`` is syntactically valid Python (compiles to an AST; nothing runs)."""
     try:
-        ast.parse(code)
+        pyast.parse(code)
     except (SyntaxError, ValueError):
         return False
     return True
@@ -92,7 +93,7 @@ def _is_usage(node: ast.stmt, function_name: str | None) -> bool:
 
 def _drop_scaffolding(code: str, function_name: str | None) -> str:
     try:
-        tree = ast.parse(code)
+        tree = pyast.parse(code)
     except (SyntaxError, ValueError):
         return code  # a continuation or broken code: leave it to the harness / the run to judge
     drop: set[int] = set()

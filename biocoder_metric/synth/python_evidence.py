@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import ast
 
+from biocoder_metric import pyast
+
 #: Share of cases that replay a docstring example instead of generated arguments.
 EXAMPLE_RATE = 0.3
 #: Largest magnitude taken as a scale constant (bigger ones are sizes no test should allocate).
@@ -50,7 +52,7 @@ def doc_examples(
     out: list[dict[str, str]] = []
     for text in calls:
         try:
-            node = ast.parse(text, mode="eval").body
+            node = pyast.parse(text, mode="eval").body
         except SyntaxError:
             continue
         call = _find_call(node, func.name)
@@ -75,7 +77,7 @@ def _calls_in(repo: str) -> dict[str, list[ast.Call]]:
             if any(part.startswith(".") for part in path.parts):
                 continue
             try:
-                tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
+                tree = pyast.parse(path.read_text(encoding="utf-8", errors="replace"))
             except (SyntaxError, ValueError, OSError):
                 continue
             for n in ast.walk(tree):
@@ -140,7 +142,7 @@ def _bind(call: ast.Call, names: list[str], skip_first: bool) -> dict[str, str] 
 
 def _is_literal(node: ast.AST) -> bool:
     try:
-        ast.literal_eval(node)
+        pyast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return False
     return True

@@ -23,6 +23,8 @@ from __future__ import annotations
 import ast
 import re
 
+from biocoder_metric import pyast
+
 FORMATS = ("fasta", "fastq", "newick", "nexus", "vcf", "sam", "bed", "gff")
 
 #: The format a word in a parameter's name or description stands for.
@@ -135,7 +137,7 @@ def helper_index(sources: list[str] | tuple[str, ...]) -> dict[str, ast.AST]:
     out: dict[str, ast.AST] = {}
     for src in sources:
         try:
-            tree = ast.parse(src)
+            tree = pyast.parse(src)
         except SyntaxError:
             continue
         for node in ast.walk(tree):

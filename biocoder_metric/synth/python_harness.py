@@ -22,6 +22,7 @@ import ast
 import copy
 from dataclasses import dataclass, field
 
+from biocoder_metric import pyast
 from biocoder_metric.execution.harness import INSERT_MARKER
 from biocoder_metric.synth.python_evidence import (
     EXAMPLE_RATE,
@@ -295,7 +296,7 @@ def analyse(
     ``helper_sources``: the sliced definitions (what a parameter may be passed on to: a parser
     helper's markers say which file format the parameter holds).
     """
-    tree = ast.parse(golden)
+    tree = pyast.parse(golden)
     func, _ = find_function(tree, function_name)
     if func is None:
         raise ValueError(f"golden code does not define {function_name!r}")
@@ -334,7 +335,7 @@ def analyse(
         provided = set()
         for member in class_members:
             try:
-                node = ast.parse(member).body[0]
+                node = pyast.parse(member).body[0]
             except (SyntaxError, IndexError):
                 continue
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -355,7 +356,7 @@ def analyse(
         member_nodes: list[ast.AST] = []
         for member in class_members:
             try:
-                node = ast.parse(member).body[0]
+                node = pyast.parse(member).body[0]
             except (SyntaxError, IndexError):
                 continue
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):

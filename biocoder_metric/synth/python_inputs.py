@@ -21,6 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from biocoder_metric import pyast
 from biocoder_metric.synth.python_formats import format_expr, format_kind
 
 #: Concrete generator kinds. Each is an expression over ``_r`` (a ``random.Random``) in the
@@ -732,7 +733,7 @@ def array_rank(body: ast.AST, target: str) -> int:
                 if k.arg != "axis":
                     continue
                 try:
-                    v = ast.literal_eval(k.value)
+                    v = pyast.literal_eval(k.value)
                 except (ValueError, TypeError, SyntaxError):
                     continue
                 if isinstance(v, int) and not isinstance(v, bool):
@@ -1072,7 +1073,7 @@ def callsite_votes(
         if function_name not in text:
             continue
         try:
-            tree = ast.parse(text)
+            tree = pyast.parse(text)
         except SyntaxError:
             continue
         for node in ast.walk(tree):
@@ -1381,7 +1382,7 @@ def class_hints(func: ast.FunctionDef | ast.AsyncFunctionDef, skip_first: bool =
 def constructor_kind(class_source: str, class_name: str, repo_dir: str | Path | None = None) -> str | None:
     """``ctor:`` kind building ``class_name`` from generated values for its ``__init__``'s required parameters."""
     try:
-        tree = ast.parse(class_source)
+        tree = pyast.parse(class_source)
     except SyntaxError:
         return None
     cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name), None)
@@ -1402,7 +1403,7 @@ def kind_expr(kind: str) -> str:
         return format_expr(kind)
     if kind.startswith("ctor:"):  # one of the repository's classes, through its constructor
         _, name, fields = kind.split(":", 2)
-        args = ast.literal_eval(fields)
+        args = pyast.literal_eval(fields)
         return f"{name}(" + ", ".join(f"{k}={kind_expr(v)}" for k, v in args.items()) + ")"
     if kind.startswith("choice:"):
         return f"_r.choice({kind[len('choice:') :]} + [_bc_seq(_r, 'abcdefgh', 3, 6)])"
@@ -1413,19 +1414,19 @@ def kind_expr(kind: str) -> str:
     if kind.startswith("regex:"):
         return f"_r.choice({kind[len('regex:') :]})"
     if kind.startswith("text:"):
-        seps, numeric = ast.literal_eval(kind[len("text:") :])
+        seps, numeric = pyast.literal_eval(kind[len("text:") :])
         return f"_bc_text(_r, {seps!r}, {numeric!r})"
     if kind.startswith("obj:"):
-        fields = ast.literal_eval(kind[len("obj:") :])
+        fields = pyast.literal_eval(kind[len("obj:") :])
         return "_bc_ns(" + ", ".join(f"{k}={kind_expr(v)}" for k, v in fields.items()) + ")"
     if kind.startswith("tuplelist:"):
-        fields = ast.literal_eval(kind[len("tuplelist:") :])
+        fields = pyast.literal_eval(kind[len("tuplelist:") :])
         return "[(" + ", ".join(kind_expr(f) for f in fields) + ",) for _ in range(_r.randint(1, 6))]"
     if kind.startswith("dictkeys:"):
-        keys = ast.literal_eval(kind[len("dictkeys:") :])
+        keys = pyast.literal_eval(kind[len("dictkeys:") :])
         return "{" + ", ".join(f"{k!r}: {kind_expr(v)}" for k, v in keys.items()) + "}"
     if kind.startswith("dictlist:"):
-        keys = ast.literal_eval(kind[len("dictlist:") :])
+        keys = pyast.literal_eval(kind[len("dictlist:") :])
         if keys:
             one = "{" + ", ".join(f"{k!r}: {kind_expr(v)}" for k, v in keys.items()) + "}"
         else:

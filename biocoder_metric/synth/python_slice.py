@@ -21,6 +21,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from biocoder_metric import pyast
+
 #: Third-party top-level modules the reference image provides (docker/README.md).
 IMAGE_MODULES = frozenset(
     {"numpy", "scipy", "pandas", "skimage", "sklearn", "Bio", "pysam", "centrosome", "six"}
@@ -262,7 +264,7 @@ def slice_golden(golden: str, function_name: str, helpers: dict[str, str] | None
     ``helpers``: function name -> source of other tasks' goldens from the same repository (the
     benchmark's own data); a free name that is one of them is sliced in with what it needs.
     """
-    tree = ast.parse(golden)
+    tree = pyast.parse(golden)
     func, _ = find_function(tree, function_name)
     target = func or tree
     s = Slice(origin="golden")
@@ -290,7 +292,7 @@ def slice_golden(golden: str, function_name: str, helpers: dict[str, str] | None
                 s.definitions.append(f"class {name}(Exception):\n    pass")
             elif name in helpers:
                 try:
-                    htree = ast.parse(helpers[name])
+                    htree = pyast.parse(helpers[name])
                 except SyntaxError:
                     s.unresolved.append(name)
                     continue
@@ -349,7 +351,7 @@ class _RepoSlicer:
         if path not in self._trees:
             text = path.read_text(encoding="utf-8", errors="replace")
             self._texts[path] = text
-            self._trees[path] = ast.parse(text)
+            self._trees[path] = pyast.parse(text)
         return self._trees[path]
 
     def module_path(self, dotted: str, current: Path | None = None, level: int = 0) -> Path | None:
@@ -595,7 +597,7 @@ def slice_repository(golden: str, function_name: str, repo_dir: str | Path, modu
         path = path.resolve() if path.is_file() else repo / path
     slicer = _RepoSlicer(repo)
     tree = slicer.tree(path)
-    golden_tree = ast.parse(golden)
+    golden_tree = pyast.parse(golden)
     gfunc, _ = find_function(golden_tree, function_name)
     _, src_class = find_function(tree, function_name)
     s = Slice(origin="repository")
@@ -607,7 +609,7 @@ def slice_repository(golden: str, function_name: str, repo_dir: str | Path, modu
         members = _class_members(src_class, gfunc, slicer, path)
         class_src_names = set()
         for m in members:
-            class_src_names.update(free_names(ast.parse(m)))
+            class_src_names.update(free_names(pyast.parse(m)))
         needed = list(dict.fromkeys(needed + [n for n in class_src_names if n != src_class.name]))
     for name in needed:
         if src_class is not None and name == src_class.name:
@@ -831,7 +833,7 @@ def _definitions_index(repo: Path) -> dict[str, list[Path]]:
             ):
                 continue
             try:
-                tree = ast.parse(p.read_text(encoding="utf-8", errors="replace"))
+                tree = pyast.parse(p.read_text(encoding="utf-8", errors="replace"))
             except (SyntaxError, ValueError):
                 continue
             for node in tree.body:

@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from biocoder_dataset.java_source import java_mask
+from biocoder_metric import pyast
 from biocoder_metric.languages import runner
 
 BRANCH_DROP = "branch drop"
@@ -152,7 +153,7 @@ def _round_robin(per_op: dict[str, list]) -> Iterator[tuple[str, object]]:
 def python_heldout_mutants(code: str, limit: int) -> list[tuple[str, str]]:
     """(operator, source) of up to ``limit`` held-out mutants of ``code``, distinct from it."""
     try:
-        tree = ast.parse(code)
+        tree = pyast.parse(code)
     except SyntaxError:
         return []
     original = ast.unparse(tree)

@@ -34,6 +34,7 @@ import re
 from collections.abc import Iterator
 
 from biocoder_dataset.java_source import java_mask
+from biocoder_metric import pyast
 
 ARITHMETIC = "arithmetic"
 COMPARISON = "comparison"
@@ -236,7 +237,7 @@ def python_mutants(code: str, limit: int, seed: str = "") -> list[tuple[str, str
     (after ``ast.unparse``) or an earlier mutant are dropped.
     """
     try:
-        tree = ast.parse(code)
+        tree = pyast.parse(code)
     except SyntaxError:
         return []
     counter = _Mutator()
