@@ -126,6 +126,10 @@ def render_markdown(data: dict[str, Any]) -> str:
             f"{data['repeats']} timed jobs per task and design after a warm-up job, interleaved; {cases}. "
             "Stages a design does not have (a fork per case) are empty; in one process per sample the fork "
             "is paid once per job and mostly by a spare forked ahead. `overhead` = total - program. "
+            "`host->worker` of a job's first case holds the worker's once-per-job work (compiling every case "
+            "program, reading their imports); later cases start before the host has read the previous outcome, "
+            "hence medians below zero. These medians are per case; the per-case overhead of whole jobs (job time "
+            "minus the programs' own time, divided by the cases) is in the overhead table below. "
             "Raw output `docs/bench-results/case_profile.json` (`python -m benchmarks case_profile`).",
         ]
     )

@@ -102,17 +102,19 @@ PATH_LABELS = {
 def overhead() -> str:
     """Per-case overhead above the program's own compute (`python -m benchmarks speed --overhead`)."""
     rows = [
-        "| workload | path | cases | wall overhead per case: median (p10 / p90) | CPU overhead per case | raw output |",
+        "| workload | path | cases (per job) | wall overhead per case: median (p10 / p90) | CPU overhead per case | raw output |",
         "|---|---|---:|---:|---:|---|",
     ]
     for name, report in _bench_reports():
+        m = re.search(r"--overhead-cases[ =](\d+)", report.get("command", ""))
+        per_job = m.group(1) if m else "10"  # the benchmark's default
         for sandbox, block in sorted(report["sandboxes"].items()):
             for o in block.get("overhead") or []:
                 cpu = o.get("overhead_cpu_ms_per_case")
                 q = o.get("overhead_ms_quantiles") or {}
                 spread = f" ({q['p10']:.1f} / {q['p90']:.1f})" if q else ""
                 rows.append(
-                    f"| `{report['config']}`, {sandbox} | {PATH_LABELS.get(o['path'], o['path'])} | {o['cases']} | "
+                    f"| `{report['config']}`, {sandbox} | {PATH_LABELS.get(o['path'], o['path'])} | {o['cases']} ({per_job}) | "
                     f"{o['overhead_ms_median']:.1f} ms{spread} | {'' if cpu is None else f'{cpu:.1f} ms'} | "
                     f"`docs/bench-results/{name}` |"
                 )
