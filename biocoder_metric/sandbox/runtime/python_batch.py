@@ -14,7 +14,7 @@ Why it is safe (docs/security.md, "One process per sample"): the process holds o
 sample is what that sample itself computed; expected outputs are never in the sandbox (outputs
 are compared on the host). A case that crashes, is killed, times out, breaks the case protocol
 or kills its process ends *that* case only: the next case starts in a fresh child. Anything the
-process says about itself (``done <index> <rc>``) can set only its own exit code, which a
+process says about itself (``done <index> <rc> keep|retire``) can set only its own exit code, which a
 program sets anyway; no message of a case process can produce an infrastructure status.
 
 Protocol, on a socketpair the zygote creates (its worker end is handed over with SCM_RIGHTS):
@@ -22,7 +22,8 @@ Protocol, on a socketpair the zygote creates (its worker end is handed over with
 * worker -> child: one JSON line per case: ``{"index", "stdin", "stdout", "stderr", "work",
   "tmpdir", "code"}`` (``code``: the program's code object, marshalled by the worker, which
   compiled it anyway to find syntax errors);
-* child -> worker: ``done <index> <rc>`` when that case's program ended.
+* child -> worker: ``done <index> <rc> keep|retire`` when that case's program ended
+  (``retire``: a thread of the case still runs, so the process must not be reused).
 
 EOF from the worker ends the child.
 """
@@ -53,7 +54,7 @@ from .processes import (
 )
 from .protocol import RunStatus, encode_line
 
-#: Longest control line a case process may send (``done <index> <rc>``); more breaks the protocol.
+#: Longest control line a case process may send (``done <index> <rc> keep``); more breaks the protocol.
 MAX_LINE = 64
 
 
