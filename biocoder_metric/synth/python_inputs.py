@@ -974,22 +974,7 @@ def element_kind(body: ast.AST, target: str) -> str | None:
 
 def _element_name(body: ast.AST, target: str) -> str | None:
     """The loop variable of ``for x in target`` / ``for i, x in enumerate(target)``, if any."""
-    for node in ast.walk(body):
-        if not isinstance(node, (ast.For, ast.comprehension)):
-            continue
-        it, var = node.iter, node.target
-        if (
-            isinstance(it, ast.Call)
-            and isinstance(it.func, ast.Name)
-            and it.func.id == "enumerate"
-            and it.args
-            and isinstance(var, ast.Tuple)
-            and len(var.elts) == 2
-        ):
-            it, var = it.args[0], var.elts[1]
-        if _is_target(it, target) and isinstance(var, ast.Name):
-            return var.id
-    return None
+    return next((v.id for v in _loop_targets(body, target) if isinstance(v, ast.Name)), None)
 
 
 def _mask_names(body: ast.AST) -> set[str]:

@@ -122,14 +122,19 @@ def prctl(option, value):
         return False
 
 
-def wait_deadline(pid, deadline):
-    """Wait for ``pid`` until ``deadline`` (monotonic). Returns the wait status or None on timeout."""
-    pidfd = -1
+def open_pidfd(pid):
+    """A pidfd of ``pid`` (readable once it has ended), or -1 where the kernel or Python has none."""
     if hasattr(os, "pidfd_open"):
         try:
-            pidfd = os.pidfd_open(pid)
+            return os.pidfd_open(pid)
         except OSError:
-            pidfd = -1
+            pass
+    return -1
+
+
+def wait_deadline(pid, deadline):
+    """Wait for ``pid`` until ``deadline`` (monotonic). Returns the wait status or None on timeout."""
+    pidfd = open_pidfd(pid)
     try:
         delay = 0.0005
         while True:
@@ -289,16 +294,15 @@ def set_limits(memory_mb, fsize, nproc, address_space):
         lim(resource.RLIMIT_AS, memory_mb << 20)
 
 
-def close_other_fds():
-    """Close every fd above 2. Listing /proc/self/fd is far cheaper than closing 65k numbers one
-    syscall at a time (Python 3.9 has no close_range; under Docker's seccomp each call costs)."""
+def close_other_fds(keep=-1):
+    """Close every fd above 2 but ``keep``. Listing /proc/self/fd is far cheaper than closing 65k
+    numbers one syscall at a time (Python 3.9 has no close_range; under Docker's seccomp each call costs)."""
     try:
         fds = [int(x) for x in os.listdir("/proc/self/fd")]
     except OSError:
-        os.closerange(3, 65536)
-        return
+        fds = range(3, 65536)
     for fd in fds:
-        if fd > 2:
+        if fd > 2 and fd != keep:
             try:
                 os.close(fd)
             except OSError:

@@ -40,11 +40,13 @@ import time
 
 from .cases import Case
 from .processes import (
+    close_other_fds,
     die_with_traceback,
     expendable,
     kill_case,
     kill_leftovers,
     oom_kills,
+    open_pidfd,
     process_state,
     reset_signals,
     rmtree,
@@ -61,19 +63,6 @@ MAX_LINE = 64
 # --------------------------------------------------------------------------- in the case process
 
 
-def _close_fds_but(keep):
-    try:
-        fds = [int(x) for x in os.listdir("/proc/self/fd")]
-    except OSError:
-        fds = range(3, 4096)
-    for fd in fds:
-        if fd > 2 and fd != keep:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-
-
 def _case_io(msg, ctl_fd):
     """fds 0-2 on this case's files, every other fd but the control socket closed, cwd, TMPDIR."""
     fd_in = os.open(msg["stdin"], os.O_RDONLY)
@@ -82,7 +71,7 @@ def _case_io(msg, ctl_fd):
     os.dup2(fd_in, 0)
     os.dup2(fd_out, 1)
     os.dup2(fd_err, 2)
-    _close_fds_but(ctl_fd)
+    close_other_fds(ctl_fd)
     os.chdir(msg["work"])
     if msg.get("tmpdir"):
         os.environ["TMPDIR"] = msg["tmpdir"]
@@ -248,13 +237,7 @@ class BatchChildren:
                 die_with_traceback()
             os._exit(127)
         theirs.close()
-        pidfd = -1
-        if hasattr(os, "pidfd_open"):
-            try:
-                pidfd = os.pidfd_open(pid)
-            except OSError:
-                pidfd = -1
-        return pid, ours, pidfd
+        return pid, ours, open_pidfd(pid)
 
     def start(self, timeout_s):
         """A case process for a job: the spare if there is one, else a fresh fork.
