@@ -54,6 +54,7 @@ FAST = {
     "test_postprocess.py",
     "test_processors.py",
     "test_prompts.py",
+    "test_python_compile.py",
     "test_records.py",
     "test_rosalind_checkers.py",
     "test_runtime_stdlib.py",

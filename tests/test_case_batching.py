@@ -256,3 +256,35 @@ def test_what_a_case_leaves_in_its_process_does_not_reach_the_next_case(sandbox)
     pid, word = out[3].stdout.split()
     assert word == "clean" and "spam" not in out[3].stdout
     assert int(pid) != daemon_pid, "a process whose daemon thread runs on is not reused"
+
+
+SIBLINGS = """
+import glob, os, signal, time
+time.sleep(0.2)  # the zygote forks its spare after handing this process over
+me, hit = os.getpid(), 0
+for path in glob.glob(f"/proc/{os.getppid()}/task/*/children"):
+    for kid in open(path).read().split():
+        if int(kid) != me:
+            os.kill(int(kid), signal.SIG{sig})
+            hit += 1
+print(hit)
+"""
+
+
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+@pytest.mark.parametrize("sig", ["STOP", "KILL"])
+def test_a_spare_an_earlier_sample_stopped_or_killed_costs_the_next_sample_nothing(sandbox, sig):
+    """The zygote's spare (forked ahead for the next job) is a sibling of the running case, which
+    may signal it (SIGSTOP and SIGKILL cannot be ignored). The next sample must get a sound
+    process: its cases pass, well within their deadline (a stopped spare would time it out)."""
+    import time
+
+    with _box(sandbox) as box:
+        box.run(_job(PID))
+        attack = box.run(_job(SIBLINGS.replace("{sig}", sig), timeout_s=10.0))
+        assert attack[0].status == "ok" and int(attack[0].stdout) >= 1, attack[0]
+        started = time.monotonic()
+        out = box.run(_job(PID, PID, timeout_s=10.0))
+        took = time.monotonic() - started
+    assert [o.status for o in out] == ["ok", "ok"], out
+    assert took < 5.0, took

@@ -1,8 +1,10 @@
 """A wrong candidate cannot move the score by sabotaging its sandbox.
 
 Each sabotage class (signals to pid 1, to the zygote/parent, to its process group and to every
-process; a full ``/work`` and scratch dirs; closed fds; from Python and from Java, where a Java
-candidate can run ``kill`` or use ``ProcessHandle``) is a task of its own with the golden plus
+process; a full ``/work`` and scratch dirs; closed fds; another process's limits, priority, CPU
+set and scheduling policy changed from outside, and every process stopped; from Python and from
+Java, where a Java candidate can run ``kill``, ``prlimit``, ``renice``, ``taskset``, ``chrt`` or
+use ``ProcessHandle``) is a task of its own with the golden plus
 3 wrong samples that sabotage before answering wrongly. Whatever the sabotage does, the score
 must be pass@1 = 25% on every task, with every sample counted in n (no infrastructure error,
 no partial label), under docker and bwrap, through the CLI (with and without
@@ -81,9 +83,58 @@ PY_SABOTAGE = {
     os.closerange(0, 1)
     os.closerange(3, 4096)
 """,
+    # what any process of the same uid may change in another from outside: limits, priority,
+    # CPU set, scheduling policy, and stopping it (the spare case process, the zygote, the worker)
+    "process_controls": """
+    import os, resource, signal
+    me = os.getpid()
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == me:
+            continue
+        pid = int(name)
+        for res, val in ((resource.RLIMIT_CPU, 1), (resource.RLIMIT_NOFILE, 8), (resource.RLIMIT_NPROC, 1)):
+            try:
+                resource.prlimit(pid, res, (val, val))
+            except Exception:
+                pass
+        try:
+            tids = [int(t) for t in os.listdir("/proc/%d/task" % pid)]
+        except OSError:
+            tids = [pid]
+        for tid in tids:
+            for act in (
+                lambda: os.setpriority(os.PRIO_PROCESS, tid, 19),
+                lambda: os.sched_setscheduler(tid, os.SCHED_IDLE, os.sched_param(0)),
+                lambda: os.sched_setaffinity(tid, {min(os.sched_getaffinity(0))}),
+            ):
+                try:
+                    act()
+                except Exception:
+                    pass
+        try:
+            os.kill(pid, signal.SIGSTOP)
+        except Exception:
+            pass
+""",
 }
 
 JAVA_SABOTAGE = {
+    "process_controls": """
+        long me = ProcessHandle.current().pid();
+        ProcessHandle.allProcesses().map(ProcessHandle::pid).filter(p -> p != me).forEach(p -> {
+            String pid = Long.toString(p);
+            String[][] commands = {
+                {"prlimit", "--pid", pid, "--cpu=1:1", "--nofile=8:8"},
+                {"renice", "-n", "19", "-p", pid},
+                {"taskset", "-p", "-c", "0", pid},
+                {"chrt", "-i", "-p", "0", pid},
+                {"kill", "-STOP", pid},
+            };
+            for (String[] command : commands) {
+                try { new ProcessBuilder(command).start().waitFor(); } catch (Exception e) { }
+            }
+        });
+""",
     "kill_pid1": """
         for (String sig : new String[] {"INT", "TERM", "HUP", "USR1", "KILL", "STOP"}) {
             try { new ProcessBuilder("kill", "-" + sig, "1").start().waitFor(); } catch (Exception e) { }

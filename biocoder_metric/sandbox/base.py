@@ -457,6 +457,8 @@ class WorkerSandbox(Sandbox):
                     why = f"sandbox worker error: {msg['error']}\n{msg.get('traceback', '')}"[-4000:]
                     for i in range(len(job.programs)):
                         got.setdefault(i, CaseOutcome(status=RunStatus.SANDBOX_ERROR, stderr=why))
+                    if msg.get("fatal"):  # the worker stops: the next job gets a fresh one
+                        self._drop()
                     return got, None
                 if msg.get("done"):
                     return got, None

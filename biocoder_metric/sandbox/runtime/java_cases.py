@@ -17,7 +17,15 @@ import subprocess
 import time
 
 from .cases import Case, compile_error, looks_like_memory_error
-from .processes import expendable, kill_leftovers, read_tail, rmtree, set_limits
+from .processes import (
+    expendable,
+    kill_leftovers,
+    process_controls,
+    read_tail,
+    rmtree,
+    set_limits,
+    untouched,
+)
 from .protocol import (
     DEFAULT_CLASS_NAME,
     DEFAULT_MEMORY_MB,
@@ -211,9 +219,18 @@ class JavaCompiler:
         self.used = 0
         #: None until the first start: whether a non-dumpable launcher works in this sandbox.
         self.protected = None
+        #: ``process_controls`` of the running compiler, read after its first reply.
+        self.controls = None
 
     def pid(self):
         return self.jvm.proc.pid if self.jvm is not None and self.jvm.alive() else None
+
+    def check(self):
+        """Before a job (``Worker.check_shared``): a compiler that an earlier case stopped, or whose
+        limits or priority it changed, is replaced (the next compile starts a fresh one)."""
+        pid = self.pid()
+        if pid is not None and not untouched(pid, self.controls):
+            self.close()
 
     def close(self):
         if self.jvm is not None:
@@ -269,6 +286,8 @@ class JavaCompiler:
             self.used += 1
             reply = self.jvm.command(f"C\t{src_dir}\t{classes_dir}", timeout)
             if reply is not None:
+                if not reused:  # as it runs once started (the JVM sets some limits itself)
+                    self.controls = process_controls(self.jvm.proc.pid)
                 return reply.split("\t")[1:2] == ["0"]
             self.close()
             if not reused:

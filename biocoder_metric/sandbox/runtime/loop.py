@@ -34,10 +34,12 @@ from .processes import (
     kill_leftovers,
     oom_kills,
     prctl,
+    process_controls,
     remove_entries,
     reset_signals,
     rmtree,
     set_limits,
+    untouched,
     wait_deadline,
 )
 from .protocol import (
@@ -54,6 +56,10 @@ from .protocol import (
 )
 from .python_cases import Zygotes, run_python, zygote_main
 from .state import CleanState
+
+
+class Tampered(RuntimeError):
+    """The worker itself was changed from outside by a case; it reports this job and stops."""
 
 
 class Worker:
@@ -79,6 +85,9 @@ class Worker:
         #: A request's ``options.batch``: a warm Python job's cases share one case process
         #: (``python_batch.py``); off, each case gets its own.
         self.batch = True
+        #: What a process of ours starts with that a case could change from outside
+        #: (``processes.process_controls``): the zygotes inherit it, checked before every job.
+        self.controls = process_controls(os.getpid())
 
     def run(self, job, warm, emit):
         """Run one job; ``emit(index, outcome)`` is called as each case ends."""
@@ -87,6 +96,7 @@ class Worker:
             raise ValueError("job.programs must be a list of program texts")
         os.makedirs(self.workroot, mode=0o700, exist_ok=True)
         self.collect()
+        self.check_shared()
         try:
             if language == "python":
                 run_python(self, job, warm, emit)
@@ -99,6 +109,7 @@ class Worker:
             self.current_jobdir = None
             kill_leftovers(self.contained, self.keep())
             self.reset_state()
+            self.check_shared()  # here too, so that a change is this job's fault, not the next one's
 
     def collect(self):
         """Before a job: every case process of earlier jobs gone (waited for), then their
@@ -114,6 +125,18 @@ class Worker:
             child.end(10.0)  # the zygote reports its end; if it cannot, the worker waits itself
         kill_leftovers(self.contained, self.keep())
         self.reset_state()
+
+    def check_shared(self):
+        """Before and after a job: every process that outlives a job runs as it started, so that nothing an
+        earlier sample did to it from outside (stop it, lower a limit, its priority or its CPU
+        set: ``processes.process_controls``) reaches this one. A zygote or compiler that differs
+        is replaced (a zygote checks its spare itself, when it hands it over); the worker cannot
+        undo a change to itself, so it stops (``Tampered``), and the host starts a fresh sandbox."""
+        if process_controls(os.getpid()) != self.controls:
+            raise Tampered("a case changed the worker's limits or scheduling; this sandbox stops")
+        self.zygotes.keep_only(lambda pid: untouched(pid, self.controls))
+        if self.javac is not None:
+            self.javac.check()
 
     def close(self):
         if self.javac is not None:
@@ -341,6 +364,14 @@ def main(argv=None):
         except Exception as exc:
             if isinstance(exc, OSError) and exc.errno == errno.EPIPE:
                 return 1
-            send(error_message(req_id, f"{type(exc).__name__}: {exc}", traceback.format_exc()[-STDERR_TAIL:]))
+            fatal = isinstance(exc, Tampered)
+            send(
+                error_message(
+                    req_id, f"{type(exc).__name__}: {exc}", traceback.format_exc()[-STDERR_TAIL:], fatal
+                )
+            )
+            if fatal:
+                worker.close()
+                return 3
     worker.close()
     return 0

@@ -111,6 +111,56 @@ def process_state(pid):
         return None
 
 
+#: Every resource limit ``prlimit(2)`` can set in another process of the same uid.
+_RLIMITS = tuple(sorted(getattr(resource, n) for n in dir(resource) if n.startswith("RLIMIT_")))
+#: ``ioprio_get`` by machine (no libc wrapper); elsewhere the I/O priority is not compared.
+_IOPRIO_GET = {"x86_64": 252, "aarch64": 31}
+_IOPRIO = []
+
+
+def _ioprio(pid):
+    if not _IOPRIO:
+        import ctypes
+        import platform
+
+        number = _IOPRIO_GET.get(platform.machine())
+        _IOPRIO.append((ctypes.CDLL(None, use_errno=True).syscall, number) if number else None)
+    if _IOPRIO[0] is None:
+        return None
+    syscall, number = _IOPRIO[0]
+    return syscall(number, 1, pid)  # IOPRIO_WHO_PROCESS
+
+
+def process_controls(pid):
+    """What any process of the same uid can change about process ``pid`` from outside it,
+    without ptrace (which non-dumpable processes refuse): its resource limits (``prlimit``), nice
+    value, CPU affinity, scheduling policy and priority, and I/O priority. None if it is gone.
+
+    Why: the worker, its zygotes, a zygote's spare case process and the Java compiler outlive
+    the case that runs beside them, and what they pass on (a limit, a priority) reaches the
+    *next* sample. A case lowering a zygote's CPU limit or stopping the spare would turn another
+    sample's verdict into a timeout. So the worker compares these with what they started with
+    before every job, and replaces a process that differs (``Worker.check_shared``). Read for the
+    main thread: the one that forks.
+    """
+    try:
+        return (
+            tuple(resource.prlimit(pid, r) for r in _RLIMITS),
+            os.getpriority(os.PRIO_PROCESS, pid),
+            tuple(sorted(os.sched_getaffinity(pid))),
+            os.sched_getscheduler(pid),
+            os.sched_getparam(pid).sched_priority,
+            _ioprio(pid),
+        )
+    except (OSError, ValueError):
+        return None
+
+
+def untouched(pid, expected):
+    """Whether process ``pid`` runs (not stopped, not gone) with the controls ``expected``."""
+    return process_state(pid) not in ("T", "t", "Z", "X", None) and process_controls(pid) == expected
+
+
 def prctl(option, value):
     """Best-effort prctl via ctypes (no third-party module in the image)."""
     try:

@@ -157,5 +157,10 @@ def info_message(req_id, facts):
     return {"id": req_id, "info": facts}
 
 
-def error_message(req_id, error, traceback_tail):
-    return {"id": req_id, "error": error, "traceback": traceback_tail}
+def error_message(req_id, error, traceback_tail, fatal=False):
+    """A fault of the worker for request ``req_id``; ``fatal``: the worker stops after it (the
+    host starts a fresh one for the next job instead of sending it to a dying worker)."""
+    msg = {"id": req_id, "error": error, "traceback": traceback_tail}
+    if fatal:
+        msg["fatal"] = True
+    return msg

@@ -20,9 +20,11 @@ program sets anyway; no message of a case process can produce an infrastructure 
 Protocol, on a socketpair the zygote creates (its worker end is handed over with SCM_RIGHTS):
 
 * worker -> child: one JSON line per case: ``{"index", "stdin", "stdout", "stderr", "work",
-  "tmpdir", "code"}`` (``code``: the program's code object, marshalled by the worker, which
-  compiled it anyway to find syntax errors);
-* child -> worker: ``done <index> <rc> keep|retire`` when that case's program ended
+  "tmpdir", "code"}`` (``code``: a file with the program's code objects, its top-level chunks
+  in order, marshalled by the worker, which compiled them anyway to find syntax errors:
+  ``python_compile``);
+* child -> worker: ``ready`` once, after its limits are set and before any program runs (see
+  :func:`batch_child`), then ``done <index> <rc> keep|retire`` when each case's program ended
   (``retire``: a thread of the case still runs, so the process must not be reused).
 
 EOF from the worker ends the child.
@@ -31,7 +33,6 @@ EOF from the worker ends the child.
 from __future__ import annotations
 
 import json
-import marshal
 import os
 import select
 import signal
@@ -47,14 +48,17 @@ from .processes import (
     kill_leftovers,
     oom_kills,
     open_pidfd,
+    process_controls,
     process_state,
     reset_signals,
     rmtree,
     set_limits,
+    untouched,
     vm_size_mb,
     wait_deadline,
 )
 from .protocol import RunStatus, encode_line
+from .python_compile import load_program
 
 #: Longest control line a case process may send (``done <index> <rc> keep``); more breaks the protocol.
 MAX_LINE = 64
@@ -167,20 +171,31 @@ class _ProcessState:
         return any(t is not main and t.is_alive() for t in threading.enumerate())
 
 
-def batch_child(ctl_fd, base_vm_mb, run_program, mark):
-    """The case process: waits (as a spare) for its setup line, sets its limits once, then runs
-    one program per control message until EOF."""
+def batch_child(ctl_fd, base_vm_mb, run_program, mark, warm_up=None):
+    """The case process: as a spare, gets ready for a case (all it can do without one, deaf to
+    signals as the zygote is), waits for its setup line, sets its limits, says ``ready``, then runs
+    one program per control message until EOF.
+
+    ``ready`` is written before any program runs: a spare that an earlier sample killed or
+    stopped can never write it (a pending SIGKILL or SIGSTOP takes effect before the process
+    runs again), so the worker can tell a spare that was broken before it got its case from a
+    case that broke it, and gives the case a fresh process instead of a verdict."""
+    os.setsid()
+    extra_mb = max(0, vm_size_mb() - base_vm_mb)
+    expendable()
+    fresh = _ProcessState()
+    if warm_up is not None:
+        warm_up()
     buf = b""
     line, buf = _read_line(ctl_fd, buf)
     if line is None:
         os._exit(0)
     spec = json.loads(line.decode("utf-8"))
-    os.setsid()
-    memory_mb = int(spec["memory_mb"]) + max(0, vm_size_mb() - base_vm_mb)
-    set_limits(memory_mb, int(spec["fsize"]), int(spec["nproc"]), bool(spec["address_space"]))
-    expendable()
+    set_limits(
+        int(spec["memory_mb"]) + extra_mb, int(spec["fsize"]), int(spec["nproc"]), bool(spec["address_space"])
+    )
     reset_signals()
-    fresh = _ProcessState()
+    os.write(ctl_fd, b"ready\n")
     while True:
         line, buf = _read_line(ctl_fd, buf)
         if line is None:
@@ -190,7 +205,7 @@ def batch_child(ctl_fd, base_vm_mb, run_program, mark):
         _case_io(msg, ctl_fd)
         mark(msg, "child_limits")
         with open(msg["code"], "rb") as fh:
-            code_obj = marshal.load(fh)
+            code_obj = load_program(fh)
         mark(msg, "child_compiled")
         rc = run_program(code_obj, msg, batch=True)
         mark(msg, "child_exit")
@@ -216,10 +231,11 @@ class BatchChildren:
     the zygote preloaded more modules is stale (it lacks them) and is replaced.
     """
 
-    def __init__(self, base_vm_mb, run_program, mark):
+    def __init__(self, base_vm_mb, run_program, mark, warm_up=None):
         self.base_vm_mb = base_vm_mb
         self.run_program = run_program
         self.mark = mark
+        self.warm_up = warm_up
         #: pid -> [deadline, pidfd or -1]
         self.running = {}
         #: (pid, the worker's end of its control socket, pidfd or -1), or None.
@@ -232,7 +248,7 @@ class BatchChildren:
         if pid == 0:
             try:
                 ours.close()
-                batch_child(theirs.fileno(), self.base_vm_mb, self.run_program, self.mark)
+                batch_child(theirs.fileno(), self.base_vm_mb, self.run_program, self.mark, self.warm_up)
             except BaseException:  # noqa: B036
                 die_with_traceback()
             os._exit(127)
@@ -245,7 +261,7 @@ class BatchChildren:
         it once handed over) and profiling marks."""
         self.enabled = True
         marks = {"zygote_fork_start": time.monotonic()}
-        if self.spare is not None and os.waitpid(self.spare[0], os.WNOHANG)[0] == 0:
+        if self.spare is not None and os.waitpid(self.spare[0], os.WNOHANG)[0] == 0 and self._untouched():
             pid, ours, pidfd = self.spare
             marks["zygote_spare"] = 1.0
         else:
@@ -257,6 +273,12 @@ class BatchChildren:
         passed = os.dup(ours.fileno())
         ours.close()
         return pid, passed, marks
+
+    def _untouched(self):
+        """Whether the spare runs as it was forked: a case of an earlier job could stop it, or lower
+        its limits or priority, from outside (the same uid may); it would pass that on to another
+        sample. The zygote's own are the reference: the worker checks them before every job."""
+        return untouched(self.spare[0], process_controls(os.getpid()))
 
     def fork_spare(self):
         """Fork a spare if none is ready; its pid (to announce), or None."""
@@ -369,30 +391,52 @@ class _Child:
         self.zygote = zygote
         self.marks = marks
         self.buf = b""
+        #: Whether it said ``ready`` (before that, no program of ours has run in it).
+        self.ready = False
 
     def send(self, msg):
         self.ctl.sendall(encode_line(msg).encode("utf-8"))
 
-    def wait_done(self, index, deadline):
-        """``("done", rc)``, ``("retire", rc)`` (done, and the process must not be reused),
-        ``("died", None)``, ``("timeout", None)`` or ``("broken", None)``."""
+    def _line(self, deadline):
+        """The next control line, or how waiting for it ended: "broken", "timeout", "died", or
+        "lost" (before ``ready``: stopped or gone before any program ran)."""
         while b"\n" not in self.buf:
             if len(self.buf) > MAX_LINE:
-                return "broken", None
+                return "broken"
             left = deadline - time.monotonic()
             if left <= 0:
-                return "timeout", None
-            ready, _, _ = select.select([self.ctl], [], [], left)
+                return "timeout" if self.ready else "lost"
+            # before ``ready`` only our code runs in it: a stopped process is a spare that an
+            # earlier sample stopped (polled, so it does not cost this case its deadline)
+            ready, _, _ = select.select([self.ctl], [], [], left if self.ready else min(left, 0.05))
             if not ready:
+                if not self.ready and process_state(self.pid) in ("T", "t", "Z", "X", None):
+                    return "lost"
                 continue
             try:
                 chunk = self.ctl.recv(256)
             except OSError:
-                return "died", None
+                chunk = b""
             if not chunk:
-                return "died", None
+                return "died" if self.ready else "lost"
             self.buf += chunk
         line, _, self.buf = self.buf.partition(b"\n")
+        return line
+
+    def wait_done(self, index, deadline):
+        """``("done", rc)``, ``("retire", rc)`` (done, and the process must not be reused),
+        ``("died", None)``, ``("timeout", None)``, ``("broken", None)`` or ``("lost", None)``
+        (the process never ran the case: give the case another one)."""
+        if not self.ready:
+            line = self._line(deadline)
+            if isinstance(line, str):
+                return line, None
+            if line != b"ready":
+                return "broken", None
+            self.ready = True
+        line = self._line(deadline)
+        if isinstance(line, str):
+            return line, None
         parts = line.split()
         if (
             len(parts) != 4
@@ -494,7 +538,7 @@ def run_python_batched(worker, job, programs, codes, limits, emit, run_case_alon
                 fh.write(src)  # for tracebacks' source lines, as a script run would show them
             code_path = os.path.join(case.dir, "code")
             with open(code_path, "wb") as fh:
-                marshal.dump(code_obj, fh)
+                fh.write(code_obj.marshalled)
             tmpdir = None if worker.contained else os.path.join(case.work, ".tmp")
             if tmpdir:
                 os.makedirs(tmpdir, exist_ok=True)
@@ -527,10 +571,14 @@ def run_python_batched(worker, job, programs, codes, limits, emit, run_case_alon
                 child.send(msg)
                 how, rc = child.wait_done(index, start + timeout_s)
             except OSError:
-                how, rc = "died", None
+                how, rc = ("died" if child.ready else "lost"), None
             if marks is not None:
                 marks["end_received"] = time.monotonic()
             if how == "died" and not child.exited_by_itself():
+                how = "broken"
+            if how == "lost":
+                # A spare broken before it had this case (killed or stopped by an earlier
+                # sample): not this case's doing, so the case runs alone, as a broken protocol does.
                 how = "broken"
             if how in ("done", "retire"):
                 result = worker.settle_rc(case, start, rc, False, oom_before, keep=(child.pid,), marks=marks)

@@ -61,6 +61,7 @@ from .protocol import (
     encode_line,
 )
 from .python_batch import BatchChildren, run_python_batched
+from .python_compile import compile_program
 
 #: The runtime folder. It is never on a case's ``sys.path`` and nothing loaded from it can be
 #: imported by a case (``worker.py`` takes it off the path, :func:`_run_main_in_child` forgets
@@ -198,13 +199,44 @@ def _python_exit_code(exc):
     return 1
 
 
+#: Names in ``sys.modules`` this process has already looked at (``_forget_runtime_modules``).
+_MODULES_SEEN = set()
+
+
 def _forget_runtime_modules():
     """Drop the worker's own modules from ``sys.modules``: ``import`` of them fails, as in a fresh
-    interpreter (the code running here keeps its references)."""
+    interpreter (the code running here keeps its references).
+
+    Only names not looked at before are tested (a set difference, in C): a later case of the same
+    process would otherwise test every one of the thousands of preloaded modules again."""
     own = __package__
     if own:
-        for name in [n for n in sys.modules if n == own or n.startswith(own + ".")]:
+        new = sys.modules.keys() - _MODULES_SEEN
+        gone = [n for n in new if n == own or n.startswith(own + ".")]
+        for name in gone:
             del sys.modules[name]
+        _MODULES_SEEN.update(new)
+        _MODULES_SEEN.difference_update(gone)  # imported again later, it is dropped again
+
+
+def warm_up():
+    """In a spare case process, before it has a case: touch what every case's set-up touches
+    (``run_program``: stdio objects, ``sys.modules``, ``sys.path``, numpy's global generator, the
+    eval loop), so that its copy-on-write page faults are paid while the spare waits, not on
+    the first case's critical path. Nothing of it is kept: each case sets all of it up again."""
+    try:
+        for fd, mode in ((0, "r"), (1, "w"), (2, "w")):
+            raw = io.FileIO(fd, mode, closefd=False)
+            buffered = io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
+            io.TextIOWrapper(buffered, encoding="utf-8").detach()
+        _forget_runtime_modules()
+        [p for p in sys.path if p and os.path.abspath(p) != RUNTIME_DIR]
+        np_random = sys.modules.get("numpy.random")
+        if np_random is not None:
+            np_random.seed()
+        exec(compile("x = [i for i in range(3)]\n", "<warm-up>", "exec"), {"__builtins__": builtins})
+    except Exception:
+        pass
 
 
 def _run_main_in_child(code_obj, case, spec=None):
@@ -227,7 +259,8 @@ def _join_threads():
 
 
 def run_program(code_obj, spec=None, batch=False):
-    """Execute ``code_obj`` as a fresh ``__main__`` in this process; the exit code python would give.
+    """Execute ``code_obj`` (a code object, or a program's chunks in order: ``python_compile``) as
+    a fresh ``__main__`` in this process; the exit code python would give.
 
     ``batch``: more programs follow in this process (``python_batch``), so exit hooks run and
     are cleared, threads are joined, but the interpreter's one-time shutdown is left alone.
@@ -263,7 +296,8 @@ def run_program(code_obj, spec=None, batch=False):
     if spec is not None:
         _child_mark(spec, "program_start")
     try:
-        exec(code_obj, main.__dict__)
+        for part in code_obj if isinstance(code_obj, tuple) else (code_obj,):
+            exec(part, main.__dict__)
     except SystemExit as exc:
         rc = _python_exit_code(exc)
     except BaseException:  # noqa: B036 - uncaught exception: traceback and status 1, like python
@@ -399,7 +433,7 @@ def zygote_main(fd):
     sock = socket.socket(fileno=fd)
     base_vm_mb = vm_size_mb()
     failed = set()
-    jobs = BatchChildren(base_vm_mb, run_program, _child_mark)
+    jobs = BatchChildren(base_vm_mb, run_program, _child_mark, warm_up)
 
     def send(obj, passed=None):
         data = encode_line(obj).encode("utf-8")
@@ -627,6 +661,15 @@ class Zygotes:
             out.extend(kids & (known | {zyg.spare}))
         return out
 
+    def keep_only(self, sound):
+        """End every zygote for whose pid ``sound`` is false (``Worker.check_shared``); a new one is
+        started when a job needs it."""
+        for key in [k for k, (z, _) in self.live.items() if not (z.alive() and sound(z.pid))]:
+            zyg = self.live.pop(key)[0]
+            zyg.kill()
+            if self.current is zyg:
+                self.current = None
+
     def get(self, names):
         """A live zygote that has preloaded ``names``: the one that shares most of them (asked to
         preload the rest when it already has at least half), else a new one (and the least
@@ -692,9 +735,12 @@ def run_python(worker, job, warm, emit):
     timeout_s = float(job.get("timeout_s") or DEFAULT_TIMEOUT_S)
     memory_mb = int(job.get("memory_mb") or DEFAULT_MEMORY_MB)
     compiled = []
+    batched = warm and worker.batch
     for src in programs:
         try:
-            code_obj = compile(src, "main.py", "exec", dont_inherit=True)
+            # the batched path compiles chunk by chunk, remembering chunks across programs
+            # (``python_compile``); off, the previous design: each program whole
+            code_obj = compile_program(src) if batched else compile(src, "main.py", "exec", dont_inherit=True)
             compiled.append((code_obj, None))
         except (SyntaxError, ValueError) as exc:
             compiled.append((None, "".join(traceback.format_exception_only(type(exc), exc))))
@@ -721,7 +767,7 @@ def run_python(worker, job, warm, emit):
         except (OSError, ValueError):
             pass  # every case below then reports the sandbox error
     limits = (names, timeout_s, memory_mb)
-    if warm and worker.batch:
+    if batched:
         run_python_batched(worker, job, programs, [c for c, _ in compiled], limits, emit, run_case_alone)
         return
     codes_ok = [code_obj is not None for code_obj, _ in compiled]
