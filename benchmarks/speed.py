@@ -400,12 +400,18 @@ def measure_overhead(
     from biocoder_metric.sandbox import make_sandbox
 
     py_rows = [r for r in rows if r["language"] == "python" and r["kind"] == "harness"]
-    jobs = []
-    for row in py_rows:
-        progs = harness.build_harness_programs(
-            row, row["golden_code"], fuzz_cases=options.fuzz_cases, seed=options.seed
-        )
-        jobs.append(tuple(with_probe(p) for p in progs))
+    made = [0]
+
+    def sample_programs(row: dict[str, Any]) -> tuple[str, ...]:
+        """The golden's case programs as a new sample's: its code made unique (a comment), so
+        that no job finds its candidate's code compiled already (the engine remembers compiled
+        top-level chunks by their text), as a real sample's would not be."""
+        made[0] += 1
+        golden = row["golden_code"].rstrip("\n") + f"\n# sample {made[0]}\n"
+        progs = harness.build_harness_programs(row, golden, fuzz_cases=options.fuzz_cases, seed=options.seed)
+        return tuple(with_probe(p) for p in progs)
+
+    jobs = [sample_programs(row) for row in py_rows]
     reports = []
     for path in paths:
         walls: list[float] = []
@@ -444,19 +450,19 @@ def measure_overhead(
                 batch=path == "engine warm",
             )
             try:
-                for progs in jobs:  # warm-up: worker start, imports preloaded (paid once per worker)
+                for row in py_rows:  # warm-up: worker start, imports preloaded (paid once per worker)
                     sb.run(
                         Job(
                             language="python",
-                            programs=progs[:1],
+                            programs=sample_programs(row)[:1],
                             timeout_s=options.timeout_s,
                             memory_mb=options.memory_mb,
                         )
                     )
-                for progs in jobs:
+                for row in py_rows:
                     job = Job(
                         language="python",
-                        programs=progs,
+                        programs=sample_programs(row),
                         timeout_s=options.timeout_s,
                         memory_mb=options.memory_mb,
                     )

@@ -134,3 +134,17 @@ def test_marshalled_program_loads_back(tmp_path):
         codes = python_compile.load_program(fh)
     assert len(codes) == len(prog.codes) > 1
     assert _run(codes) == _run((compile(src, "main.py", "exec"),))
+
+
+def test_a_chunk_moved_by_a_longer_candidate_keeps_the_whole_programs_line_numbers():
+    driver = "def main():\n    try:\n        solve()\n    except ZeroDivisionError:\n        pass\n    solve()\nmain()\n"
+    short = "def solve():\n    return 1 / 0\n"
+    long = (
+        "def solve():\n    x = 1\n\n    y = 0\n    def inner():\n        return x / y\n    return inner()\n"
+    )
+    first = "import math\n" + short + driver
+    moved = "import math\n" + long + driver
+    assert assert_same(first)
+    assert assert_same(moved)  # the driver chunk comes from the cache, moved 5 lines down
+    driver_code = compile_program(moved).codes[-2]
+    assert driver_code.co_consts[0].co_firstlineno == moved.split("\n").index("def main():") + 1

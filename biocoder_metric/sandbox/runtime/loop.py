@@ -85,6 +85,8 @@ class Worker:
         #: A request's ``options.batch``: a warm Python job's cases share one case process
         #: (``python_batch.py``); off, each case gets its own.
         self.batch = True
+        #: Profiling only: once-per-job stage times, handed to the job's first case (``mark_job``).
+        self.job_marks = None
         #: What a process of ours starts with that a case could change from outside
         #: (``processes.process_controls``): the zygotes inherit it, checked before every job.
         self.controls = process_controls(os.getpid())
@@ -95,8 +97,9 @@ class Worker:
         if not isinstance(job.get("programs"), list):
             raise ValueError("job.programs must be a list of program texts")
         os.makedirs(self.workroot, mode=0o700, exist_ok=True)
+        self.job_marks = {"job_start": time.monotonic()} if self.profile else None
         self.collect()
-        self.check_shared()
+        self.mark_job("job_checked")
         try:
             if language == "python":
                 run_python(self, job, warm, emit)
@@ -109,7 +112,12 @@ class Worker:
             self.current_jobdir = None
             kill_leftovers(self.contained, self.keep())
             self.reset_state()
-            self.check_shared()  # here too, so that a change is this job's fault, not the next one's
+            # After the job, not before the next: a change is then this job's fault, and nothing
+            # of it runs any more (its processes are killed), so nothing can change them until then.
+            self.check_shared()
+            zygote = self.zygotes.current
+            if language == "python" and zygote is not None and zygote.batch:
+                zygote.notify({"op": "spare"})  # the next job's process, forked while nothing runs
 
     def collect(self):
         """Before a job: every case process of earlier jobs gone (waited for), then their
@@ -126,8 +134,13 @@ class Worker:
         kill_leftovers(self.contained, self.keep())
         self.reset_state()
 
+    def mark_job(self, name):
+        """Profiling only: a once-per-job stage, reported with the job's first case."""
+        if self.job_marks is not None:
+            self.job_marks[name] = time.monotonic()
+
     def check_shared(self):
-        """Before and after a job: every process that outlives a job runs as it started, so that nothing an
+        """After every job: every process that outlives a job runs as it started, so that nothing an
         earlier sample did to it from outside (stop it, lower a limit, its priority or its CPU
         set: ``processes.process_controls``) reaches this one. A zygote or compiler that differs
         is replaced (a zygote checks its spare itself, when it hands it over); the worker cannot

@@ -533,6 +533,9 @@ def run_python_batched(worker, job, programs, codes, limits, emit, run_case_alon
             if code_obj is None:
                 continue
             marks = {"case_start": time.monotonic()} if worker.profile else None
+            if marks is not None and worker.job_marks:
+                marks.update(worker.job_marks)  # the job's once-per-job stages, on its first case
+                worker.job_marks = None
             case = Case(jobdir, index, job)
             with open(os.path.join(case.work, "main.py"), "w", encoding="utf-8") as fh:
                 fh.write(src)  # for tracebacks' source lines, as a script run would show them

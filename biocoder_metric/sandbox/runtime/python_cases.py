@@ -219,6 +219,22 @@ def _forget_runtime_modules():
         _MODULES_SEEN.difference_update(gone)  # imported again later, it is dropped again
 
 
+def _fresh_numpy_random():
+    """numpy's global generator as a fresh process has it: seeded from the OS's entropy (a full
+    Mersenne Twister state's worth, 624 words, set directly: numpy's own ``seed()`` derives the
+    same from fewer bytes at seven times the cost)."""
+    np_random = sys.modules.get("numpy.random")
+    if np_random is None:
+        return
+    try:
+        np_random.seed(sys.modules["numpy"].frombuffer(os.urandom(2496), dtype="uint32"))
+    except Exception:
+        try:
+            np_random.seed()
+        except Exception:
+            pass
+
+
 def warm_up():
     """In a spare case process, before it has a case: touch what every case's set-up touches
     (``run_program``: stdio objects, ``sys.modules``, ``sys.path``, numpy's global generator, the
@@ -231,9 +247,7 @@ def warm_up():
             io.TextIOWrapper(buffered, encoding="utf-8").detach()
         _forget_runtime_modules()
         [p for p in sys.path if p and os.path.abspath(p) != RUNTIME_DIR]
-        np_random = sys.modules.get("numpy.random")
-        if np_random is not None:
-            np_random.seed()
+        _fresh_numpy_random()
         exec(compile("x = [i for i in range(3)]\n", "<warm-up>", "exec"), {"__builtins__": builtins})
     except Exception:
         pass
@@ -286,12 +300,7 @@ def run_program(code_obj, spec=None, batch=False):
         {"__file__": os.path.join(os.getcwd(), "main.py"), "__builtins__": builtins, "__cached__": None}
     )
     sys.modules["__main__"] = main
-    np_random = sys.modules.get("numpy.random")
-    if np_random is not None:  # a fresh process would have a fresh unseeded global state
-        try:
-            np_random.seed()
-        except Exception:
-            pass
+    _fresh_numpy_random()
     rc = 0
     if spec is not None:
         _child_mark(spec, "program_start")
@@ -480,7 +489,12 @@ def zygote_main(fd):
                         reply["marks"] = marks
                     send(reply, passed)
                     os.close(passed)
-                    spare = jobs.fork_spare()  # off the critical path: the worker runs the job meanwhile
+                    continue
+                elif op == "spare":
+                    # Sent when a job ends, while the worker waits for the next: the fork and the
+                    # spare's warm-up then use the sandbox's CPU while nothing else does (forked
+                    # while a job runs, they would slow that job down: one CPU's quota).
+                    spare = jobs.fork_spare()
                     if spare:
                         send({"event": "spare", "pid": spare})
                     continue
@@ -523,6 +537,13 @@ class Zygote:
         self.batch = False
         #: The pid of its spare case process, as last announced (an ``spare`` event).
         self.spare = None
+
+    def notify(self, obj):
+        """Send a request that gets no reply (``spare``); a zygote that is gone is found later."""
+        try:
+            self.sock.sendall(encode_line(obj).encode("utf-8"))
+        except OSError:
+            pass
 
     def take_fd(self):
         """The fd the zygote handed over with its last reply (``batch``), or None."""
@@ -746,6 +767,7 @@ def run_python(worker, job, warm, emit):
             compiled.append((None, "".join(traceback.format_exception_only(type(exc), exc))))
         except (MemoryError, RecursionError, OverflowError) as exc:
             compiled.append((None, f"{type(exc).__name__}: {exc}\n"))
+    worker.mark_job("job_compiled")
     names = []
     if warm:
         for src, (code_obj, _) in zip(programs, compiled):
@@ -766,6 +788,7 @@ def run_python(worker, job, warm, emit):
             worker.zygotes.get(names)
         except (OSError, ValueError):
             pass  # every case below then reports the sandbox error
+    worker.mark_job("job_zygote")
     limits = (names, timeout_s, memory_mb)
     if batched:
         run_python_batched(worker, job, programs, [c for c, _ in compiled], limits, emit, run_case_alone)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import collections
 import marshal
 import re
+import types
 
 #: First words of a top-level line that starts a compound statement (its own chunk).
 _COMPOUND = re.compile(r"(?:def|class|async|if|for|while|try|with)\b|@")
@@ -27,7 +28,8 @@ _CONTINUATION = re.compile(r"(?:else|elif|except|finally)\b")
 #: ``global``/``nonlocal`` anywhere: module-level ones are checked across statements by the compiler.
 _DECLARATION = re.compile(r"^[ \t]*(?:global|nonlocal)[ \t\\]", re.M)
 
-#: Compiled chunks: (first line, text) -> (code object, marshalled bytes), least recently used first.
+#: Compiled chunks: (first line, text) -> (code object, marshalled bytes), least recently used first
+#: (every chunk at line 1 too, the one the others are moved from).
 _CHUNKS: collections.OrderedDict[tuple[int, str], tuple[object, bytes]] = collections.OrderedDict()
 _CHUNK_CHARS = [0]
 #: Bound on the remembered chunks' text (their code objects are a few times larger).
@@ -72,20 +74,42 @@ def split_chunks(src):
     return chunks
 
 
+def _shifted(code, lines):
+    """``code`` (and every code object nested in it) moved ``lines`` lines down: line numbers are
+    kept relative to ``co_firstlineno``, so this is the code compiled that much lower."""
+    consts = tuple(_shifted(c, lines) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    return code.replace(co_firstlineno=code.co_firstlineno + lines, co_consts=consts)
+
+
+def _remember(key, got):
+    _CHUNKS[key] = got
+    _CHUNK_CHARS[0] += len(key[1])
+    while _CHUNK_CHARS[0] > MAX_CHUNK_CHARS and len(_CHUNKS) > 1:
+        (_, old), _ = _CHUNKS.popitem(last=False)
+        _CHUNK_CHARS[0] -= len(old)
+    return got
+
+
 def _compile_chunk(first_line, text):
+    """The chunk ``text`` compiled as if it began on line ``first_line``, and marshalled.
+
+    Remembered by text at line 1 and at each line it was used at: a chunk after a candidate's
+    code moves with the candidate's length, and is then moved, not compiled again."""
     key = (first_line, text)
     got = _CHUNKS.get(key)
     if got is not None:
         _CHUNKS.move_to_end(key)
         return got
-    code = compile("\n" * (first_line - 1) + text, "main.py", "exec", dont_inherit=True)
-    got = (code, marshal.dumps(code))
-    _CHUNKS[key] = got
-    _CHUNK_CHARS[0] += len(text)
-    while _CHUNK_CHARS[0] > MAX_CHUNK_CHARS and len(_CHUNKS) > 1:
-        (_, old), _ = _CHUNKS.popitem(last=False)
-        _CHUNK_CHARS[0] -= len(old)
-    return got
+    base = _CHUNKS.get((1, text))
+    if base is None:
+        code = compile(text, "main.py", "exec", dont_inherit=True)
+        base = _remember((1, text), (code, marshal.dumps(code)))
+    else:
+        _CHUNKS.move_to_end((1, text))
+    if first_line == 1:
+        return base
+    code = _shifted(base[0], first_line - 1)
+    return _remember(key, (code, marshal.dumps(code)))
 
 
 def _chunked(src):
@@ -127,12 +151,13 @@ def compile_program(src):
     continuation, and the next chunk begins at column 0 with a statement that compiles alone (not
     an ``else``/``except`` of the one before, not indented, not after a decorator). The program's
     parse is then the chunks' parses one after another, and the bytecode of a module-level
-    statement depends only on that statement, with four exceptions, compiled whole instead:
+    statement depends only on that statement (its line numbers aside, which are those of the
+    whole program), with four exceptions, compiled whole instead:
     ``from __future__`` (it changes how later statements compile), module-level ``global`` and
     ``nonlocal`` (checked against earlier statements; any such line sends the program whole), a
     string first in a later chunk (a chunk alone would take it as the module's ``__doc__``), and
     module-level annotations after the first chunk (they set ``__annotations__`` up at the
-    program's start). Each chunk is compiled at its own line numbers, so tracebacks and
+    program's start). Each chunk's code carries its own line numbers, so tracebacks and
     ``f_lineno`` are the whole program's. Any chunk that fails, or a program that cannot be cut,
     is compiled whole, so errors are always those of the whole program.
     """
