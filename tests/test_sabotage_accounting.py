@@ -195,8 +195,12 @@ def _check_scores(per_task: dict[str, Any], headline: float | None, tasks: list[
 SANDBOXES = ("bwrap", "docker")
 
 
-@pytest.mark.parametrize("allow_partial", [False, True], ids=["strict", "allow-partial"])
-@pytest.mark.parametrize("sandbox", SANDBOXES)
+@pytest.mark.parametrize(
+    ("sandbox", "allow_partial"),
+    # allow-partial changes only the exit decision, which the sandbox does not touch: run once
+    [("bwrap", False), ("docker", False), ("bwrap", True)],
+    ids=["bwrap-strict", "docker-strict", "bwrap-allow-partial"],
+)
 def test_sabotage_leaves_the_score_at_25_percent_through_the_cli(sandbox, allow_partial, tmp_path):
     reason = sandbox_reason(sandbox)
     if reason:
