@@ -872,3 +872,105 @@ def test_namespace_packages_and_star_reexports_slice(tmp_path: Path):
     assert sl.unresolved == []
     text = "\n".join(sl.definitions)
     assert "def clip" in text and "def weight" in text and "MASS = " in text
+
+
+STEPS = '''\
+class Step:
+    def __init__(self, size):
+        self.size = size
+
+
+class Route:
+    def __init__(self):
+        self.steps = []
+
+    def before(self, step):
+        """Length walked before ``step``."""
+        if not isinstance(step, Step):
+            raise TypeError("step must be a Step")
+        total = 0
+        for s in self.steps:
+            if s is step:
+                return total
+            total += s.size
+        raise ValueError("not on this route")
+
+
+def parse_route(text):
+    """Read a route from comma-separated step sizes.
+
+    Returns:
+        ``Route``: the route
+    """
+    r = Route()
+    for part in text.split(","):
+        r.steps.append(Step(int(part)))
+    return r
+'''
+
+
+def test_an_argument_the_object_must_hold_is_one_of_its_own(tmp_path: Path):
+    """``isinstance(step, Step)`` on a built object: the argument is a ``Step`` *of this route*."""
+    from biocoder_metric.synth.pipeline import SynthOptions, candidates
+
+    repo = tmp_path / "rrepo"
+    (repo / "rpkg").mkdir(parents=True)
+    (repo / "rpkg" / "__init__.py").write_text("")
+    (repo / "rpkg" / "route.py").write_text(STEPS)
+    golden = textwrap.dedent(STEPS[STEPS.index("    def before") : STEPS.index("\n\ndef parse_route")])
+    row = {
+        "task_id": "t",
+        "language": "python",
+        "function_name": "before",
+        "golden_code": golden,
+        "file_path": "rpkg/route.py",
+        "repository": "x/rrepo",
+        "metadata": "{}",
+    }
+    cands, reason, _ = candidates(row, SynthOptions(repos={"rrepo": str(repo)}))
+    assert reason is None
+    _, plan, ctx = {c[0]: c for c in cands}["built by parse_route"]
+    assert plan["step"] == "member:Step"
+    results = []
+    for seed in range(15):
+        prog = harness.build_harness_programs(dict(row, context=ctx), golden, fuzz_cases=1, seed=seed)[0]
+        out = subprocess.run(
+            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
+        ).stdout
+        results.append(out.splitlines()[0])
+    assert all(r.startswith("result: ") for r in results), results  # never "not on this route"
+    assert len(set(results)) > 2
+
+
+def test_a_method_named_like_a_module_still_gets_the_module_and_dunders_are_never_stubbed(tmp_path: Path):
+    """``fasta`` inside method ``fasta`` is the module ``fasta``; ``self.__class__(...)`` is not a stub."""
+    repo = tmp_path / "mrepo"
+    (repo / "mpkg").mkdir(parents=True)
+    (repo / "mpkg" / "__init__.py").write_text("")
+    (repo / "mpkg" / "fasta.py").write_text("def record(name, seq):\n    return '>%s\\n%s' % (name, seq)\n")
+    mod = textwrap.dedent(
+        """\
+        from . import fasta
+
+
+        class Seqs:
+            def __init__(self, names):
+                self.names = list(names)
+
+            def fasta(self):
+                return [fasta.record(n, 'ACGT') for n in self.names]
+
+            def copy(self):
+                return self.__class__(self.names)
+        """
+    )
+    (repo / "mpkg" / "seqs.py").write_text(mod)
+    golden = textwrap.dedent(mod[mod.index("    def fasta") : mod.index("    def copy")])
+    sl = python_slice.slice_repository(golden, "fasta", repo, repo / "mpkg" / "seqs.py")
+    assert sl.unresolved == [] and any("def record" in d for d in sl.definitions)
+    golden = textwrap.dedent(mod[mod.index("    def copy") :])
+    sl = python_slice.slice_repository(golden, "copy", repo, repo / "mpkg" / "seqs.py")
+    subject = python_harness.analyse(
+        golden, "copy", str(repo), sl.class_name, sl.class_members, sl.definitions
+    )
+    assert "__class__" not in dict(subject.attrs)

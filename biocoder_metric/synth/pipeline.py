@@ -265,7 +265,7 @@ def _factory_candidates(
             continue
         if subject.missing_methods:
             continue
-        plan = python_construct.constructed_plan(subject, ctor)
+        plan = python_construct.constructed_plan(subject, ctor, sl.definitions)
         out.append((plan.label, plan.describe(), python_harness.render(subject, sl, plan)))
     return out
 
@@ -299,7 +299,7 @@ def _constructed_candidate(
         return None
     if subject.missing_methods:
         return None
-    plan = python_construct.constructed_plan(subject, ctor)
+    plan = python_construct.constructed_plan(subject, ctor, sl.definitions)
     return plan.label, plan.describe(), python_harness.render(subject, sl, plan)
 
 

@@ -133,11 +133,13 @@ def stored_fields(init: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str
     return out
 
 
-def constructed_plan(subject, ctor: Constructor):
+def constructed_plan(subject, ctor: Constructor, definitions: list[str] = ()):
     """The plan that builds ``self`` through ``ctor`` (``subject`` from ``python_harness.analyse``).
 
     Fields the constructor assigns are left to it; the others the method reads are generated
-    as in the best guess. Probes and varied defaults stay on: they are the method's own.
+    as in the best guess. Probes and varied defaults stay on: they are the method's own. A
+    parameter the method checks with ``isinstance(p, C)`` for a class ``C`` of the slice (or the
+    class itself) is one of the ``C`` objects the built ``self`` holds: a node *of this tree*.
     """
     from biocoder_metric.synth.python_harness import Plan
 
@@ -150,8 +152,9 @@ def constructed_plan(subject, ctor: Constructor):
         ks = used.get(f) if f else None
         return ks[0] if ks and not ks[0].startswith("stub:") else p.kinds[0]
 
+    held = held_classes(subject.func, [p.name for p in subject.params], known_classes(definitions, subject))
     return Plan(
-        args=[(p, p.kinds[0]) for p in subject.params],
+        args=[(p, f"member:{held[p.name]}" if p.name in held else p.kinds[0]) for p in subject.params],
         attrs=[(a, ks[0]) for a, ks in subject.attrs if a not in ctor.assigned],
         label=f"built by {ctor.callee}" if ctor.callee else "constructed",
         construct=[(p, kind(p)) for p in ctor.params],
@@ -241,4 +244,32 @@ def every_assigned_field(members: list[str]) -> set[str]:
     out: set[str] = set()
     for name in _methods(members):
         out |= assigned_fields(members, start=name)
+    return out
+
+
+def known_classes(definitions: list[str], subject) -> set[str]:
+    """Class names the harness defines: the sliced classes and the method's own class."""
+    out = {subject.class_name}
+    for d in definitions:
+        m = re.match(r"(?:@.*\n)*class\s+(\w+)", d)
+        if m:
+            out.add(m.group(1))
+    return out
+
+
+def held_classes(func: ast.AST, params: list[str], classes: set[str]) -> dict[str, str]:
+    """Parameter -> class for ``isinstance(p, C)`` in ``func`` with ``C`` among ``classes``."""
+    out: dict[str, str] = {}
+    for node in ast.walk(func):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "isinstance"
+            and len(node.args) == 2
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id in params
+            and isinstance(node.args[1], ast.Name)
+            and node.args[1].id in classes
+        ):
+            out.setdefault(node.args[0].id, node.args[1].id)
     return out

@@ -229,6 +229,28 @@ def _bc_plant(_r, v, chars):
     return v[:i] + text + v[i + len(text):]
 
 
+def _bc_member(_r, obj, cls):
+    """One of the ``cls`` objects ``obj`` holds (a node of a tree), breadth first; None if none.
+
+    Lists, tuples, dict values and fields only: a set's order would differ between runs.
+    """
+    seen, queue, found = set(), [obj], []
+    while queue and len(seen) < 5000:
+        v = queue.pop(0)
+        if id(v) in seen or isinstance(v, (str, bytes, int, float)):
+            continue
+        seen.add(id(v))
+        if isinstance(v, cls):
+            found.append(v)
+        if isinstance(v, (list, tuple)):
+            queue += list(v)
+        elif isinstance(v, dict):
+            queue += list(v.values())
+        elif hasattr(v, "__dict__") and not callable(v):
+            queue += list(vars(v).values())
+    return _r.choice(found) if found else None
+
+
 def _bc_print(label, v):
     text = _bc_show(v)
     if len(text) > _BC_LIMIT:
@@ -358,7 +380,10 @@ def analyse(
                 provided.update(t.id for t in node.targets if isinstance(t, ast.Name))
         provided.add(function_name)  # a method calling itself recursively
         provided.update(inherited)
-        missing = [m for m in methods if m not in provided]
+        # ``self.__class__(...)``: every object has it (a stub there cannot even be assigned)
+        missing = [
+            m for m in methods if m not in provided and not (m.startswith("__") and hasattr(object, m))
+        ]
         # A method of the class with no source here is stubbed: its return value becomes one more
         # generated input, typed from how the golden uses the call (``self.wants_objects()`` -> bool).
         for m in missing:
@@ -566,6 +591,11 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         body.append(f"_bc_ex = _r.choice({examples!r}) if _r.random() < {plan.example_rate} else None")
     else:
         body.append("_bc_ex = None")
+    if subject.method in ("instance", "property") and plan.construct is not None:
+        # built first: an argument may be one of the objects it holds (``member:`` kinds)
+        body += _construct_lines(
+            plan.construct_callee or subject.class_name, plan.construct, plan.construct_examples
+        )
     omitted = False  # positional arguments after an omitted default must become keywords
     for i, (p, kind) in enumerate(plan.args):
         var = f"_bc_a{i}"
@@ -627,11 +657,7 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
             body.append(f"    _bc_kw[{pname!r}] = {var}")
     arglist = ", ".join(positional + ["**_bc_kw"])
     name = _mangle(subject.function_name, subject.class_name) if subject.method else subject.function_name
-    if subject.method in ("instance", "property") and plan.construct is not None:
-        body += _construct_lines(
-            plan.construct_callee or subject.class_name, plan.construct, plan.construct_examples
-        )
-    elif subject.method in ("instance", "property"):
+    if subject.method in ("instance", "property") and plan.construct is None:
         body.append(f"_bc_obj = {subject.class_name}.__new__({subject.class_name})")
     if subject.method in ("instance", "property"):
         for attr, kind in plan.attrs:

@@ -1386,6 +1386,8 @@ def kind_expr(kind: str) -> str:
     """The generator expression of a kind (``choice:[...]`` picks among compared-to strings)."""
     if kind.startswith("fmt:"):  # a record of a file format (python_formats)
         return format_expr(kind)
+    if kind.startswith("member:"):  # one of the objects a constructed ``self`` holds (python_construct)
+        return f"_bc_member(_r, _bc_obj, {kind[len('member:') :]})"
     if kind.startswith("ctor:"):  # one of the repository's classes, through its constructor
         _, name, fields = kind.split(":", 2)
         args = pyast.literal_eval(fields)

@@ -640,7 +640,9 @@ def slice_repository(
     _, src_class = find_function(tree, function_name)
     s = Slice(origin="repository")
     target = gfunc or golden_tree
-    needed = [n for n in free_names(target) if n not in ("self", "cls")]
+    # a method's own name is no name in its body's scope: ``fasta`` inside method ``fasta`` is the module
+    own_scope = not (gfunc is not None and is_method(gfunc))
+    needed = [n for n in free_names(target, skip_self=own_scope) if n not in ("self", "cls")]
     members: list[str] = []
     if src_class is not None and gfunc is not None and is_method(gfunc):
         s.class_name = src_class.name
