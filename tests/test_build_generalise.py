@@ -974,3 +974,25 @@ def test_a_method_named_like_a_module_still_gets_the_module_and_dunders_are_neve
         golden, "copy", str(repo), sl.class_name, sl.class_members, sl.definitions
     )
     assert "__class__" not in dict(subject.attrs)
+
+
+def test_values_looked_up_by_a_keys_loop_type_the_dict():
+    """``for k in sorted(d.keys()): len(d[k]) ... k / w``: number keys, list values (some empty)."""
+    from biocoder_metric.synth.python_inputs import infer_params
+
+    golden = textwrap.dedent(
+        """\
+        def mean_per_bin(bins: dict, width: int) -> float:
+            total, n = 0.0, 0
+            for k in sorted(bins.keys()):
+                if len(bins[k]) == 0:
+                    continue
+                total += sum(bins[k]) * (k / float(width))
+                n += len(bins[k])
+            return total / max(n, 1)
+        """
+    )
+    (bins, _) = infer_params(ast.parse(golden).body[0])
+    assert bins.kinds[0] == "dict_int_list"
+    outs = {o.splitlines()[0] for o in _run_harness(golden, "mean_per_bin", range(12))}
+    assert all(o.startswith("result: ") for o in outs) and len(outs) > 3
