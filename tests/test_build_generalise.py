@@ -996,3 +996,10 @@ def test_values_looked_up_by_a_keys_loop_type_the_dict():
     assert bins.kinds[0] == "dict_int_list"
     outs = {o.splitlines()[0] for o in _run_harness(golden, "mean_per_bin", range(12))}
     assert all(o.startswith("result: ") for o in outs) and len(outs) > 3
+
+
+def test_an_elementwise_test_reduced_along_an_axis_is_an_array():
+    """``np.all(self.values >= 0, axis=-1)``: ``values`` is an array, not the int its comparison suggests."""
+    golden = "def is_called(self):\n    return np.all(self.values >= 0, axis=-1)\n"
+    subject = python_harness.analyse(golden, "is_called", class_name="Calls")
+    assert dict(subject.attrs)["values"][0].startswith("ndarray")

@@ -342,6 +342,14 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
 
     for node in ast.walk(body):
         if (
+            isinstance(node, ast.Call)
+            and node.args
+            and any(k.arg == "axis" for k in node.keywords)
+            and isinstance(node.args[0], (ast.Compare, ast.BinOp, ast.UnaryOp))
+            and any(_is_target(n, target) for n in ast.walk(node.args[0]))
+        ):
+            vote("ndarray", 3.0)  # np.all(x >= 0, axis=-1): an elementwise test reduced along an axis
+        if (
             isinstance(node, ast.Attribute)
             and isinstance(node.value, ast.Subscript)
             and _is_target(node.value.value, target)
