@@ -7,6 +7,7 @@ use); none is copied from a repository the synthesis was tuned on.
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import shutil
@@ -637,3 +638,368 @@ def test_the_repositorys_own_tests_supply_real_inputs_for_a_parser(tmp_path: Pat
         outs.add(done.stdout.splitlines()[0])
     # most cases replay the tests' real intervals, so the golden parses them instead of raising
     assert {"result: ('chr1', 10, 20)", "result: ('chrX', 5, 500)"} <= outs
+
+
+# ---------------------------------------------------------------------------- self through __init__
+COUNTS = '''\
+class Counts:
+    """Item counts with their total (an invariant ``__init__`` keeps)."""
+
+    def __init__(self, values, label="x"):
+        self.values = [abs(v) + 1 for v in values]
+        self.label = label
+        self._retotal()
+
+    def _retotal(self):
+        self.total = sum(self.values)
+
+    def fraction(self, i):
+        """Share of item ``i`` (wrapping around)."""
+        return round(self.values[i % len(self.values)] / self.total, 6)
+'''
+
+
+def test_self_is_built_through_init_so_its_fields_agree(tmp_path: Path):
+    from biocoder_metric.synth.pipeline import SynthOptions, candidates
+    from biocoder_metric.synth.python_construct import assigned_fields, stored_fields
+
+    init = ast.parse(textwrap.dedent(COUNTS)).body[0].body[1]
+    assert stored_fields(init) == {"label": "label"}
+    members = [ast.unparse(f) for f in ast.parse(COUNTS).body[0].body[1:]]
+    assert assigned_fields(members) == {"values", "label", "total"}  # _retotal's field counts too
+
+    repo = tmp_path / "crepo"
+    (repo / "cpkg").mkdir(parents=True)
+    (repo / "cpkg" / "__init__.py").write_text("")
+    (repo / "cpkg" / "counts.py").write_text(COUNTS)
+    golden = textwrap.dedent(COUNTS[COUNTS.index("    def fraction") :])
+    row = {
+        "task_id": "t",
+        "language": "python",
+        "function_name": "fraction",
+        "golden_code": golden,
+        "file_path": "cpkg/counts.py",
+        "repository": "x/crepo",
+        "metadata": "{}",
+    }
+    cands, reason, _ = candidates(row, SynthOptions(repos={"crepo": str(repo)}))
+    assert reason is None
+    labels = [c[0] for c in cands]
+    assert labels[:2] == [
+        "best guess",
+        "constructed",
+    ]  # after the best guess: what validates keeps its harness
+    _, plan, ctx = cands[1]
+    assert "self.__init__.values" in plan and "self.total" not in plan  # __init__ sets total
+    assert "_bc_obj = Counts(**_bc_ckw)" in ctx
+    results = set()
+    for seed in range(20):
+        prog = harness.build_harness_programs(dict(row, context=ctx), golden, fuzz_cases=1, seed=seed)[0]
+        out = subprocess.run(
+            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
+        ).stdout
+        first = out.splitlines()[0]
+        assert first.startswith("result: "), out
+        assert 0 < float(first.split()[1]) <= 1  # a share of a consistent total, never above 1
+        results.add(first)
+    assert len(results) > 2
+
+
+BASED = '''\
+from . import base
+
+
+class Scaled(base.Store):
+    def __init__(self, values, factor=2):
+        super(Scaled, self).__init__(values)
+        self.factor = factor
+
+    def top(self, k):
+        """The ``k`` largest scaled values."""
+        return [v * self.factor for v in sorted(self.items(), reverse=True)[: k % 4 + 1]]
+'''
+
+BASE = """\
+class Store(object):
+    def __init__(self, values):
+        self.values = [int(v) for v in values]
+
+    def items(self):
+        return list(self.values)
+"""
+
+
+def test_a_constructed_self_keeps_its_repository_bases(tmp_path: Path):
+    """``super().__init__`` and inherited methods need the real bases (sliced), not a bare class."""
+    from biocoder_metric.synth.pipeline import SynthOptions, candidates
+
+    repo = tmp_path / "brepo"
+    (repo / "bpkg").mkdir(parents=True)
+    (repo / "bpkg" / "__init__.py").write_text("")
+    (repo / "bpkg" / "base.py").write_text(BASE)
+    (repo / "bpkg" / "scaled.py").write_text(BASED)
+    golden = textwrap.dedent(BASED[BASED.index("    def top") :])
+    row = {
+        "task_id": "t",
+        "language": "python",
+        "function_name": "top",
+        "golden_code": golden,
+        "file_path": "bpkg/scaled.py",
+        "repository": "x/brepo",
+        "metadata": "{}",
+    }
+    cands, reason, _ = candidates(row, SynthOptions(repos={"brepo": str(repo)}))
+    assert reason is None
+    label, plan, ctx = cands[1]
+    assert label == "constructed" and "class Scaled(base.Store):" in ctx and "class Store(object)" in ctx
+    assert "_bc_obj.items =" not in ctx  # inherited, not stubbed
+    outs = set()
+    for seed in range(12):
+        prog = harness.build_harness_programs(dict(row, context=ctx), golden, fuzz_cases=1, seed=seed)[0]
+        out = subprocess.run(
+            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
+        ).stdout
+        assert out.startswith("result: ["), out
+        outs.add(out.splitlines()[0])
+    assert len(outs) > 2
+
+
+WALK = '''\
+class Walk:
+    def __init__(self):
+        self.steps = []
+
+    def add(self, x):
+        self.steps.append(x)
+
+    def span(self):
+        """Distance between the lowest and highest point reached."""
+        here, low, high = 0, 0, 0
+        for s in self.steps:
+            here += s
+            low, high = min(low, here), max(high, here)
+        return high - low
+
+
+def parse_walk(text):
+    """Read a walk from comma-separated steps.
+
+    Returns:
+        ``Walk``: the walk
+    """
+    w = Walk()
+    for part in text.split(","):
+        w.add(int(part))
+    return w
+
+
+def describe(w):
+    """Return a string describing ``w`` (prose that names no class is no factory)."""
+    return str(w)
+'''
+
+
+def test_self_with_structure_is_built_by_the_modules_factory(tmp_path: Path):
+    """An object only a reader makes sensibly (a tree, a parsed record) comes from that reader."""
+    from biocoder_metric.synth.pipeline import SynthOptions, candidates
+    from biocoder_metric.synth.python_construct import factories
+
+    assert [c.callee for c in factories(WALK, "Walk")] == ["parse_walk"]
+    repo = tmp_path / "wrepo"
+    (repo / "wpkg").mkdir(parents=True)
+    (repo / "wpkg" / "__init__.py").write_text("")
+    (repo / "wpkg" / "walk.py").write_text(WALK)
+    golden = textwrap.dedent(WALK[WALK.index("    def span") : WALK.index("\n\ndef parse_walk")])
+    row = {
+        "task_id": "t",
+        "language": "python",
+        "function_name": "span",
+        "golden_code": golden,
+        "file_path": "wpkg/walk.py",
+        "repository": "x/wrepo",
+        "metadata": "{}",
+    }
+    cands, reason, _ = candidates(row, SynthOptions(repos={"wrepo": str(repo)}))
+    assert reason is None
+    by_label = {c[0]: c for c in cands}
+    _, plan, ctx = by_label["built by parse_walk"]
+    assert ctx.count("class Walk") == 1  # the harness's class, never a sliced copy holding the golden
+    assert "def parse_walk" in ctx and "def add" in ctx and "_bc_obj = parse_walk(**_bc_ckw)" in ctx
+    outs = set()
+    for seed in range(15):
+        prog = harness.build_harness_programs(dict(row, context=ctx), golden, fuzz_cases=1, seed=seed)[0]
+        out = subprocess.run(
+            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
+        ).stdout
+        outs.add(out.splitlines()[0])
+    assert len([o for o in outs if o.startswith("result: ")]) > 2, outs
+
+
+def test_a_string_default_used_as_a_key_types_the_mapping_and_a_property_types_its_field():
+    """``self.df[record]`` with ``record='ATOM'`` read through ``df`` -> ``self._df``: a dict keyed 'ATOM'."""
+    from biocoder_metric.synth.python_evidence import keys_from_defaults
+
+    golden = textwrap.dedent(
+        """\
+        def pick(self, record="ATOM", scale=2):
+            return sorted(self.df[record].items())[:scale]
+        """
+    )
+    func = ast.parse(golden).body[0]
+    assert "self.df['ATOM']" in ast.unparse(keys_from_defaults(func))
+    assert keys_from_defaults(func) is not func and "self.df[record]" in ast.unparse(
+        func
+    )  # the golden is kept
+    prop = "@property\ndef df(self):\n    return self._df"
+    subject = python_harness.analyse(golden, "pick", class_name="Store", class_members=[prop])
+    kinds = dict(subject.attrs)
+    assert kinds["_df"][0].startswith("dictkeys:") and "'ATOM'" in kinds["_df"][0]
+
+
+def test_namespace_packages_and_star_reexports_slice(tmp_path: Path):
+    """``from . import aux`` in a folder without ``__init__.py``; ``from .mass import X`` via ``import *``."""
+    repo = tmp_path / "nsrepo"
+    (repo / "nspkg" / "mass").mkdir(parents=True)  # nspkg itself has no __init__.py
+    (repo / "nspkg" / "aux.py").write_text("def clip(x):\n    return max(0, x)\n")
+    (repo / "nspkg" / "mass" / "__init__.py").write_text("from .core import *\n")
+    (repo / "nspkg" / "mass" / "core.py").write_text(
+        "MASS = {'A': 71.0}\n\ndef weight(s):\n    return sum(MASS.get(c, 0.0) for c in s)\n"
+    )
+    mod = "from . import aux\nfrom .mass import weight\n\n\ndef score(s, k):\n    return aux.clip(weight(s) - k)\n"
+    (repo / "nspkg" / "score.py").write_text(mod)
+    golden = mod[mod.index("def score") :]
+    sl = python_slice.slice_repository(golden, "score", repo, repo / "nspkg" / "score.py")
+    assert sl.unresolved == []
+    text = "\n".join(sl.definitions)
+    assert "def clip" in text and "def weight" in text and "MASS = " in text
+
+
+STEPS = '''\
+class Step:
+    def __init__(self, size):
+        self.size = size
+
+
+class Route:
+    def __init__(self):
+        self.steps = []
+
+    def before(self, step):
+        """Length walked before ``step``."""
+        if not isinstance(step, Step):
+            raise TypeError("step must be a Step")
+        total = 0
+        for s in self.steps:
+            if s is step:
+                return total
+            total += s.size
+        raise ValueError("not on this route")
+
+
+def parse_route(text):
+    """Read a route from comma-separated step sizes.
+
+    Returns:
+        ``Route``: the route
+    """
+    r = Route()
+    for part in text.split(","):
+        r.steps.append(Step(int(part)))
+    return r
+'''
+
+
+def test_an_argument_the_object_must_hold_is_one_of_its_own(tmp_path: Path):
+    """``isinstance(step, Step)`` on a built object: the argument is a ``Step`` *of this route*."""
+    from biocoder_metric.synth.pipeline import SynthOptions, candidates
+
+    repo = tmp_path / "rrepo"
+    (repo / "rpkg").mkdir(parents=True)
+    (repo / "rpkg" / "__init__.py").write_text("")
+    (repo / "rpkg" / "route.py").write_text(STEPS)
+    golden = textwrap.dedent(STEPS[STEPS.index("    def before") : STEPS.index("\n\ndef parse_route")])
+    row = {
+        "task_id": "t",
+        "language": "python",
+        "function_name": "before",
+        "golden_code": golden,
+        "file_path": "rpkg/route.py",
+        "repository": "x/rrepo",
+        "metadata": "{}",
+    }
+    cands, reason, _ = candidates(row, SynthOptions(repos={"rrepo": str(repo)}))
+    assert reason is None
+    _, plan, ctx = {c[0]: c for c in cands}["built by parse_route"]
+    assert plan["step"] == "member:Step"
+    results = []
+    for seed in range(15):
+        prog = harness.build_harness_programs(dict(row, context=ctx), golden, fuzz_cases=1, seed=seed)[0]
+        out = subprocess.run(
+            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
+        ).stdout
+        results.append(out.splitlines()[0])
+    assert all(r.startswith("result: ") for r in results), results  # never "not on this route"
+    assert len(set(results)) > 2
+
+
+def test_a_method_named_like_a_module_still_gets_the_module_and_dunders_are_never_stubbed(tmp_path: Path):
+    """``fasta`` inside method ``fasta`` is the module ``fasta``; ``self.__class__(...)`` is not a stub."""
+    repo = tmp_path / "mrepo"
+    (repo / "mpkg").mkdir(parents=True)
+    (repo / "mpkg" / "__init__.py").write_text("")
+    (repo / "mpkg" / "fasta.py").write_text("def record(name, seq):\n    return '>%s\\n%s' % (name, seq)\n")
+    mod = textwrap.dedent(
+        """\
+        from . import fasta
+
+
+        class Seqs:
+            def __init__(self, names):
+                self.names = list(names)
+
+            def fasta(self):
+                return [fasta.record(n, 'ACGT') for n in self.names]
+
+            def copy(self):
+                return self.__class__(self.names)
+        """
+    )
+    (repo / "mpkg" / "seqs.py").write_text(mod)
+    golden = textwrap.dedent(mod[mod.index("    def fasta") : mod.index("    def copy")])
+    sl = python_slice.slice_repository(golden, "fasta", repo, repo / "mpkg" / "seqs.py")
+    assert sl.unresolved == [] and any("def record" in d for d in sl.definitions)
+    golden = textwrap.dedent(mod[mod.index("    def copy") :])
+    sl = python_slice.slice_repository(golden, "copy", repo, repo / "mpkg" / "seqs.py")
+    subject = python_harness.analyse(
+        golden, "copy", str(repo), sl.class_name, sl.class_members, sl.definitions
+    )
+    assert "__class__" not in dict(subject.attrs)
+
+
+def test_values_looked_up_by_a_keys_loop_type_the_dict():
+    """``for k in sorted(d.keys()): len(d[k]) ... k / w``: number keys, list values (some empty)."""
+    from biocoder_metric.synth.python_inputs import infer_params
+
+    golden = textwrap.dedent(
+        """\
+        def mean_per_bin(bins: dict, width: int) -> float:
+            total, n = 0.0, 0
+            for k in sorted(bins.keys()):
+                if len(bins[k]) == 0:
+                    continue
+                total += sum(bins[k]) * (k / float(width))
+                n += len(bins[k])
+            return total / max(n, 1)
+        """
+    )
+    (bins, _) = infer_params(ast.parse(golden).body[0])
+    assert bins.kinds[0] == "dict_int_list"
+    outs = {o.splitlines()[0] for o in _run_harness(golden, "mean_per_bin", range(12))}
+    assert all(o.startswith("result: ") for o in outs) and len(outs) > 3
+
+
+def test_an_elementwise_test_reduced_along_an_axis_is_an_array():
+    """``np.all(self.values >= 0, axis=-1)``: ``values`` is an array, not the int its comparison suggests."""
+    golden = "def is_called(self):\n    return np.all(self.values >= 0, axis=-1)\n"
+    subject = python_harness.analyse(golden, "is_called", class_name="Calls")
+    assert dict(subject.attrs)["values"][0].startswith("ndarray")

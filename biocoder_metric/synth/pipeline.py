@@ -217,7 +217,90 @@ def python_candidates(
         (p.label, p.describe(), python_harness.render(subject, sl, p))
         for p in python_harness.plans(subject, opts.max_plans)
     ]
+    if (
+        repo
+        and module is not None
+        and sl.origin == "repository"
+        and subject.method in ("instance", "property")
+    ):
+        built = _factory_candidates(golden, name, repo, module, sl.class_name)[:1]
+        built += [c for c in [_constructed_candidate(golden, name, repo, module)] if c is not None]
+        # after the best guess: what already validates keeps its harness
+        out = (out[:1] + built[:2] + out[1:])[: max(opts.max_plans, 1)]
     return out, None, sl.origin
+
+
+def _factory_candidates(
+    golden: str, name: str, repo: str, module: Any, class_name: str | None
+) -> list[tuple[str, dict[str, str], str]]:
+    """The method's harness with ``self`` built by a factory function of its module (python_construct)."""
+    from biocoder_metric.synth import python_construct
+
+    if not class_name:
+        return []
+    try:
+        source = Path(module).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    out = []
+    for ctor in python_construct.factories(source, class_name, repo)[:2]:
+        try:
+            sl = python_slice.slice_repository(golden, name, repo, module, factory=ctor.callee)
+        except (SyntaxError, OSError, ValueError, RecursionError):
+            continue
+        if sl.unresolved or sl.class_name != class_name:
+            continue
+        ctor.assigned = python_construct.every_assigned_field(sl.class_members)
+        try:
+            subject = python_harness.analyse(
+                golden,
+                name,
+                repo,
+                sl.class_name,
+                sl.class_members,
+                sl.definitions,
+                inherited=python_construct.inherited_members(sl.class_bases, sl.definitions),
+            )
+        except (SyntaxError, ValueError):
+            continue
+        if subject.missing_methods:
+            continue
+        plan = python_construct.constructed_plan(subject, ctor, sl.definitions)
+        out.append((plan.label, plan.describe(), python_harness.render(subject, sl, plan)))
+    return out
+
+
+def _constructed_candidate(
+    golden: str, name: str, repo: str, module: Any
+) -> tuple[str, dict[str, str], str] | None:
+    """The method's harness with ``self`` built through ``__init__`` (python_construct), when it slices."""
+    from biocoder_metric.synth import python_construct
+
+    try:
+        sl = python_slice.slice_repository(golden, name, repo, module, extra_members=("__init__",))
+    except (SyntaxError, OSError, ValueError, RecursionError):
+        return None
+    if sl.unresolved or sl.class_name is None:
+        return None
+    ctor = python_construct.constructor(sl.class_members, repo, sl.class_bases, sl.definitions, sl.class_name)
+    if ctor is None:
+        return None
+    try:
+        subject = python_harness.analyse(
+            golden,
+            name,
+            repo,
+            sl.class_name,
+            sl.class_members,
+            sl.definitions,
+            inherited=python_construct.inherited_members(sl.class_bases, sl.definitions),
+        )
+    except (SyntaxError, ValueError):
+        return None
+    if subject.missing_methods:
+        return None
+    plan = python_construct.constructed_plan(subject, ctor, sl.definitions)
+    return plan.label, plan.describe(), python_harness.render(subject, sl, plan)
 
 
 def _construct_repository_classes(subject: Any, sl: Any, repo: str, module: Any) -> None:

@@ -269,6 +269,10 @@ def invalid_format_expr(kind: str) -> str:
 #: Harness helpers (stdlib only, Python 3.9): well-formed records of each format from ``_r``.
 PRELUDE = r'''
 def _bc_newick(_r, depth, counter):
+    # branch lengths on every branch in most trees (tree statistics need them all), on most
+    # branches in the others (a reader's branch for a missing length)
+    if depth == 0 and len(counter) == 1:
+        counter.append(_r.choice([1.0, 1.0, 1.0, 1.0, 1.0, 0.8]))
     if depth > 0 and (depth > 3 or _r.random() < 0.35 * depth):
         counter[0] += 1
         text = "t%d" % counter[0]
@@ -277,7 +281,7 @@ def _bc_newick(_r, depth, counter):
         if _r.random() < 0.3:
             counter[0] += 1
             text += "n%d" % counter[0]
-    if depth and _r.random() < 0.8:
+    if depth and _r.random() < counter[1]:
         text += ":%s" % round(_r.uniform(0.01, 2.0), 3)
     return text
 

@@ -30,6 +30,7 @@ from biocoder_metric.synth.python_evidence import (
     char_constants,
     doc_examples,
     invalid_expr,
+    keys_from_defaults,
     length_constants,
     scale_constants,
 )
@@ -53,6 +54,8 @@ PROBE_EXCEPTION_PREFIX = "probe exception: "
 #: Share of cases that add a probe call.
 PROBE_RATE = 0.4
 SEED_PLACEHOLDER = "<|int;range=0,999999999|>"
+#: Share of constructed ``self`` objects taken from a literal constructor call of the repository.
+CONSTRUCT_EXAMPLE_RATE = 0.7
 
 #: The helpers every synthesised harness carries. Stdlib only (numpy imported lazily), Python 3.9.
 PRELUDE = r'''
@@ -226,6 +229,28 @@ def _bc_plant(_r, v, chars):
     return v[:i] + text + v[i + len(text):]
 
 
+def _bc_member(_r, obj, cls):
+    """One of the ``cls`` objects ``obj`` holds (a node of a tree), breadth first; None if none.
+
+    Lists, tuples, dict values and fields only: a set's order would differ between runs.
+    """
+    seen, queue, found = set(), [obj], []
+    while queue and len(seen) < 5000:
+        v = queue.pop(0)
+        if id(v) in seen or isinstance(v, (str, bytes, int, float)):
+            continue
+        seen.add(id(v))
+        if isinstance(v, cls):
+            found.append(v)
+        if isinstance(v, (list, tuple)):
+            queue += list(v)
+        elif isinstance(v, dict):
+            queue += list(v.values())
+        elif hasattr(v, "__dict__") and not callable(v):
+            queue += list(vars(v).values())
+    return _r.choice(found) if found else None
+
+
 def _bc_print(label, v):
     text = _bc_show(v)
     if len(text) > _BC_LIMIT:
@@ -255,6 +280,12 @@ class Plan:
     explore: bool = True
     #: share of cases that replay an example call (docstring, call sites) instead of generated values
     example_rate: float = EXAMPLE_RATE
+    #: ``self`` built as ``Cls(...)`` from these ``__init__`` parameters (python_construct), not ``__new__``
+    construct: list[tuple[ParamSpec, str]] | None = None
+    #: literal constructor calls of the repository ({parameter: source}), replayed in most cases
+    construct_examples: list[dict[str, str]] = field(default_factory=list)
+    #: the factory function that builds ``self`` (``read_tree(text)``); None: the class itself
+    construct_callee: str | None = None
 
     def describe(self) -> dict[str, str]:
         out = {p.name: (k or "default") for p, k in self.args}
@@ -263,6 +294,8 @@ class Plan:
             out["_explore"] = "off"
         if self.example_rate != EXAMPLE_RATE:
             out["_examples"] = str(self.example_rate)
+        for p, k in self.construct or []:
+            out[f"self.{self.construct_callee or '__init__'}.{p.name}"] = k
         return out
 
 
@@ -290,11 +323,13 @@ def analyse(
     class_name: str | None = None,
     class_members=(),
     helper_sources=(),
+    inherited=(),
 ) -> Subject:
     """Parse the golden and infer its parameters (and ``self`` attributes for methods).
 
     ``helper_sources``: the sliced definitions (what a parameter may be passed on to: a parser
     helper's markers say which file format the parameter holds).
+    ``inherited``: methods the class gets from its sliced bases (not stubbed).
     """
     tree = pyast.parse(golden)
     func, _ = find_function(tree, function_name)
@@ -315,8 +350,9 @@ def analyse(
     subject = Subject(
         function_name=function_name, func=func, method=method, class_name=class_name or "_BCSubject"
     )
+    keyed = keys_from_defaults(func)  # ``x[p]`` with ``p='ATOM'`` analysed as ``x['ATOM']``
     subject.params = infer_params(
-        func,
+        keyed,
         repo_dir,
         skip_first=method in ("instance", "property", "class"),
         helpers=helper_index([*helper_sources, *class_members]),
@@ -343,7 +379,11 @@ def analyse(
             elif isinstance(node, ast.Assign):
                 provided.update(t.id for t in node.targets if isinstance(t, ast.Name))
         provided.add(function_name)  # a method calling itself recursively
-        missing = [m for m in methods if m not in provided]
+        provided.update(inherited)
+        # ``self.__class__(...)``: every object has it (a stub there cannot even be assigned)
+        missing = [
+            m for m in methods if m not in provided and not (m.startswith("__") and hasattr(object, m))
+        ]
         # A method of the class with no source here is stubbed: its return value becomes one more
         # generated input, typed from how the golden uses the call (``self.wants_objects()`` -> bool).
         for m in missing:
@@ -365,11 +405,20 @@ def analyse(
                 data += [a for a in more if a not in data]
         # A field is typed by its use in the golden *and* in the sliced members: ``__iter__`` returning
         # ``iter(self.tips)`` says ``tips`` is a sequence even when the golden only loops over ``self``.
-        scope = ast.Module(body=[func, *member_nodes], type_ignores=[])
+        scope = ast.Module(body=[keyed, *member_nodes], type_ignores=[])
+        aliases = _property_aliases(member_nodes, self_name)
         for attr in data:
             if attr in provided:
                 continue
-            votes = usage_votes(func, f"{self_name}.{attr}")
+            votes = usage_votes(keyed, f"{self_name}.{attr}")
+            if not votes and attr in aliases:
+                # read through a property (``df`` returning ``self._df``): the golden's use of the
+                # property types the field
+                target = f"{self_name}.{aliases[attr]}"
+                votes = usage_votes(keyed, target)
+                if votes:
+                    subject.attrs.append((attr, refine_kinds(keyed, target, rank_kinds(attr, votes), votes)))
+                    continue
             if not votes and member_nodes:
                 votes = usage_votes(scope, f"{self_name}.{attr}")
                 subject.attrs.append(
@@ -377,9 +426,25 @@ def analyse(
                 )
                 continue
             subject.attrs.append(
-                (attr, refine_kinds(func, f"{self_name}.{attr}", rank_kinds(attr, votes), votes))
+                (attr, refine_kinds(keyed, f"{self_name}.{attr}", rank_kinds(attr, votes), votes))
             )
     return subject
+
+
+def _property_aliases(members: list[ast.AST], self_name: str) -> dict[str, str]:
+    """Field -> property for sliced properties whose body is just ``return self.field``."""
+    out: dict[str, str] = {}
+    for node in members:
+        if not isinstance(node, ast.FunctionDef) or "property" not in {
+            ast.unparse(d) for d in node.decorator_list
+        }:
+            continue
+        body = [b for b in node.body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
+        if len(body) == 1 and isinstance(body[0], ast.Return):
+            v = body[0].value
+            if isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) and v.value.id == self_name:
+                out.setdefault(v.attr, node.name)
+    return out
 
 
 class _CallToName(ast.NodeTransformer):
@@ -457,6 +522,32 @@ def _mangle(attr: str, class_name: str) -> str:
     return attr
 
 
+def _construct_lines(
+    class_name: str, construct: list[tuple[ParamSpec, str]], examples: list[dict[str, str]]
+) -> list[str]:
+    """``_bc_obj = Cls(...)``: a repository call's literals in most cases (when there are any),
+    else required parameters generated and defaulted ones by keyword in about half the cases."""
+    if examples:
+        out = [f"_bc_cex = _r.choice({examples!r}) if _r.random() < {CONSTRUCT_EXAMPLE_RATE} else None"]
+    else:
+        out = ["_bc_cex = None"]
+    out.append("_bc_ckw = {}")
+    for p, kind in construct:
+        given = f"eval(_bc_cex[{p.name!r}]) if _bc_cex is not None and {p.name!r} in _bc_cex else {kind_expr(kind)}"
+        if p.has_default:
+            out.append(f"if ({p.name!r} in _bc_cex) if _bc_cex is not None else _r.random() < 0.5:")
+            out.append(f"    _bc_ckw[{p.name!r}] = {given}")
+        else:
+            out.append(f"_bc_ckw[{p.name!r}] = {given}")
+    # a constructor that rejects the generated values counts like a golden exception (gate 1)
+    out.append("try:")
+    out.append(f"    _bc_obj = {class_name}(**_bc_ckw)")
+    out.append("except Exception as _bc_e:")
+    out.append(f"    print({EXCEPTION_PREFIX!r} + type(_bc_e).__name__)")
+    out.append("    return")
+    return out
+
+
 def render(subject: Subject, sl: Slice, plan: Plan) -> str:
     """The complete harness program for one plan."""
     lines: list[str] = [
@@ -470,7 +561,8 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
     lines.append("")
     lines += [d.rstrip() + "\n" for d in sl.definitions]
     if subject.method:
-        lines.append(f"class {subject.class_name}:")
+        bases = f"({', '.join(sl.class_bases)})" if sl.class_bases else ""
+        lines.append(f"class {subject.class_name}{bases}:")
         for member in sl.class_members:
             lines += ["    " + ln if ln.strip() else "" for ln in member.splitlines()]
         lines.append(f"    {INSERT_MARKER}")
@@ -499,6 +591,11 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         body.append(f"_bc_ex = _r.choice({examples!r}) if _r.random() < {plan.example_rate} else None")
     else:
         body.append("_bc_ex = None")
+    if subject.method in ("instance", "property") and plan.construct is not None:
+        # built first: an argument may be one of the objects it holds (``member:`` kinds)
+        body += _construct_lines(
+            plan.construct_callee or subject.class_name, plan.construct, plan.construct_examples
+        )
     omitted = False  # positional arguments after an omitted default must become keywords
     for i, (p, kind) in enumerate(plan.args):
         var = f"_bc_a{i}"
@@ -560,8 +657,9 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
             body.append(f"    _bc_kw[{pname!r}] = {var}")
     arglist = ", ".join(positional + ["**_bc_kw"])
     name = _mangle(subject.function_name, subject.class_name) if subject.method else subject.function_name
-    if subject.method in ("instance", "property"):
+    if subject.method in ("instance", "property") and plan.construct is None:
         body.append(f"_bc_obj = {subject.class_name}.__new__({subject.class_name})")
+    if subject.method in ("instance", "property"):
         for attr, kind in plan.attrs:
             body.append(f"_bc_obj.{_mangle(attr, subject.class_name)} = {kind_expr(kind)}")
         target = f"_bc_obj.{name}"

@@ -55,6 +55,9 @@ KINDS: dict[str, str] = {
     "dict_str_int": "{_bc_seq(_r, 'abcdefgh', 2, 5): _r.randint(0, 20) for _ in range(_r.randint(1, 6))}",
     "dict_str_ndarray": "{_bc_seq(_r, 'abcdefgh', 2, 5): _bc_np(_r).rand(_bc_h, _bc_w) for _ in range(_r.randint(1, 4))}",
     "dict_str_float": "{_bc_seq(_r, 'abcdefgh', 2, 5): round(_r.random(), 6) for _ in range(_r.randint(1, 6))}",
+    # dicts of number lists (some empty: ``len(d[k]) == 0`` is a branch), keyed by words or by numbers
+    "dict_str_list": "{_bc_seq(_r, 'abcdefgh', 2, 5): [_r.randint(0, 50) for _ in range(_r.randint(0, 5))] for _ in range(_r.randint(1, 6))}",
+    "dict_int_list": "{_r.randint(0, 20): [_r.randint(0, 50) for _ in range(_r.randint(0, 5))] for _ in range(_r.randint(1, 6))}",
     "set_str": "set(_bc_seq(_r, 'abcdefgh', 2, 5) for _ in range(_r.randint(1, 6)))",
     "tuple_int": "tuple(_r.randint(0, 20) for _ in range(2))",
     "ndarray1": "_bc_np(_r).rand(_bc_n)",
@@ -267,6 +270,8 @@ def refine(family: str, name: str) -> list[str]:
         "frame": ["frame"],
         "type": ["a_type"],
         "dict_ndarray": ["dict_str_ndarray", "dict_str_float"],
+        "dict_list": ["dict_str_list", "dict_int_list"],
+        "dict_numkey_list": ["dict_int_list", "dict_str_list"],
     }.get(family, ["int_small"])
 
 
@@ -336,6 +341,14 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
         votes[fam] += w
 
     for node in ast.walk(body):
+        if (
+            isinstance(node, ast.Call)
+            and node.args
+            and any(k.arg == "axis" for k in node.keywords)
+            and isinstance(node.args[0], (ast.Compare, ast.BinOp, ast.UnaryOp))
+            and any(_is_target(n, target) for n in ast.walk(node.args[0]))
+        ):
+            vote("ndarray", 3.0)  # np.all(x >= 0, axis=-1): an elementwise test reduced along an axis
         if (
             isinstance(node, ast.Attribute)
             and isinstance(node.value, ast.Subscript)
@@ -491,6 +504,17 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             inner = _usage_votes(body, node.target.elts[1].id)
             if inner.get("ndarray", 0.0) >= W_USAGE:
                 vote("dict_ndarray", 4.0)
+        elif (
+            isinstance(node, ast.For)
+            and isinstance(node.target, ast.Name)
+            and _keys_of(node.iter, target)
+            and (looked := _looked_up(node, target, node.target.id)) is not None
+        ):
+            # for k in sorted(d.keys()): ... len(d[k]) ...: ``d[k]`` types the values, ``k`` the keys
+            inner = _usage_votes(looked, "_bc_value")
+            if inner.get("list", 0.0) + inner.get("ndarray", 0.0) >= 1.5:
+                keys = _usage_votes(node, node.target.id)
+                vote("dict_numkey_list" if keys.get("number", 0.0) >= 1.0 else "dict_list", 4.0)
         elif isinstance(node, (ast.If, ast.While, ast.IfExp)) and _is_target(node.test, target):
             vote("bool", 1.5)
         elif (
@@ -992,6 +1016,44 @@ def _mask_names(body: ast.AST) -> set[str]:
     return out
 
 
+def _keys_of(node: ast.AST, target: str) -> bool:
+    """``target``, ``target.keys()``, possibly wrapped (``sorted(target)``, ``list(target.keys())``)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1:
+        return _keys_of(node.args[0], target)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "keys"
+        and not node.args
+    ):
+        return _is_target(node.func.value, target)
+    return _is_target(node, target)
+
+
+def _looked_up(loop: ast.For, target: str, key: str) -> ast.AST | None:
+    """A copy of ``loop`` with ``target[key]`` read as the name ``_bc_value``; None if it never is."""
+    import copy
+
+    hits = 0
+
+    class _Value(ast.NodeTransformer):
+        def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+            nonlocal hits
+            self.generic_visit(node)
+            if (
+                isinstance(node.ctx, ast.Load)
+                and _is_target(node.value, target)
+                and isinstance(node.slice, ast.Name)
+                and node.slice.id == key
+            ):
+                hits += 1
+                return ast.copy_location(ast.Name(id="_bc_value", ctx=ast.Load()), node)
+            return node
+
+    out = _Value().visit(copy.deepcopy(loop))
+    return out if hits else None
+
+
 def _items_of(node: ast.AST, target: str) -> bool:
     """``target.items()``, possibly wrapped (``list(target.items())``, ``sorted(...)``)."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
@@ -1121,6 +1183,9 @@ def rank_kinds(name: str, votes: dict[str, float]) -> list[str]:
     votes.pop("object", None)
     if votes.get("frame"):  # string-keyed *and* used elementwise: a table, not a dict
         votes["frame"] += votes.pop("dict", 0.0)
+    for specific in ("dict_numkey_list", "dict_list"):  # a dict (annotation) whose values are lists
+        if votes.get(specific):
+            votes[specific] += votes.pop("dict", 0.0)
     _resolve_number(votes, name)
     by_name = family_of_name(name)
     if by_name:
@@ -1386,6 +1451,8 @@ def kind_expr(kind: str) -> str:
     """The generator expression of a kind (``choice:[...]`` picks among compared-to strings)."""
     if kind.startswith("fmt:"):  # a record of a file format (python_formats)
         return format_expr(kind)
+    if kind.startswith("member:"):  # one of the objects a constructed ``self`` holds (python_construct)
+        return f"_bc_member(_r, _bc_obj, {kind[len('member:') :]})"
     if kind.startswith("ctor:"):  # one of the repository's classes, through its constructor
         _, name, fields = kind.split(":", 2)
         args = pyast.literal_eval(fields)

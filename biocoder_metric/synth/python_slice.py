@@ -182,6 +182,8 @@ class Slice:
     definitions: list[str] = field(default_factory=list)
     class_name: str | None = None
     class_members: list[str] = field(default_factory=list)
+    #: the class's bases (source), kept only when ``self`` is constructed: ``super().__init__`` needs them
+    class_bases: list[str] = field(default_factory=list)
     unresolved: list[str] = field(default_factory=list)
     origin: str = "golden"  # "golden" | "repository"
 
@@ -469,6 +471,21 @@ class _RepoSlicer:
                         + ")"
                     )
 
+    def star_source(self, src: Path, name: str) -> Path:
+        """The module that defines ``name`` for ``src``: ``src``, or one it re-exports with ``import *``.
+
+        A package's ``__init__.py`` often is just ``from .mass import *``; ``from .mass import
+        Composition`` then means the submodule's ``Composition``.
+        """
+        if name in self.index(src):
+            return src
+        for node in self.tree(src).body:
+            if isinstance(node, ast.ImportFrom) and node.level and any(a.name == "*" for a in node.names):
+                other = self.module_path(node.module or "", src, node.level)
+                if other is not None and other != src and name in self.index(other):
+                    return other
+        return src
+
     def resolve(self, path: Path, name: str, depth: int = 0) -> None:
         """Make ``name`` (as seen from module ``path``) available: import it or slice its definition."""
         key = (path, name)
@@ -535,10 +552,17 @@ class _RepoSlicer:
                 if src is None and node.level == 0:
                     src = self.module_path(mod)
                 if src is None:
+                    # a namespace package (a folder without ``__init__.py``): ``from . import sub``
+                    sub = self.module_path(f"{mod}.{a.name}" if mod else a.name, path, node.level)
+                    if sub is not None:
+                        self.inline_module(sub, name, depth)
+                        return
+                if src is None:
                     self.unresolved.append(
                         f"{name} (from {'.' * node.level}{mod}, not in the image or repository)"
                     )
                     return
+                src = self.star_source(src, a.name)
                 if a.name in self.index(src):
                     self.resolve(src, a.name, depth + 1)
                     if a.asname and a.asname != a.name:
@@ -585,8 +609,22 @@ def _bound_by(node: ast.AST) -> set[str]:
     return out
 
 
-def slice_repository(golden: str, function_name: str, repo_dir: str | Path, module_file: str | Path) -> Slice:
+def slice_repository(
+    golden: str,
+    function_name: str,
+    repo_dir: str | Path,
+    module_file: str | Path,
+    extra_members: tuple[str, ...] = (),
+    factory: str | None = None,
+) -> Slice:
     """Slice the golden's dependencies from ``module_file`` (a path inside ``repo_dir``).
+
+    ``extra_members``: class members wanted besides those the method reaches (``__init__``, to
+    build ``self`` through its constructor), with what they reach in turn; the class's bases are
+    then sliced too (``class_bases``). ``factory``: a function of the module that returns an
+    instance of the class (``read_tree(text) -> Tree``), sliced too; the class then gets all its
+    members but the golden (the factory may use any), and is never sliced from the repository itself
+    (the harness declares it, with the golden inserted).
 
     Both paths may be relative to the working directory or ``module_file`` to ``repo_dir``:
     they are made absolute first, so a relative ``--repo`` slices like an absolute one.
@@ -602,20 +640,34 @@ def slice_repository(golden: str, function_name: str, repo_dir: str | Path, modu
     _, src_class = find_function(tree, function_name)
     s = Slice(origin="repository")
     target = gfunc or golden_tree
-    needed = [n for n in free_names(target) if n not in ("self", "cls")]
+    # a method's own name is no name in its body's scope: ``fasta`` inside method ``fasta`` is the module
+    own_scope = not (gfunc is not None and is_method(gfunc))
+    needed = [n for n in free_names(target, skip_self=own_scope) if n not in ("self", "cls")]
     members: list[str] = []
     if src_class is not None and gfunc is not None and is_method(gfunc):
         s.class_name = src_class.name
-        members = _class_members(src_class, gfunc, slicer, path)
+        if factory:
+            extra_members = tuple(
+                n.name for n in src_class.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            )
+            slicer._done.add((path, src_class.name))  # the harness's class, golden inserted
+            needed.append(factory)
+        members = _class_members(src_class, gfunc, slicer, path, extra_members)
         class_src_names = set()
         for m in members:
             class_src_names.update(free_names(pyast.parse(m)))
         needed = list(dict.fromkeys(needed + [n for n in class_src_names if n != src_class.name]))
+        if extra_members:  # a constructed ``self`` runs ``__init__``, and that often ``super().__init__``
+            s.class_bases = [ast.unparse(b) for b in src_class.bases if ast.unparse(b) != "object"]
+            base_names = [n for b in src_class.bases for n in free_names(b)]
+            needed = list(dict.fromkeys(needed + [n for n in base_names if n != src_class.name]))
     for name in needed:
         if src_class is not None and name == src_class.name:
             continue
         slicer.resolve(path, name)
-    slicer.finish_modules([golden, *members])
+    # the bases' source: ``class C(distance.Distance)`` uses ``Distance`` of the namespace ``distance``
+    heads = [f"class _BCBases({', '.join(s.class_bases)}): pass"] if s.class_bases else []
+    slicer.finish_modules([golden, *members, *heads])
     s.imports = list(dict.fromkeys(slicer.imports + submodule_imports(target)))
     s.definitions = slicer.definitions
     s.class_members = members
@@ -623,8 +675,10 @@ def slice_repository(golden: str, function_name: str, repo_dir: str | Path, modu
     return s
 
 
-def _class_members(cls: ast.ClassDef, func: ast.FunctionDef, slicer: _RepoSlicer, path: Path) -> list[str]:
-    """Source of the class-level attributes and methods ``func`` reaches through ``self``, transitively."""
+def _class_members(
+    cls: ast.ClassDef, func: ast.FunctionDef, slicer: _RepoSlicer, path: Path, extra: tuple[str, ...] = ()
+) -> list[str]:
+    """Source of the class-level attributes and methods ``func`` (and ``extra``) reach through ``self``."""
     by_name: dict[str, ast.stmt] = {}
     for item in cls.body:
         if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -634,9 +688,9 @@ def _class_members(cls: ast.ClassDef, func: ast.FunctionDef, slicer: _RepoSlicer
             for t in targets:
                 if isinstance(t, ast.Name):
                     by_name[t.id] = item
-    wanted: list[str] = []
-    todo = [func]
-    seen: set[str] = {func.name}
+    wanted: list[str] = [m for m in extra if m in by_name and m != func.name]
+    todo = [func, *(by_name[m] for m in wanted)]
+    seen: set[str] = {func.name, *wanted}
     while todo:
         node = todo.pop()
         selves = self_aliases(node, cls.name)
