@@ -251,22 +251,9 @@ def _factory_candidates(
         if sl.unresolved or sl.class_name != class_name:
             continue
         ctor.assigned = python_construct.every_assigned_field(sl.class_members)
-        try:
-            subject = python_harness.analyse(
-                golden,
-                name,
-                repo,
-                sl.class_name,
-                sl.class_members,
-                sl.definitions,
-                inherited=python_construct.inherited_members(sl.class_bases, sl.definitions),
-            )
-        except (SyntaxError, ValueError):
-            continue
-        if subject.missing_methods:
-            continue
-        plan = python_construct.constructed_plan(subject, ctor, sl.definitions)
-        out.append((plan.label, plan.describe(), python_harness.render(subject, sl, plan)))
+        got = _render_constructed(golden, name, repo, sl, ctor)
+        if got is not None:
+            out.append(got)
     return out
 
 
@@ -285,6 +272,16 @@ def _constructed_candidate(
     ctor = python_construct.constructor(sl.class_members, repo, sl.class_bases, sl.definitions, sl.class_name)
     if ctor is None:
         return None
+    return _render_constructed(golden, name, repo, sl, ctor)
+
+
+def _render_constructed(
+    golden: str, name: str, repo: str, sl: Any, ctor: Any
+) -> tuple[str, dict[str, str], str] | None:
+    """The harness of method ``name`` of the sliced class ``sl`` with ``self`` built by ``ctor``,
+    or None where the method cannot be analysed or needs methods the slice lacks."""
+    from biocoder_metric.synth import python_construct
+
     try:
         subject = python_harness.analyse(
             golden,
