@@ -102,7 +102,7 @@ def toy_nulls(golden, function_name):
     return [("toy null", f"fn {function_name} = nothing")]
 
 
-def toy_synthesize(row, opts, repo, siblings):
+def toy_synthesize(row, opts, repo, siblings, probe=None):
     CALLS.append(("synthesize", (row["task_id"], repo)))
     return [("toy plan", {}, "<<insert solution here>>\n")], None, "golden"
 

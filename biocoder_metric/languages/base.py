@@ -199,9 +199,15 @@ class LanguageRunner:
         fn = self.hook("wrapped_candidates")
         return fn(golden, function_name) if fn else []
 
-    def synthesize(self, row: dict[str, Any], opts: Any, repo: str | None, siblings: Any) -> Any:
-        """The harness synthesis entry: ``(plans, reason when none, slice origin)`` for one task row."""
-        return self.hook("synthesize")(row, opts, repo, siblings)
+    def synthesize(
+        self, row: dict[str, Any], opts: Any, repo: str | None, siblings: Any, probe: Any = None
+    ) -> Any:
+        """The harness synthesis entry: ``(plans, reason when none, slice origin)`` for one task row.
+
+        ``probe(contexts, cases)`` runs the golden on a few cases of candidate harnesses (the
+        plan search); a hook may ignore it.
+        """
+        return self.hook("synthesize")(row, opts, repo, siblings, probe)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"

@@ -137,17 +137,51 @@ def repo_dir_for(row: dict[str, Any], repos: dict[str, str]) -> str | None:
 
 
 def candidates(
-    row: dict[str, Any], opts: SynthOptions, siblings: list[tuple[str, str]] | None = None
+    row: dict[str, Any],
+    opts: SynthOptions,
+    siblings: list[tuple[str, str]] | None = None,
+    probe: Any = None,
 ) -> tuple[list[tuple[str, dict[str, str], str]], str | None, str]:
     """([(plan label, plan description, context)], reason when none, slice origin).
 
     ``siblings``: (function name, golden) of the tasks from the same file (Java helpers).
+    ``probe``: see :func:`make_probe` (None: no plan search).
     """
-    return runner(row["language"]).synthesize(row, opts, repo_dir_for(row, opts.repos), siblings)
+    return runner(row["language"]).synthesize(row, opts, repo_dir_for(row, opts.repos), siblings, probe)
+
+
+def make_probe(pool: SandboxPool, row: dict[str, Any], opts: SynthOptions) -> Any:
+    """``probe(contexts, cases)``: the golden's outputs on a few cases of each candidate harness.
+
+    Shorter per-case time limit than validation: a plan whose golden needs seconds per case
+    is no winner of a search.
+    """
+    from biocoder_metric.synth.validate import golden_case_outputs
+
+    def probe(contexts: list[str], cases: int) -> list[list[str | None]]:
+        return golden_case_outputs(
+            pool,
+            row,
+            contexts,
+            cases,
+            seed=opts.seed + 7919,  # not the validation's cases: the search must not fit them
+            timeout_s=min(opts.timeout_s, SEARCH_TIMEOUT_S),
+            memory_mb=opts.memory_mb,
+        )
+
+    return probe
+
+
+#: Seconds per golden case in the plan search.
+SEARCH_TIMEOUT_S = 2.0
 
 
 def java_candidates(
-    row: dict[str, Any], opts: SynthOptions, repo: str | None, siblings: list[tuple[str, str]] | None = None
+    row: dict[str, Any],
+    opts: SynthOptions,
+    repo: str | None,
+    siblings: list[tuple[str, str]] | None = None,
+    probe: Any = None,
 ) -> tuple[list[tuple[str, dict[str, str], str]], str | None, str]:
     """:func:`candidates` for a Java row (the Java runner's ``synthesize`` hook)."""
     try:
@@ -178,9 +212,17 @@ def java_candidates(
 
 
 def python_candidates(
-    row: dict[str, Any], opts: SynthOptions, repo: str | None, siblings: list[tuple[str, str]] | None = None
+    row: dict[str, Any],
+    opts: SynthOptions,
+    repo: str | None,
+    siblings: list[tuple[str, str]] | None = None,
+    probe: Any = None,
 ) -> tuple[list[tuple[str, dict[str, str], str]], str | None, str]:
-    """:func:`candidates` for a Python row (the Python runner's ``synthesize`` hook)."""
+    """:func:`candidates` for a Python row (the Python runner's ``synthesize`` hook).
+
+    With a ``probe``, the plan search (:mod:`biocoder_metric.synth.python_search`) may put a
+    plan the golden accepts better than the best guess first.
+    """
     golden, name = row["golden_code"], row["function_name"]
     sl = None
     module = None
@@ -213,27 +255,31 @@ def python_candidates(
         )
     if repo and module is not None and sl.origin == "repository":
         _construct_repository_classes(subject, sl, repo, module)
-    out = [
-        (p.label, p.describe(), python_harness.render(subject, sl, p))
-        for p in python_harness.plans(subject, opts.max_plans)
-    ]
+    plans = python_harness.plans(subject, opts.max_plans)
+    if plans:
+        from biocoder_metric.synth import python_search
+
+        head = python_search.with_search(subject, sl, plans[0], probe, seed=opts.seed)
+        plans = [*head, *plans[1:]][: max(opts.max_plans, 1)]
+    out = [(p.label, p.describe(), python_harness.render(subject, sl, p)) for p in plans]
     if (
         repo
         and module is not None
         and sl.origin == "repository"
         and subject.method in ("instance", "property")
     ):
-        built = _factory_candidates(golden, name, repo, module, sl.class_name)[:1]
-        built += [c for c in [_constructed_candidate(golden, name, repo, module)] if c is not None]
+        built = _factory_candidates(golden, name, repo, module, sl.class_name, probe)
+        built += _constructed_candidates(golden, name, repo, module, probe)
         # after the best guess: what already validates keeps its harness
-        out = (out[:1] + built[:2] + out[1:])[: max(opts.max_plans, 1)]
+        out = (out[:1] + built[:3] + out[1:])[: max(opts.max_plans, 1)]
     return out, None, sl.origin
 
 
 def _factory_candidates(
-    golden: str, name: str, repo: str, module: Any, class_name: str | None
+    golden: str, name: str, repo: str, module: Any, class_name: str | None, probe: Any = None
 ) -> list[tuple[str, dict[str, str], str]]:
-    """The method's harness with ``self`` built by a factory function of its module (python_construct)."""
+    """The method's harness with ``self`` built by the first factory function of its module that
+    slices and renders (python_construct), with its searched variant when the search finds one."""
     from biocoder_metric.synth import python_construct
 
     if not class_name:
@@ -242,7 +288,6 @@ def _factory_candidates(
         source = Path(module).read_text(encoding="utf-8", errors="replace")
     except OSError:
         return []
-    out = []
     for ctor in python_construct.factories(source, class_name, repo)[:2]:
         try:
             sl = python_slice.slice_repository(golden, name, repo, module, factory=ctor.callee)
@@ -251,35 +296,38 @@ def _factory_candidates(
         if sl.unresolved or sl.class_name != class_name:
             continue
         ctor.assigned = python_construct.every_assigned_field(sl.class_members)
-        got = _render_constructed(golden, name, repo, sl, ctor)
-        if got is not None:
-            out.append(got)
-    return out
+        got = _render_constructed(golden, name, repo, sl, ctor, probe)
+        if got:
+            return got
+    return []
 
 
-def _constructed_candidate(
-    golden: str, name: str, repo: str, module: Any
-) -> tuple[str, dict[str, str], str] | None:
-    """The method's harness with ``self`` built through ``__init__`` (python_construct), when it slices."""
+def _constructed_candidates(
+    golden: str, name: str, repo: str, module: Any, probe: Any = None
+) -> list[tuple[str, dict[str, str], str]]:
+    """The method's harness with ``self`` built through ``__init__`` (python_construct), when it
+    slices, with its searched variant when the search finds one."""
     from biocoder_metric.synth import python_construct
 
     try:
         sl = python_slice.slice_repository(golden, name, repo, module, extra_members=("__init__",))
     except (SyntaxError, OSError, ValueError, RecursionError):
-        return None
+        return []
     if sl.unresolved or sl.class_name is None:
-        return None
+        return []
     ctor = python_construct.constructor(sl.class_members, repo, sl.class_bases, sl.definitions, sl.class_name)
     if ctor is None:
-        return None
-    return _render_constructed(golden, name, repo, sl, ctor)
+        return []
+    return _render_constructed(golden, name, repo, sl, ctor, probe)
 
 
 def _render_constructed(
-    golden: str, name: str, repo: str, sl: Any, ctor: Any
-) -> tuple[str, dict[str, str], str] | None:
-    """The harness of method ``name`` of the sliced class ``sl`` with ``self`` built by ``ctor``,
-    or None where the method cannot be analysed or needs methods the slice lacks."""
+    golden: str, name: str, repo: str, sl: Any, ctor: Any, probe: Any = None
+) -> list[tuple[str, dict[str, str], str]]:
+    """The harnesses of method ``name`` of the sliced class ``sl`` with ``self`` built by ``ctor``
+    (none where the method cannot be analysed or needs methods the slice lacks). With a
+    ``probe``, the plan search also chooses the constructor's arguments: its plan is added,
+    before or after the unsearched one (:func:`python_search.with_search`)."""
     from biocoder_metric.synth import python_construct
 
     try:
@@ -293,11 +341,16 @@ def _render_constructed(
             inherited=python_construct.inherited_members(sl.class_bases, sl.definitions),
         )
     except (SyntaxError, ValueError):
-        return None
+        return []
     if subject.missing_methods:
-        return None
+        return []
+    from biocoder_metric.synth import python_search
+
     plan = python_construct.constructed_plan(subject, ctor, sl.definitions)
-    return plan.label, plan.describe(), python_harness.render(subject, sl, plan)
+    return [
+        (p.label, p.describe(), python_harness.render(subject, sl, p))
+        for p in python_search.with_search(subject, sl, plan, probe, label=f"{plan.label}, searched")
+    ]
 
 
 def _construct_repository_classes(subject: Any, sl: Any, repo: str, module: Any) -> None:
@@ -366,7 +419,7 @@ def synthesize_task(
         "attempts": [],
     }
     try:
-        cands, reason, origin = candidates(row, opts, siblings)
+        cands, reason, origin = candidates(row, opts, siblings, make_probe(pool, row, opts))
     except Exception as exc:  # noqa: BLE001 - one odd task must not stop a batch; the reason is recorded
         cands, reason, origin = [], f"synthesis error: {type(exc).__name__}: {exc}", "golden"
     record["slice"] = origin

@@ -151,6 +151,39 @@ def golden_outputs_checked(
     return first, v
 
 
+def golden_case_outputs(
+    pool: SandboxPool,
+    row: dict[str, Any],
+    contexts: list[str] | tuple[str, ...],
+    cases: int,
+    *,
+    seed: int,
+    timeout_s: float,
+    memory_mb: int,
+) -> list[list[str | None]]:
+    """Per context (a candidate harness of ``row``), the golden's stdout on each of ``cases``
+    fuzz cases, ``None`` for a case that did not exit cleanly; every context in one sandbox job.
+
+    The search of :mod:`biocoder_metric.synth.python_search` asks this to compare plans cheaply
+    before any of them is validated.
+    """
+    if not contexts:
+        return []
+    progs: list[str] = []
+    spans: list[tuple[int, int]] = []
+    for ctx in contexts:
+        trial = dict(row, context=ctx, kind="harness", executable=True)
+        got = harness.build_harness_programs(trial, row["golden_code"], fuzz_cases=cases, seed=seed)
+        spans.append((len(progs), len(progs) + len(got)))
+        progs += got
+    first = dict(row, context=contexts[0], kind="harness", executable=True)
+    outcomes = pool.run(_job(first, tuple(progs), timeout_s, memory_mb))
+    return [
+        [o.stdout if case_error(o, row["language"]) is None else None for o in outcomes[a:b]]
+        for a, b in spans
+    ]
+
+
 def _error_line(stderr: str) -> str:
     """The informative line of an error output: javac's first ``error:`` line, else the last line."""
     lines = [ln.strip() for ln in stderr.strip().splitlines() if ln.strip()]

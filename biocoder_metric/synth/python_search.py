@@ -1,0 +1,257 @@
+"""Search the generator plans the golden accepts, by running the golden on a few cases of each.
+
+Why: the ranked kinds of :mod:`biocoder_metric.synth.python_inputs` are guesses from static
+evidence, and the best guess is wrong for a large share of code nobody tuned them to: on fresh
+repositories most rejected harnesses were rejected because the golden raised on every call
+(an object where a string was guessed, a list where a number was). A person writing a harness
+would try another value and watch what happens; this module does the same, mechanically, for
+every task alike, with nothing learnt from any particular task:
+
+1. *Single swaps*: the best guess, and the best guess with one parameter (or ``self``
+   attribute, or parameter of the constructor that builds ``self``) replaced by another kind: its own ranked alternatives first, then a fixed pool
+   of generic kinds (:data:`GENERIC`), and for a defaulted parameter, its default.
+2. *Combination*: per parameter, the kind that scored best in step 1 (ties keep the better
+   ranked one), plus a few seeded random combinations of each parameter's top kinds, for
+   parameters that only work together.
+
+Each variant is rendered by :func:`biocoder_metric.synth.python_harness.render` (the very
+program validation would run), and its golden runs on :data:`CASES` fuzz cases, all variants in
+one sandbox job. A variant's score counts the calls that returned (no ``exception:`` line, exit
+0) plus the distinct results, so a plan on which the golden returns the same empty value for
+garbage input does not beat one that exercises it. A perfect best guess (every call returns a
+result not seen before) ends the search at once. The winner, when it beats the best guess,
+becomes the first plan; the validation gates decide, exactly as for every other plan, whether it
+tests anything. Only the golden runs here: no mutant or candidate influences the choice.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from biocoder_metric.synth.python_harness import EXCEPTION_PREFIX, Plan, Subject, render
+
+#: Fuzz cases per variant: enough to tell "always raises" or "always the same" from "sometimes",
+#: few enough that a search of ~50 variants costs a few seconds.
+CASES = 4
+#: Kinds every parameter may fall back on, whatever the evidence said (broad families first).
+GENERIC: tuple[str, ...] = (
+    "int_small",
+    "str_word",
+    "list_int",
+    "float_unit",
+    "str_dna",
+    "list_str",
+    "int_signed",
+    "float",
+    "list_float",
+    "dict_str_int",
+    "ndarray1",
+    "ndarray2",
+    "str_line",
+    "path_text",
+    "tuple_int",
+    "bool",
+)
+#: A winner's share of calls that return (of :data:`CASES`).
+MIN_RETURNED_SHARE = 0.75
+#: Alternatives per parameter in the single-swap step (at most ``OWN`` of its own ranked kinds,
+#: then generic ones), and variants in all.
+OWN = 5
+PER_PARAM = 12
+MAX_VARIANTS = 48
+#: Random combinations in the second step (from each parameter's top kinds).
+COMBOS = 10
+TOP_PER_PARAM = 3
+
+#: A probe: contexts -> per context, the golden's stdout of each case ("" for a failed run).
+Probe = Callable[[Sequence[str], int], list[list[str | None]]]
+
+
+@dataclass(frozen=True)
+class Score:
+    """How well the golden takes one variant's inputs."""
+
+    returned: int  # calls that returned a value (no exception, exit 0)
+    calls: int
+    distinct: int  # distinct result lines among those
+
+    @property
+    def value(self) -> int:
+        # a call that returns and a result not seen before count alike: a plan on which the
+        # golden returns the same 0 every time tests as little as one on which it raises
+        return self.returned + self.distinct
+
+    @property
+    def perfect(self) -> bool:
+        return self.returned == self.calls == self.distinct
+
+
+def score(outputs: Sequence[str | None]) -> Score:
+    """The :class:`Score` of one variant from its cases' outputs (``None``: the run failed)."""
+    returned = 0
+    results: set[str] = set()
+    for out in outputs:
+        if out is None:
+            continue
+        lines = out.splitlines()
+        if any(ln.startswith(EXCEPTION_PREFIX) for ln in lines):
+            continue
+        got = [ln for ln in lines if ln.startswith("result: ")]
+        if got:
+            returned += 1
+            results.add(got[0])
+    return Score(returned=returned, calls=len(outputs), distinct=len(results))
+
+
+def _slots(subject: Subject, base: Plan) -> list[tuple[str, int, list[str | None]]]:
+    """(``arg`` | ``attr``, index, kinds to try) for every slot of the plan that may change."""
+    out: list[tuple[str, int, list[str | None]]] = []
+    for i, (p, kind) in enumerate(base.args):
+        ranked = list(p.kinds)
+        if ranked and ranked[0] == "a_type":  # certain: a class tested with isinstance
+            continue
+        options: list[str | None] = [k for k in ranked if k != kind][:OWN]
+        if p.has_default and kind is not None:
+            options.insert(0, None)
+        options += [k for k in GENERIC if k not in options and k != kind]
+        out.append(("arg", i, options[:PER_PARAM]))
+    for i, (p, kind) in enumerate(base.construct or []):
+        # a parameter of the constructor that builds ``self`` (python_construct): the method can
+        # only run on an object its class accepts, so these are searched like the method's own
+        ranked = list(p.kinds)
+        if ranked and ranked[0] == "a_type":
+            continue
+        options = [k for k in ranked if k != kind][:OWN]
+        options += [k for k in GENERIC if k not in options and k != kind]
+        out.append(("ctor", i, options[:PER_PARAM]))
+    ranked_attrs = dict(subject.attrs)
+    for i, (attr, kind) in enumerate(base.attrs):
+        ranked = list(ranked_attrs.get(attr) or [])
+        if ranked and ranked[0] == "a_type":
+            continue
+        options = [k for k in ranked if k != kind][:OWN]
+        options += [k for k in GENERIC if k not in options and k != kind]
+        out.append(("attr", i, options[: PER_PARAM // 2]))
+    return out
+
+
+def _variant(base: Plan, changes: dict[tuple[str, int], str | None], label: str) -> Plan:
+    args = [(p, changes.get(("arg", i), k)) for i, (p, k) in enumerate(base.args)]
+    attrs = [(a, changes.get(("attr", i), k)) for i, (a, k) in enumerate(base.attrs)]
+    construct = (
+        [(p, changes.get(("ctor", i), k)) for i, (p, k) in enumerate(base.construct)]
+        if base.construct is not None
+        else None
+    )
+    return Plan(
+        args=args,
+        attrs=attrs,
+        label=label,
+        explore=base.explore,
+        example_rate=base.example_rate,
+        construct=construct,
+        construct_examples=base.construct_examples,
+        construct_callee=base.construct_callee,
+    )
+
+
+def _run(subject: Subject, sl, plans: list[Plan], probe: Probe) -> list[Score]:
+    contexts = [render(subject, sl, p) for p in plans]
+    return [score(outs) for outs in probe(contexts, CASES)]
+
+
+def search(
+    subject: Subject, sl, base: Plan, probe: Probe, seed: int = 0, label: str = "searched"
+) -> tuple[Plan, dict] | None:
+    """A plan the golden accepts better than ``base`` (labelled ``label``), or None.
+
+    The second value says what the search saw (variants run, base and winner scores), for the
+    synthesis report.
+    """
+    slots = _slots(subject, base)
+    if not slots:
+        return None
+    singles: list[tuple[tuple[str, int], str | None]] = []
+    for kind_of, i, options in slots:
+        for k in options:
+            singles.append(((kind_of, i), k))
+    singles = singles[: MAX_VARIANTS - 1]
+    # the base alone first: where the best guess already works (most tasks that validate), the
+    # search costs one small job
+    base_score = _run(subject, sl, [base], probe)[0]
+    if base_score.perfect:
+        return None
+    plans = [base] + [_variant(base, {slot: k}, label) for slot, k in singles]
+    scores = [base_score, *_run(subject, sl, plans[1:], probe)]
+    # the base keeps its place when the golden returned on every probe call (only variety was
+    # lacking): four cases are a small sample, and a variant that looked more varied may raise
+    # on the validation's cases; a base that raised is worth less than any winner
+    info: dict = {
+        "variants": len(plans),
+        "base": base_score.__dict__,
+        "replace": base_score.returned < base_score.calls,
+    }
+    # per slot, its kinds ranked by score (the base's own kind counts with the base's score)
+    per_slot: dict[tuple[str, int], list[tuple[float, int, str | None]]] = {}
+    for n, ((slot, k), s) in enumerate(zip(singles, scores[1:], strict=True)):
+        per_slot.setdefault(slot, []).append((s.value, -n, k))
+    best_changes: dict[tuple[str, int], str | None] = {}
+    for slot, ranked in per_slot.items():
+        ranked.sort(key=lambda t: (t[0], t[1]), reverse=True)
+        if ranked[0][0] > base_score.value:
+            best_changes[slot] = ranked[0][2]
+    rnd = random.Random(seed)
+    combos: list[dict[tuple[str, int], str | None]] = []
+    if best_changes:
+        combos.append(dict(best_changes))
+    tops = {
+        slot: [base_kind_of(base, slot)] + [k for _, _, k in sorted(r, reverse=True)[: TOP_PER_PARAM - 1]]
+        for slot, r in per_slot.items()
+    }
+    for _ in range(COMBOS * 3):
+        if len(combos) >= COMBOS or len(tops) < 2:
+            break
+        pick = {slot: rnd.choice(ks) for slot, ks in tops.items()}
+        pick = {s: k for s, k in pick.items() if k != base_kind_of(base, s)}
+        if pick and pick not in combos:
+            combos.append(pick)
+    candidates: list[tuple[Score, Plan]] = [
+        (s, p) for s, p in zip(scores[1:], plans[1:], strict=True) if s.value > base_score.value
+    ]
+    if combos:
+        combo_plans = [_variant(base, c, label) for c in combos]
+        candidates += list(zip(_run(subject, sl, combo_plans, probe), combo_plans, strict=True))
+        info["variants"] += len(combo_plans)
+    # a winner must be worth a validation: the golden returns on nearly every call (the gate
+    # allows 20% raising; a plan that raises on half the probe's calls would only cost time)
+    need = max(1, math.ceil(MIN_RETURNED_SHARE * CASES))
+    candidates = [c for c in candidates if c[0].value > base_score.value and c[0].returned >= need]
+    if not candidates:
+        info["winner"] = None
+        return None
+    # the first best: single swaps come before combinations, and ranked kinds before generic ones
+    best = max(candidates, key=lambda c: c[0].value)
+    info["winner"] = best[0].__dict__
+    return best[1], info
+
+
+def base_kind_of(base: Plan, slot: tuple[str, int]) -> str | None:
+    kind_of, i = slot
+    if kind_of == "ctor":
+        return (base.construct or [])[i][1]
+    return base.args[i][1] if kind_of == "arg" else base.attrs[i][1]
+
+
+def with_search(
+    subject: Subject, sl, base: Plan, probe: Probe | None, seed: int = 0, label: str = "searched"
+) -> list[Plan]:
+    """``base`` and the searched plan, in the order they should be validated (see :func:`search`):
+    the searched one first when the golden raised on some of the base's calls, else second."""
+    found = search(subject, sl, base, probe, seed=seed, label=label) if probe is not None else None
+    if found is None:
+        return [base]
+    plan, info = found
+    return [plan, base] if info["replace"] else [base, plan]
