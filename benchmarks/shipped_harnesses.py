@@ -32,6 +32,8 @@ def render_markdown(data: dict) -> str:
     for c in data["configs"]:
         s = c["synthesis"]
         yield_text = f"{s['validated']} / {s['processed']}" if s["processed"] else "n/a"
+        if s.get("note"):
+            yield_text = "n/a (report not kept)"
         score = f"{s['median_mutation_score']:.2f}" if s["median_mutation_score"] is not None else "n/a"
         lines.append(
             f"| `{c['config']}` | {c['rows']} | {c['executable']} | {c['upstream']} | {c['synthesized']} | "
@@ -93,7 +95,17 @@ def main(argv: list[str] | None = None) -> int:
             },
         }
         if not report_file.is_file() and config in previous:
-            entry["synthesis"] = previous[config]["synthesis"]
+            kept = previous[config]["synthesis"]
+            if kept["validated"] >= entry["synthesized"]:
+                entry["synthesis"] = kept
+            else:  # the harness file grew since: the old yield no longer describes it
+                entry["synthesis"] = {
+                    "processed": None,
+                    "validated": None,
+                    "median_mutation_score": None,
+                    "tasks": [],
+                    "note": "the report of the run that shipped these harnesses was not kept",
+                }
         out.append(entry)
         print(
             f"{config:15} rows {entry['rows']:4} executable {entry['executable']:4} "

@@ -174,3 +174,41 @@ def test_constructor_arguments_are_searched_like_parameters():
     assert [k for _, k in v.construct] == ["str_dna", "a_type"]
     assert [k for _, k in v.args] == [k for _, k in base.args]
     assert python_search.base_kind_of(base, ("ctor", 0)) == "int_small"
+
+
+TABLE = '''CODONS = {"ATG": "M", "TGG": "W", "TAA": "*", "GCC": "A"}
+
+
+def translate(seq):
+    """Translate a coding sequence; unknown codons become X."""
+    return "".join(CODONS.get(seq[i:i + 3], "X") for i in range(0, len(seq) - 2, 3))
+'''
+
+
+def test_the_vocabulary_holds_the_literals_and_table_keys_the_code_recognises():
+    golden = TABLE.split("\n\n\n")[1]
+    subject = python_harness.analyse(golden, "translate", None, None, [], [TABLE.split("\n\n\n")[0]])
+    words = python_search.vocabulary(subject, python_slice.Slice(definitions=[TABLE.split("\n\n\n")[0]]))
+    assert {"ATG", "TGG", "TAA", "GCC", "X"} <= set(words)
+    assert not any("Translate" in w for w in words)  # the docstring is no token
+
+
+@pytest.mark.bwrap
+def test_vocabulary_tokens_let_a_table_lookup_return_more_than_its_fallback(pool):
+    """Random DNA hits a 4-codon table rarely: strings of its own codons make the golden's
+    result vary, and the probe's score says so."""
+    row = _row("translate", TABLE)
+    sl = python_slice.Slice(definitions=[TABLE.split("\n\n\n")[0]])
+    golden = TABLE.split("\n\n\n")[1]
+    subject = python_harness.analyse(golden, "translate", None, None, [], sl.definitions)
+    base = _forced(subject, {"seq": "str_word"})
+    probe = make_probe(pool, dict(row, golden_code=golden), SynthOptions(sandbox="bwrap"))
+    words = python_search.vocabulary(subject, sl)
+    vocab = Plan(args=[(p, f"vocab_str:{words!r}") for p, _ in base.args], label="vocab")
+    outs = probe([python_harness.render(subject, sl, base), python_harness.render(subject, sl, vocab)], 4)
+    letters = [
+        {c for o in case if o for c in o.split("result: ", 1)[1].split("\n", 1)[0] if c.isalpha() or c == "*"}
+        for case in outs
+    ]
+    assert letters[0] <= {"X"}  # random letters: only the fallback
+    assert letters[1] - {"X"}  # the table's own codons: real translations

@@ -263,6 +263,8 @@ INVALID: tuple[tuple[str, str], ...] = (
     ("str", "''"),
     ("regex:", "''"),
     ("choice:", "_bc_seq(_r, 'xyz', 1, 4)"),
+    ("vocab_str:", "''"),
+    ("vocab_list:", "[]"),
     ("text:", "''"),
     ("int", "_r.choice([-1, 0])"),
     ("float", "_r.choice([0.0, -1.0, float('nan')])"),

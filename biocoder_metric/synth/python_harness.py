@@ -631,6 +631,7 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         if kind.startswith(
             (
                 "list",
+                "vocab_list",
                 "dict",
                 "set",
                 "ndarray",

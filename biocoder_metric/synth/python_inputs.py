@@ -1459,6 +1459,12 @@ def kind_expr(kind: str) -> str:
         return f"{name}(" + ", ".join(f"{k}={kind_expr(v)}" for k, v in args.items()) + ")"
     if kind.startswith("choice:"):
         return f"_r.choice({kind[len('choice:') :]} + [_bc_seq(_r, 'abcdefgh', 3, 6)])"
+    if kind.startswith(("vocab_str:", "vocab_list:")):
+        # tokens the code recognises (python_search.vocabulary), now and then one it does not
+        head, words = kind.split(":", 1)
+        token = f"_r.choice({words} + [_bc_seq(_r, 'abcdefgh', 2, 4)])"
+        items = f"[{token} for _ in range(_r.randint(1, 6))]"
+        return f"''.join({items})" if head == "vocab_str" else items
     if kind.startswith("default:"):
         return kind[len("default:") :]
     if kind.startswith("frame:"):

@@ -8,8 +8,10 @@ would try another value and watch what happens; this module does the same, mecha
 every task alike, with nothing learnt from any particular task:
 
 1. *Single swaps*: the best guess, and the best guess with one parameter (or ``self``
-   attribute, or parameter of the constructor that builds ``self``) replaced by another kind: its own ranked alternatives first, then a fixed pool
-   of generic kinds (:data:`GENERIC`), and for a defaulted parameter, its default.
+   attribute, or parameter of the constructor that builds ``self``) replaced by another kind:
+   its own ranked alternatives first, its default (when it has one), tokens of the function's
+   vocabulary (:func:`vocabulary`: one, a string of them, a list of them), then a fixed pool of
+   generic kinds (:data:`GENERIC`).
 2. *Combination*: per parameter, the kind that scored best in step 1 (ties keep the better
    ranked one), plus a few seeded random combinations of each parameter's top kinds, for
    parameters that only work together.
@@ -26,6 +28,7 @@ tests anything. Only the golden runs here: no mutant or candidate influences the
 
 from __future__ import annotations
 
+import ast
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -55,6 +58,9 @@ GENERIC: tuple[str, ...] = (
     "tuple_int",
     "bool",
 )
+#: Tokens of the vocabulary kinds: literals up to this length, at most this many.
+MAX_TOKEN = 24
+MAX_VOCABULARY = 40
 #: A winner's share of calls that return (of :data:`CASES`).
 MIN_RETURNED_SHARE = 0.75
 #: Alternatives per parameter in the single-swap step (at most ``OWN`` of its own ranked kinds,
@@ -106,9 +112,52 @@ def score(outputs: Sequence[str | None]) -> Score:
     return Score(returned=returned, calls=len(outputs), distinct=len(results))
 
 
-def _slots(subject: Subject, base: Plan) -> list[tuple[str, int, list[str | None]]]:
-    """(``arg`` | ``attr``, index, kinds to try) for every slot of the plan that may change."""
+def vocabulary(subject: Subject, sl=None) -> list[str]:
+    """The short string literals of the function (docstring aside) and the string keys of the dict
+    literals its slice defines: the tokens code that looks things up (codon and residue tables,
+    record types, option names) recognises, where random letters match none of them."""
+    found: list[str] = []
+    body = subject.func.body
+    doc = (
+        body[0]
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+        else None
+    )
+    for stmt in body:
+        if stmt is doc:
+            continue
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and 0 < len(n.value) <= MAX_TOKEN:
+                found.append(n.value)
+    for src in getattr(sl, "definitions", None) or []:
+        try:
+            tree = ast.parse(src)
+        except SyntaxError:
+            continue
+        for n in tree.body:
+            value = n.value if isinstance(n, (ast.Assign, ast.AnnAssign)) else None
+            if isinstance(value, ast.Dict):
+                found += [
+                    k.value
+                    for k in value.keys
+                    if isinstance(k, ast.Constant)
+                    and isinstance(k.value, str)
+                    and 0 < len(k.value) <= MAX_TOKEN
+                ]
+    return list(dict.fromkeys(found))[:MAX_VOCABULARY]
+
+
+def _vocabulary_kinds(words: list[str]) -> list[str]:
+    """One token, a string of tokens, a list of tokens (kinds of python_inputs.kind_expr)."""
+    if len(words) < 2:
+        return []
+    return [f"choice:{words!r}", f"vocab_str:{words!r}", f"vocab_list:{words!r}"]
+
+
+def _slots(subject: Subject, base: Plan, sl=None) -> list[tuple[str, int, list[str | None]]]:
+    """(``arg`` | ``attr`` | ``ctor``, index, kinds to try) for every slot of the plan that may change."""
     out: list[tuple[str, int, list[str | None]]] = []
+    vocab = _vocabulary_kinds(vocabulary(subject, sl))
     for i, (p, kind) in enumerate(base.args):
         ranked = list(p.kinds)
         if ranked and ranked[0] == "a_type":  # certain: a class tested with isinstance
@@ -116,6 +165,7 @@ def _slots(subject: Subject, base: Plan) -> list[tuple[str, int, list[str | None
         options: list[str | None] = [k for k in ranked if k != kind][:OWN]
         if p.has_default and kind is not None:
             options.insert(0, None)
+        options += [k for k in vocab if k not in options and k != kind]
         options += [k for k in GENERIC if k not in options and k != kind]
         out.append(("arg", i, options[:PER_PARAM]))
     for i, (p, kind) in enumerate(base.construct or []):
@@ -171,7 +221,7 @@ def search(
     The second value says what the search saw (variants run, base and winner scores), for the
     synthesis report.
     """
-    slots = _slots(subject, base)
+    slots = _slots(subject, base, sl)
     if not slots:
         return None
     singles: list[tuple[tuple[str, int], str | None]] = []
