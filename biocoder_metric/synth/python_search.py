@@ -34,6 +34,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from biocoder_metric import pyast
 from biocoder_metric.synth.python_harness import EXCEPTION_PREFIX, Plan, Subject, render
 
 #: Fuzz cases per variant: enough to tell "always raises" or "always the same" from "sometimes",
@@ -131,7 +132,7 @@ def vocabulary(subject: Subject, sl=None) -> list[str]:
                 found.append(n.value)
     for src in getattr(sl, "definitions", None) or []:
         try:
-            tree = ast.parse(src)
+            tree = pyast.parse(src)
         except SyntaxError:
             continue
         for n in tree.body:
