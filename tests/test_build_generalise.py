@@ -288,14 +288,17 @@ def test_evidence_examples_scale_and_invalid_values():
 
     func = ast.parse(BINS).body[0]
     assert doc_examples(func, ["start", "end", "level"]) == [{"start": "10", "end": "79"}]
-    assert scale_constants(func, "start") == [2**14, 2**17]
+    # 0 is compared with (a boundary); 2**14 and 2**17 are shifts (a scale)
+    assert scale_constants(func, "start") == [0, 2**14, 2**17]
     assert invalid_expr("str_dna") and invalid_expr("list_int") == "[]" and invalid_expr("ndarray1") is None
 
 
 def test_harness_varies_defaults_by_keyword_reaches_scale_examples_and_error_paths():
     outs = _run_harness(BINS, "bin_of", range(40))
-    results = [o.splitlines()[0] for o in outs]
-    assert all(r.startswith("result: ") for r in results)
+    firsts = [o.splitlines()[0] for o in outs]
+    results = [r for r in firsts if r.startswith("result: ")]
+    # the boundary value -1 of ``start < 0`` reaches the error path in the main call too, rarely
+    assert len(results) >= 30 and set(firsts) - set(results) <= {"exception: ValueError"}
     assert "result: 4684" in results  # the docstring example replayed
     # values at the 2**14 scale reach the branch that random -50..50 never takes
     assert any(int(r.split()[1]) < 4681 for r in results)
@@ -306,6 +309,45 @@ def test_harness_varies_defaults_by_keyword_reaches_scale_examples_and_error_pat
     # the fallback plan keeps defaults and adds no probes
     plain = _run_harness(BINS, "bin_of", range(5), plan_index=1)
     assert not any("probe" in o for o in plain)
+
+
+LOCUS = '''\
+def encode_locus(chrom_index, pos):
+    """Encode a locus as one integer, the chromosome in the bits above the position."""
+    if pos < 0 or pos >= 1 << 40:
+        raise ValueError("position out of range")
+    return chrom_index * (1 << 40) + pos
+'''
+
+LABEL = '''\
+def short_label(name):
+    """A display label: long names are cut and marked."""
+    if len(name) <= 500:
+        return name
+    return name[:497] + "..."
+'''
+
+
+def test_boundaries_are_tested_at_any_magnitude_and_at_zero():
+    """A compared constant is a boundary however large (2^40) or small (0): the mutants that move
+    it by one, or turn < into <=, change some output within ten cases (the default), because a
+    boundary sweep calls the function at c - 1, c and c + 1."""
+    outs = _run_harness(LOCUS, "encode_locus", range(10))
+    for mutant in (
+        LOCUS.replace("pos >= 1 << 40", "pos > 1 << 40"),
+        LOCUS.replace("pos >= 1 << 40", "pos >= (1 << 40) + 1"),
+        LOCUS.replace("pos < 0", "pos <= 0"),
+        LOCUS.replace("pos < 0", "pos < -1"),
+    ):
+        assert _run_harness(LOCUS, "encode_locus", range(10), candidate=mutant) != outs, mutant
+    assert all(o.startswith(("result: ", "exception: ValueError")) for o in outs)
+    assert any("probe boundary: " in o for o in outs)
+
+
+def test_length_boundaries_reach_hundreds_of_items():
+    outs = _run_harness(LABEL, "short_label", range(40))
+    for mutant in (LABEL.replace("<= 500", "< 500"), LABEL.replace("<= 500", "<= 501")):
+        assert _run_harness(LABEL, "short_label", range(40), candidate=mutant) != outs, mutant
 
 
 def test_keyword_arguments_follow_the_signature():

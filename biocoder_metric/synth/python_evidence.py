@@ -10,6 +10,7 @@ This module adds the values a careful person would try on top of random ones:
 * **Scale.** Integer constants the body compares a parameter with, or combines it with
   (``pos >> 14``, ``if n > 2 ** 17``, ``x % 3``), give boundary values (c - 1, c, c + 1) and a
   range at the scale the code branches on; random values in -50..50 never reach a branch at 2^17.
+  A compared constant is a boundary at any magnitude (``n < 0``, ``offset >= 2 ** 48``).
 * **Error paths.** An invalid value per kind (an empty or non-ACGT sequence, a negative count,
   an empty list, a missing file). One extra *probe* call per case, with one argument replaced,
   reaches the code's validation branches; its exception type is printed, as upstream's
@@ -26,6 +27,10 @@ from biocoder_metric import pyast
 EXAMPLE_RATE = 0.3
 #: Largest magnitude taken as a scale constant (bigger ones are sizes no test should allocate).
 MAX_SCALE = 10**8
+#: Largest magnitude taken as a boundary value (a compared constant); past it, an int is a sentinel.
+MAX_BOUNDARY = 2**62
+#: Longest ``len(x)`` boundary fed (a string or list of a few thousand items is cheap to build).
+MAX_LENGTH = 4096
 
 
 def doc_examples(
@@ -149,7 +154,15 @@ def _is_literal(node: ast.AST) -> bool:
 
 
 def scale_constants(func: ast.AST, target: str) -> list[int]:
-    """Integer constants the body compares ``target`` with or combines it with, at most 6, sorted."""
+    """Integer constants the body compares ``target`` with or combines it with, at most 8, sorted.
+
+    A compared constant is a boundary at any magnitude: ``if n < 0`` and
+    ``if offset >= 2 ** 48`` are both tested at c - 1, c and c + 1 (a Python int of 2^48 costs
+    nothing to pass; only the *range* drawn at the code's scale stays under :data:`MAX_SCALE`,
+    see ``_bc_near``). A combined constant (``pos >> 14``, ``x % 3``) only gives a scale, so 0,
+    1 and sizes past :data:`MAX_SCALE` are left out there.
+    """
+    compared: set[int] = set()
     found: set[int] = set()
 
     def mentions(node: ast.AST) -> bool:
@@ -161,8 +174,8 @@ def scale_constants(func: ast.AST, target: str) -> list[int]:
             if any(mentions(p) for p in parts):
                 for p in parts:
                     v = _int_value(p)
-                    if v is not None:
-                        found.add(v)
+                    if v is not None and abs(v) <= MAX_BOUNDARY:
+                        compared.add(v)
         elif isinstance(node, ast.BinOp) and isinstance(
             node.op, (ast.RShift, ast.LShift, ast.FloorDiv, ast.Mod)
         ):
@@ -170,11 +183,16 @@ def scale_constants(func: ast.AST, target: str) -> list[int]:
                 v = _int_value(node.right)
                 if v is not None:
                     found.add(1 << v if isinstance(node.op, (ast.RShift, ast.LShift)) and 0 < v < 40 else v)
-    return sorted(v for v in found if 2 <= abs(v) <= MAX_SCALE)[:6]
+    scaled = {v for v in found if 2 <= abs(v) <= MAX_SCALE}
+    # the largest magnitudes are the rarest to reach by chance: when there are too many, keep those
+    kept = sorted(compared | scaled, key=lambda v: (-abs(v), v))[:8]
+    return sorted(kept)
 
 
 def length_constants(func: ast.AST, target: str) -> list[int]:
     """Integer constants ``len(target)`` is compared with (``if len(fix) > 0``), at most 4, sorted.
+
+    Up to :data:`MAX_LENGTH`: ``if len(text) < 1000`` is a boundary as real as ``len(x) > 1``.
 
     A string or list of exactly c - 1, c or c + 1 items reaches both sides of the comparison; random
     lengths of 3..10 never test ``len(x) > 1`` against ``len(x) > 0``.
@@ -195,7 +213,7 @@ def length_constants(func: ast.AST, target: str) -> list[int]:
         ):
             for p in parts:
                 v = _int_value(p)
-                if v is not None and 0 <= v <= 64:
+                if v is not None and 0 <= v <= MAX_LENGTH:
                     found.add(v)
     return sorted(found)[:4]
 

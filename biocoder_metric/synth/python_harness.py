@@ -53,6 +53,9 @@ EXCEPTION_PREFIX = "exception: "
 PROBE_EXCEPTION_PREFIX = "probe exception: "
 #: Share of cases that add a probe call.
 PROBE_RATE = 0.4
+#: Share of calls with an integer argument at a boundary (c - 1, c, c + 1 of a compared constant),
+#: split among the parameters that have boundaries.
+BOUNDARY_RATE = 0.35
 SEED_PLACEHOLDER = "<|int;range=0,999999999|>"
 #: Share of constructed ``self`` objects taken from a literal constructor call of the repository.
 CONSTRUCT_EXAMPLE_RATE = 0.7
@@ -197,13 +200,13 @@ def _bc_show(v, depth=0):
     return _bc_re.sub(r" at 0x[0-9a-fA-F]+", "", repr(v))
 
 
-def _bc_near(_r, consts, draw):
-    """A boundary value of a constant the code compares with, a value at its scale, or ``draw()``."""
+def _bc_near(_r, consts, draw, rate=0.35):
+    """A boundary value of a constant the code compares with (at ``rate``), a value at its scale, or ``draw()``."""
     u = _r.random()
-    if u < 0.35:
+    if u < rate:
         return _r.choice(consts) + _r.choice([-1, 0, 1])
-    if u < 0.6:
-        top = max(abs(c) for c in consts)
+    top = max((abs(c) for c in consts if abs(c) <= 10 ** 8), default=0)
+    if u < rate + 0.25 and top >= 2:  # a range at the code's scale, never an allocation-sized one
         return _r.randint(0, 2 * top)
     return draw()
 
@@ -522,6 +525,39 @@ def _mangle(attr: str, class_name: str) -> str:
     return attr
 
 
+def _sweep_lines(
+    sweeps: list[tuple[int, list[int]]],
+    order: list[tuple[str, str, bool]],
+    positional: list[str],
+    target: str,
+) -> list[str]:
+    """Lines of the boundary sweep: one bounded argument at c - 1, c and c + 1 of one constant.
+
+    A random draw lands on exactly ``c`` of ``if offset >= 2 ** 48`` too rarely for ten cases to
+    tell ``>=`` from ``>``; the sweep does it in every case it picks that constant, and it does not
+    crowd the main call, which keeps its own rate of valid values. Its lines are probe lines (an
+    exception is expected there and its type compared; validation does not count it as a golden
+    error, nor as the output varying with the input).
+    """
+    lines = [f"_bc_which = _r.randrange({len(sweeps)})"]
+    for j, (pos, consts) in enumerate(sweeps):
+        pname, var, kw = order[pos]
+        lines.append(f"{'if' if j == 0 else 'elif'} _bc_which == {j}:")
+        lines.append(f"    _bc_c = _r.choice({consts!r})")
+        value = "_bc_c + _bc_d"
+        if kw:
+            call = f"{target}({', '.join([*positional, f'**dict(_bc_kw, **{{{pname!r}: {value}}})'])})"
+        else:
+            k = positional.index(var)
+            call = f"{target}({', '.join([*positional[:k], value, *positional[k + 1 :], '**_bc_kw'])})"
+        lines.append("    for _bc_d in (-1, 0, 1):")
+        lines.append("        try:")
+        lines.append(f"            _bc_print('probe boundary: ', {call})")
+        lines.append("        except Exception as _bc_e:")
+        lines.append(f"            print({PROBE_EXCEPTION_PREFIX!r} + type(_bc_e).__name__)")
+    return lines
+
+
 def _construct_lines(
     class_name: str, construct: list[tuple[ParamSpec, str]], examples: list[dict[str, str]]
 ) -> list[str]:
@@ -585,6 +621,7 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
     positional: list[str] = []
     keywords: list[tuple[str, str, str]] = []  # (parameter, variable, condition for passing it)
     probes: list[tuple[int, str]] = []  # (argument position in ``order``, invalid expression)
+    sweeps: list[tuple[int, list[int]]] = []  # (argument position in ``order``, its boundary constants)
     order: list[tuple[str, str, bool]] = []  # (parameter, variable, by keyword)
     examples = subject.examples if plan.explore else []
     if examples:
@@ -597,6 +634,10 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
             plan.construct_callee or subject.class_name, plan.construct, plan.construct_examples
         )
     omitted = False  # positional arguments after an omitted default must become keywords
+    # boundary values often sit on an error path (c + 1 of ``if n >= c: raise``): shared among the
+    # parameters that have them, so about one per call is at a boundary and most calls stay valid
+    bounded = [p for p, kind in plan.args if kind and kind.startswith("int") and subject.scales.get(p.name)]
+    near_rate = round(BOUNDARY_RATE / max(1, len(bounded)), 3)
     for i, (p, kind) in enumerate(plan.args):
         var = f"_bc_a{i}"
         if kind is None:
@@ -605,7 +646,7 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         expr = kind_expr(kind)
         consts = subject.scales.get(p.name) if plan.explore else None
         if consts and kind.startswith("int"):
-            expr = f"_bc_near(_r, {consts!r}, lambda: {expr})"
+            expr = f"_bc_near(_r, {consts!r}, lambda: {expr}, {near_rate})"
         plain = kind.startswith(("str_", "list_"))  # not records of a format: resizing would break them
         chars = subject.chars.get(p.name) if plan.explore and kind.startswith(("str_", "text:")) else None
         if chars:
@@ -649,6 +690,8 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         bad = invalid_expr(kind) if plan.explore else None
         if bad:
             probes.append((len(order) - 1, bad))
+        if consts and kind.startswith("int"):
+            sweeps.append((len(order) - 1, consts))
     body.append("_bc_kw = {}")
     for pname, var, cond in keywords:
         if cond == "True":
@@ -696,6 +739,8 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         body.append(f"        _bc_print('probe: ', {target}(*_bc_pargs, **_bc_pkw))")
         body.append("    except Exception as _bc_e:")
         body.append(f"        print({PROBE_EXCEPTION_PREFIX!r} + type(_bc_e).__name__)")
+    if sweeps and subject.method != "property":
+        body += _sweep_lines(sweeps, order, positional, target)
     body.append("_bc_print_files()")
     lines += ["    " + b for b in body]
     lines.append("")
