@@ -525,6 +525,22 @@ def _mangle(attr: str, class_name: str) -> str:
     return attr
 
 
+def _replaced_args(
+    order: list[tuple[str, str, bool]], positional: list[str], pos: int, value: str
+) -> tuple[str, str]:
+    """Sources of the positional list and keyword dict of the call with argument ``pos`` set to ``value``.
+
+    Shared by the probe and the boundary sweep: a keyword argument is overridden in a copy of
+    ``_bc_kw`` (and so passed even where the case left it to its default), a positional one
+    replaced in place.
+    """
+    pname, var, kw = order[pos]
+    if kw:
+        return ", ".join(positional), f"dict(_bc_kw, **{{{pname!r}: {value}}})"
+    k = positional.index(var)
+    return ", ".join([*positional[:k], value, *positional[k + 1 :]]), "dict(_bc_kw)"
+
+
 def _sweep_lines(
     sweeps: list[tuple[int, list[int]]],
     order: list[tuple[str, str, bool]],
@@ -541,18 +557,12 @@ def _sweep_lines(
     """
     lines = [f"_bc_which = _r.randrange({len(sweeps)})"]
     for j, (pos, consts) in enumerate(sweeps):
-        pname, var, kw = order[pos]
+        args, kwargs = _replaced_args(order, positional, pos, "_bc_c + _bc_d")
         lines.append(f"{'if' if j == 0 else 'elif'} _bc_which == {j}:")
         lines.append(f"    _bc_c = _r.choice({consts!r})")
-        value = "_bc_c + _bc_d"
-        if kw:
-            call = f"{target}({', '.join([*positional, f'**dict(_bc_kw, **{{{pname!r}: {value}}})'])})"
-        else:
-            k = positional.index(var)
-            call = f"{target}({', '.join([*positional[:k], value, *positional[k + 1 :], '**_bc_kw'])})"
         lines.append("    for _bc_d in (-1, 0, 1):")
         lines.append("        try:")
-        lines.append(f"            _bc_print('probe boundary: ', {call})")
+        lines.append(f"            _bc_print('probe boundary: ', {target}(*[{args}], **{kwargs}))")
         lines.append("        except Exception as _bc_e:")
         lines.append(f"            print({PROBE_EXCEPTION_PREFIX!r} + type(_bc_e).__name__)")
     return lines
@@ -636,7 +646,11 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
     omitted = False  # positional arguments after an omitted default must become keywords
     # boundary values often sit on an error path (c + 1 of ``if n >= c: raise``): shared among the
     # parameters that have them, so about one per call is at a boundary and most calls stay valid
-    bounded = [p for p, kind in plan.args if kind and kind.startswith("int") and subject.scales.get(p.name)]
+    bounded = {
+        p.name
+        for p, kind in plan.args
+        if plan.explore and kind and kind.startswith("int") and p.name in subject.scales
+    }
     near_rate = round(BOUNDARY_RATE / max(1, len(bounded)), 3)
     for i, (p, kind) in enumerate(plan.args):
         var = f"_bc_a{i}"
@@ -644,8 +658,8 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
             omitted = True
             continue
         expr = kind_expr(kind)
-        consts = subject.scales.get(p.name) if plan.explore else None
-        if consts and kind.startswith("int"):
+        consts = subject.scales[p.name] if p.name in bounded else None
+        if consts:
             expr = f"_bc_near(_r, {consts!r}, lambda: {expr}, {near_rate})"
         plain = kind.startswith(("str_", "list_"))  # not records of a format: resizing would break them
         chars = subject.chars.get(p.name) if plan.explore and kind.startswith(("str_", "text:")) else None
@@ -690,7 +704,7 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         bad = invalid_expr(kind) if plan.explore else None
         if bad:
             probes.append((len(order) - 1, bad))
-        if consts and kind.startswith("int"):
+        if consts:
             sweeps.append((len(order) - 1, consts))
     body.append("_bc_kw = {}")
     for pname, var, cond in keywords:
@@ -725,16 +739,9 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         body.append(f"if _r.random() < {PROBE_RATE}:")
         body.append(f"    _bc_which = _r.randrange({len(probes)})")
         for j, (pos, bad) in enumerate(probes):
-            pname, var, kw = order[pos]
+            args, kwargs = _replaced_args(order, positional, pos, bad)
             body.append(f"    {'if' if j == 0 else 'elif'} _bc_which == {j}:")
-            if kw:
-                body.append(
-                    f"        _bc_pargs, _bc_pkw = [{', '.join(positional)}], dict(_bc_kw, **{{{pname!r}: {bad}}})"
-                )
-            else:
-                k = positional.index(var)
-                repl = positional[:k] + [bad] + positional[k + 1 :]
-                body.append(f"        _bc_pargs, _bc_pkw = [{', '.join(repl)}], dict(_bc_kw)")
+            body.append(f"        _bc_pargs, _bc_pkw = [{args}], {kwargs}")
         body.append("    try:")
         body.append(f"        _bc_print('probe: ', {target}(*_bc_pargs, **_bc_pkw))")
         body.append("    except Exception as _bc_e:")
