@@ -340,7 +340,9 @@ def test_boundaries_are_tested_at_any_magnitude_and_at_zero():
         LOCUS.replace("pos < 0", "pos < -1"),
     ):
         assert _run_harness(LOCUS, "encode_locus", range(10), candidate=mutant) != outs, mutant
-    assert all(o.startswith(("result: ", "exception: ValueError")) for o in outs)
+    assert all(
+        o.startswith(("result: ", "exception: ValueError", "probe retry exception: ValueError")) for o in outs
+    )
     assert any("probe boundary: " in o for o in outs)
 
 
@@ -1045,3 +1047,110 @@ def test_an_elementwise_test_reduced_along_an_axis_is_an_array():
     golden = "def is_called(self):\n    return np.all(self.values >= 0, axis=-1)\n"
     subject = python_harness.analyse(golden, "is_called", class_name="Calls")
     assert dict(subject.attrs)["values"][0].startswith("ndarray")
+
+
+# ------------------------------------------------- arguments that must agree (python_lookups)
+MASS = '''\
+RESIDUE_MASS = {"Ala": 71.03711, "Gly": 57.02146, "Ser": 87.03203, "Pro": 97.05276, "Trp": 186.07931}
+
+
+def peptide_mass(residues, water=18.01056):
+    """Monoisotopic mass of a peptide given as three-letter residue names."""
+    total = water
+    for name in residues:
+        total += RESIDUE_MASS[name]
+    return round(total, 5)
+'''
+
+PAIR = '''\
+def pair_score(matrix, i, j, scale=2):
+    """Score of the pair (i, j) in a substitution matrix given as rows."""
+    if i == j:
+        return 0
+    return matrix[i][j] * scale
+'''
+
+SITES = '''\
+ENZYMES = {"EcoRI": "GAATTC", "BamHI": "GGATCC", "HindIII": "AAGCTT", "NotI": "GCGGCCGC"}
+
+
+def cut_positions(seq, enzyme):
+    """0-based positions where ``enzyme`` cuts ``seq`` (one after the site's first base)."""
+    site = ENZYMES[enzyme]
+    out, i = [], seq.find(site)
+    while i >= 0:
+        out.append(i + 1)
+        i = seq.find(site, i + 1)
+    return out
+'''
+
+
+def test_lookup_evidence_finds_keys_elements_nested_and_helper_lookups():
+    from biocoder_metric.synth.python_lookups import lookups
+
+    func = ast.parse(MASS).body[1]
+    agree, composed = lookups(func, ["residues", "water"])
+    assert agree == [] and composed == [("residues", ("global", "RESIDUE_MASS"))]
+    func = ast.parse(PAIR).body[0]
+    agree, _ = lookups(func, ["matrix", "i", "j", "scale"])
+    assert (("param", "matrix"), (("var", "i", 0), ("var", "j", 0)), True) in agree
+    helper = "def _cell(self, a, b):\n    return self.table[(a, b - 1)]\n"
+    method = ast.parse("def score(self, x, y):\n    return self._cell(x, y) + 1\n").body[0]
+    agree, _ = lookups(method, ["x", "y"], "self", [helper])
+    assert agree == [(("attr", "table"), (("var", "x", 0), ("var", "y", -1)), False)]
+
+
+@pytest.mark.parametrize(
+    ("golden", "name", "mutants"),
+    [
+        (
+            MASS,
+            "peptide_mass",
+            [("total = water", "total = 0"), ("RESIDUE_MASS[name]", "RESIDUE_MASS[name] + 1")],
+        ),
+        (PAIR, "pair_score", [("matrix[i][j]", "matrix[j][i]"), ("* scale", "* scale + 1")]),
+        (SITES, "cut_positions", [("ENZYMES[enzyme]", 'ENZYMES.get(enzyme, "")')]),
+    ],
+    ids=["elements-of-a-table", "nested-index", "global-key"],
+)
+def test_arguments_agree_with_what_the_code_looks_them_up_in(
+    golden: str, name: str, mutants: list[tuple[str, str]]
+):
+    """Random residue names, indices and enzyme names are nearly never keys of the table: with
+    independent values the golden raises in most cases (no harness). Agreeing values reach the
+    result in most cases, the lookup's failure path is still reached, and mutants of the
+    computation after the lookup (or of its failure path) are killed."""
+    outs = _run_harness(golden, name, range(20))
+    assert sum("\nresult: " in "\n" + o for o in outs) >= 12, outs
+    assert any("exception: " in o for o in outs), outs
+    for old, new in mutants:
+        assert old in golden
+        mutant = golden.replace(old, new)
+        assert _run_harness(golden, name, range(20), candidate=mutant) != outs, new
+
+
+WINDOW = '''\
+def window_mean(values, k):
+    """Mean of the k-th window of three values."""
+    if k < 0 or 3 * k + 3 > len(values):
+        raise IndexError("window out of range")
+    return sum(values[3 * k : 3 * k + 3]) / 3
+'''
+
+
+def test_rejected_inputs_are_drawn_again_and_each_rejection_is_compared():
+    """Inputs that fit together only sometimes (a window index within a random list) are drawn
+    again when the golden rejects them: fewer cases end in an exception than start with one, and
+    the rejections are printed, so a candidate that rejects other draws, or none, is caught."""
+    outs = _run_harness(WINDOW, "window_mean", range(20))
+    rejected_first = sum(o.startswith(("probe retry exception: ", "exception: ")) for o in outs)
+    failed = sum("\nexception: " in "\n" + o for o in outs)
+    assert failed < rejected_first
+    assert any("probe retry exception: IndexError\nresult: " in o for o in outs)
+    for old, new in (
+        ('raise IndexError("window out of range")', "return None"),
+        ("3 * k + 3 > len(values)", "3 * k + 4 > len(values)"),
+    ):
+        mutant = WINDOW.replace(old, new)
+        assert mutant != WINDOW
+        assert _run_harness(WINDOW, "window_mean", range(20), candidate=mutant) != outs, new

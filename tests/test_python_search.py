@@ -201,6 +201,10 @@ def test_vocabulary_tokens_let_a_table_lookup_return_more_than_its_fallback(pool
     sl = python_slice.Slice(definitions=[TABLE.split("\n\n\n")[0]])
     golden = TABLE.split("\n\n\n")[1]
     subject = python_harness.analyse(golden, "translate", None, None, [], sl.definitions)
+    assert subject.compositions == [("seq", ("global", "CODONS"))]
+    # the composition rule (python_lookups) would rebuild ``seq`` from the table's keys by itself;
+    # without it, this is about what the search's vocabulary alone gives
+    subject.compositions = []
     base = _forced(subject, {"seq": "str_word"})
     probe = make_probe(pool, dict(row, golden_code=golden), SynthOptions(sandbox="bwrap"))
     words = python_search.vocabulary(subject, sl)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from biocoder_metric import pyast
 from biocoder_metric.execution.harness import INSERT_MARKER
+from biocoder_metric.synth import python_lookups
 from biocoder_metric.synth.python_evidence import (
     EXAMPLE_RATE,
     callsite_examples,
@@ -51,6 +52,12 @@ from biocoder_metric.synth.python_slice import Slice, find_function
 EXCEPTION_PREFIX = "exception: "
 #: Printed when the probe call (an invalid argument on purpose) raises: expected, not counted.
 PROBE_EXCEPTION_PREFIX = "probe exception: "
+#: Printed when an attempt's inputs are rejected and drawn again; a probe line for validation
+#: (neither a golden error nor variation of the output), compared by the judge like every line.
+RETRY_PREFIX = "probe retry exception: "
+#: Draws of a case's inputs before its exception counts: generated inputs that fit together only
+#: sometimes (a tree with more than two leaves, a key the table holds) still give a result.
+ATTEMPTS = 3
 #: Share of cases that add a probe call.
 PROBE_RATE = 0.4
 #: Share of calls with an integer argument at a boundary (c - 1, c, c + 1 of a compared constant),
@@ -269,7 +276,7 @@ def _bc_print_files():
 '''
 
 
-PRELUDE = PRELUDE + FORMATS_PRELUDE
+PRELUDE = PRELUDE + FORMATS_PRELUDE + python_lookups.PRELUDE
 
 
 @dataclass
@@ -317,6 +324,10 @@ class Subject:
     scales: dict[str, list[int]] = field(default_factory=dict)  # parameter -> scale constants
     lengths: dict[str, list[int]] = field(default_factory=dict)  # parameter -> lengths it is compared with
     chars: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # parameter -> (index, char) tested
+    #: lookups keyed by parameters: (container, key slots) (python_lookups)
+    agreements: list[tuple[tuple[str, str], tuple, bool]] = field(default_factory=list)
+    #: (parameter, mapping) where an element of the parameter is looked up (python_lookups)
+    compositions: list[tuple[str, tuple[str, str]]] = field(default_factory=list)
 
 
 def analyse(
@@ -368,6 +379,12 @@ def analyse(
     subject.scales = {p.name: c for p in subject.params if (c := scale_constants(func, p.name))}
     subject.lengths = {p.name: c for p in subject.params if (c := length_constants(func, p.name))}
     subject.chars = {p.name: c for p in subject.params if (c := char_constants(func, p.name))}
+    subject.agreements, subject.compositions = python_lookups.lookups(
+        func,
+        [p.name for p in subject.params],
+        (first or "self") if method in ("instance", "property", "class") else None,
+        [*helper_sources, *class_members],
+    )
     if method in ("instance", "property", "class"):
         self_name = first or "self"
         data, methods = self_attributes(func, self_name)
@@ -568,6 +585,44 @@ def _sweep_lines(
     return lines
 
 
+def _container_expr(subject: Subject, ref: tuple[str, str], variables: dict[str, str]) -> str | None:
+    """The harness expression of a lookup's container (python_lookups), None where there is none."""
+    what, name = ref
+    if what == "param":
+        return variables.get(name)
+    if what == "attr":
+        if subject.method in ("instance", "property"):
+            return f"getattr(_bc_obj, {_mangle(name, subject.class_name)!r}, None)"
+        if subject.method in ("static", "class"):
+            return f"getattr({subject.class_name}, {name!r}, None)"
+        return None
+    return f"globals().get({name!r})"
+
+
+def _agreement_lines(subject: Subject, variables: dict[str, str]) -> list[str]:
+    """Lines that rebuild arguments from the keys of what the code looks them up in
+    (python_lookups): example calls are left as written."""
+    lines: list[str] = []
+    for pname, ref in subject.compositions:
+        expr = _container_expr(subject, ref, variables)
+        if pname in variables and expr is not None and expr != variables[pname]:
+            var = variables[pname]
+            lines.append(f"if _bc_ex is None: {var} = _bc_compose(_r, {var}, {expr})")
+    kept = []
+    for ref, slots, nested in subject.agreements:
+        expr = _container_expr(subject, ref, variables)
+        if expr is not None and all(s[0] != "var" or s[1] in variables for s in slots):
+            kept.append((expr, slots, nested))
+    if kept:
+        names = sorted({s[1] for _, slots, _ in kept for s in slots if s[0] == "var"})
+        values = "{" + ", ".join(f"{n!r}: {variables[n]}" for n in names) + "}"
+        table = "[" + ", ".join(f"({expr}, {slots!r}, {nested})" for expr, slots, nested in kept) + "]"
+        lines.append("if _bc_ex is None:")
+        lines.append(f"    _bc_v = _bc_agree(_r, {values}, {table})")
+        lines += [f"    {variables[n]} = _bc_v[{n!r}]" for n in names]
+    return lines
+
+
 def _construct_lines(
     class_name: str, construct: list[tuple[ParamSpec, str]], examples: list[dict[str, str]]
 ) -> list[str]:
@@ -589,9 +644,20 @@ def _construct_lines(
     out.append("try:")
     out.append(f"    _bc_obj = {class_name}(**_bc_ckw)")
     out.append("except Exception as _bc_e:")
-    out.append(f"    print({EXCEPTION_PREFIX!r} + type(_bc_e).__name__)")
+    out += _retry_lines()
     out.append("    return")
     return out
+
+
+def _retry_lines() -> list[str]:
+    """The body of an attempt's ``except``: the exception's type as a retry line and the next
+    attempt, or, on the last attempt, as the case's exception (the golden-error gate counts those)."""
+    return [
+        f"    if _bc_try < {ATTEMPTS - 1}:",
+        f"        print({RETRY_PREFIX!r} + type(_bc_e).__name__)",
+        "        continue",
+        f"    print({EXCEPTION_PREFIX!r} + type(_bc_e).__name__)",
+    ]
 
 
 def render(subject: Subject, sl: Slice, plan: Plan) -> str:
@@ -634,8 +700,11 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
     sweeps: list[tuple[int, list[int]]] = []  # (argument position in ``order``, its boundary constants)
     order: list[tuple[str, str, bool]] = []  # (parameter, variable, by keyword)
     examples = subject.examples if plan.explore else []
+    start = len(body)  # the lines of one attempt (inputs drawn, then the call) start here
     if examples:
-        body.append(f"_bc_ex = _r.choice({examples!r}) if _r.random() < {plan.example_rate} else None")
+        body.append(
+            f"_bc_ex = _r.choice({examples!r}) if _bc_try == 0 and _r.random() < {plan.example_rate} else None"
+        )
     else:
         body.append("_bc_ex = None")
     if subject.method in ("instance", "property") and plan.construct is not None:
@@ -706,6 +775,15 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
             probes.append((len(order) - 1, bad))
         if consts:
             sweeps.append((len(order) - 1, consts))
+    name = _mangle(subject.function_name, subject.class_name) if subject.method else subject.function_name
+    if subject.method in ("instance", "property") and plan.construct is None:
+        body.append(f"_bc_obj = {subject.class_name}.__new__({subject.class_name})")
+    if subject.method in ("instance", "property"):
+        for attr, kind in plan.attrs:
+            body.append(f"_bc_obj.{_mangle(attr, subject.class_name)} = {kind_expr(kind)}")
+    if plan.explore:
+        # every input exists now: make the ones the code looks up in each other agree
+        body += _agreement_lines(subject, {p: v for p, v, _ in order})
     body.append("_bc_kw = {}")
     for pname, var, cond in keywords:
         if cond == "True":
@@ -714,12 +792,7 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
             body.append(f"if {cond}:")
             body.append(f"    _bc_kw[{pname!r}] = {var}")
     arglist = ", ".join(positional + ["**_bc_kw"])
-    name = _mangle(subject.function_name, subject.class_name) if subject.method else subject.function_name
-    if subject.method in ("instance", "property") and plan.construct is None:
-        body.append(f"_bc_obj = {subject.class_name}.__new__({subject.class_name})")
     if subject.method in ("instance", "property"):
-        for attr, kind in plan.attrs:
-            body.append(f"_bc_obj.{_mangle(attr, subject.class_name)} = {kind_expr(kind)}")
         target = f"_bc_obj.{name}"
     elif subject.method in ("static", "class"):
         target = f"{subject.class_name}.{name}"
@@ -729,7 +802,11 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
     body.append("try:")
     body.append(f"    _bc_print('result: ', {call})")
     body.append("except Exception as _bc_e:")
-    body.append(f"    print({EXCEPTION_PREFIX!r} + type(_bc_e).__name__)")
+    body += _retry_lines()
+    body.append("break")
+    # inputs the golden rejects are drawn again, up to ATTEMPTS times: each rejection's exception
+    # type is printed (compared like any output), so a candidate must reject the same draws
+    body = [*body[:start], f"for _bc_try in range({ATTEMPTS}):", *("    " + b for b in body[start:])]
     for pname, var in shown:
         body.append(f"_bc_print('after {pname}: ', {var})")
     if subject.method in ("instance", "property"):

@@ -1,0 +1,333 @@
+"""Arguments that must agree with each other: the keys a lookup in the code finds.
+
+Independent random values rarely fit together. ``table[codon]`` with a random ``codon`` is a
+``KeyError`` in nearly every case; ``self._complexity[(i, j)]`` with random ``i`` and ``j`` is an
+``IndexError``; ``CODONS[seq[i:i + 3]]`` never sees a codon in a random string. A human tester
+picks the key from the table. This module finds those lookups in the body (and one level down,
+in the sliced helpers the function passes its arguments to), and the harness prelude below makes
+the values agree at run time, after every input exists:
+
+* **Agreement.** ``C[k]``, ``C[k - 1]``, ``C[i, j]``, ``C.get(k)`` where ``k``, ``i``, ``j`` are
+  parameters and ``C`` is a parameter, a ``self`` attribute or a module-level name: in most
+  cases the parameters are set to a key ``C`` holds (a dict's keys, a frame's columns, an
+  index in range of a sequence or of an array's axes), consistently across all lookups.
+* **Composition.** ``C[x]`` where ``x`` is an element of parameter ``P`` (``for x in P``,
+  ``P[i]``, ``P[i:i + 3]``) and ``C`` is a mapping: in some cases ``P`` is rebuilt from ``C``'s
+  keys (a string of codons the table knows, a list of known names).
+
+Both keep a share of cases unchanged, so the lookup's failure path stays tested.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+
+from biocoder_metric import pyast
+
+#: A container reference: ("param" | "attr" | "global", name).
+Ref = tuple[str, str]
+#: One slot of a key: ("var", parameter, offset) or ("const", value, 0).
+Slot = tuple[str, object, int]
+
+#: Most lookups kept per function (each costs a little time per case).
+MAX_LOOKUPS = 8
+
+
+def _helpers(sources: list[str]) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    out: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+    for src in sources:
+        try:
+            tree = pyast.parse(src)
+        except SyntaxError:
+            continue
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                out.setdefault(node.name, node)
+    return out
+
+
+def _local_names(func: ast.AST) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return names
+
+
+class _Scan:
+    """One function's lookups, with its parameters renamed to the subject's (``rename``)."""
+
+    def __init__(self, func: ast.AST, rename: dict[str, str], self_name: str | None) -> None:
+        self.func, self.rename, self.self_name = func, rename, self_name
+        self.locals = _local_names(func) - set(rename)
+        # loop variable -> the parameter it runs over (``for x in P``, ``[... for x in P]``)
+        self.elements: dict[str, str] = {}
+        for node in ast.walk(func):
+            pairs: list[tuple[ast.AST, ast.AST]] = []
+            if isinstance(node, (ast.For, ast.AsyncFor)):
+                pairs.append((node.target, node.iter))
+            elif isinstance(node, ast.comprehension):
+                pairs.append((node.target, node.iter))
+            for target, it in pairs:
+                if isinstance(target, ast.Name) and isinstance(it, ast.Name) and it.id in rename:
+                    self.elements[target.id] = rename[it.id]
+
+    def container(self, node: ast.AST) -> Ref | None:
+        if isinstance(node, ast.Name):
+            if node.id in self.rename:
+                return ("param", self.rename[node.id])
+            if node.id not in self.locals and not hasattr(builtins, node.id):
+                return ("global", node.id)
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and self.self_name is not None
+            and node.value.id == self.self_name
+        ):
+            return ("attr", node.attr)
+        return None
+
+    def slot(self, node: ast.AST) -> Slot | None:
+        if isinstance(node, ast.Name) and node.id in self.rename:
+            return ("var", self.rename[node.id], 0)
+        if (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, (ast.Add, ast.Sub))
+            and isinstance(node.left, ast.Name)
+            and node.left.id in self.rename
+            and isinstance(node.right, ast.Constant)
+            and type(node.right.value) is int
+        ):
+            off = node.right.value if isinstance(node.op, ast.Add) else -node.right.value
+            return ("var", self.rename[node.left.id], off)
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, str)):
+            return ("const", node.value, 0)
+        return None
+
+    def element_of(self, node: ast.AST) -> str | None:
+        """The parameter ``node`` is an element or piece of, if any."""
+        if isinstance(node, ast.Name):
+            return self.elements.get(node.id)
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in self.rename
+        ):
+            return self.rename[node.value.id]
+        return None
+
+    def key(self, ref: Ref, key: ast.AST, found: list, composed: list) -> None:
+        parts = key.elts if isinstance(key, ast.Tuple) else [key]
+        slots = [self.slot(p) for p in parts]
+        if all(s is not None for s in slots) and any(s[0] == "var" for s in slots):  # type: ignore[index]
+            item = (ref, tuple(slots), len(slots) == 1)
+            if item not in found:
+                found.append(item)
+            return
+        if len(parts) == 1:
+            whole = self.element_of(parts[0])
+            if whole is not None and ref != ("param", whole) and (whole, ref) not in composed:
+                composed.append((whole, ref))
+
+    def chain(self, node: ast.Subscript, found: list) -> None:
+        """``C[i][j]``: one nested lookup (a list of rows, a dict of dicts)."""
+        keys: list[ast.AST] = []
+        base: ast.AST = node
+        while isinstance(base, ast.Subscript):
+            keys.insert(0, base.slice)
+            base = base.value
+        ref = self.container(base)
+        slots = [self.slot(k) for k in keys]
+        if ref is not None and all(s is not None for s in slots) and any(s[0] == "var" for s in slots):  # type: ignore[index]
+            item = (ref, tuple(slots), True)
+            if item not in found:
+                found.append(item)
+
+    def scan(self, found: list, composed: list) -> None:
+        for node in ast.walk(self.func):
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+                if isinstance(node.value, ast.Subscript):
+                    self.chain(node, found)
+                    continue
+                ref = self.container(node.value)
+                if ref is not None and not isinstance(node.slice, ast.Slice):
+                    self.key(ref, node.slice, found, composed)
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "get"
+                and node.args
+            ):
+                ref = self.container(node.func.value)
+                if ref is not None:
+                    self.key(ref, node.args[0], found, composed)
+
+
+def lookups(
+    func: ast.FunctionDef | ast.AsyncFunctionDef,
+    params: list[str],
+    self_name: str | None = None,
+    helper_sources: list[str] | tuple[str, ...] = (),
+) -> tuple[list[tuple[Ref, tuple[Slot, ...], bool]], list[tuple[str, Ref]]]:
+    """(agreements, compositions) of ``func`` over the parameters ``params``.
+
+    Agreements: (container, key slots, nested) for each ``C[k]``-like lookup keyed by parameters;
+    nested: ``C[i][j]`` (one key per level), else ``C[i, j]`` (one tuple key).
+    Compositions: (parameter, mapping) where an element of the parameter is looked up.
+    A helper of ``helper_sources`` called with parameters as plain positional or keyword
+    arguments (``self._pair(i, j)``, ``_lookup(table, k)``) is scanned too, its parameters renamed.
+    """
+    found: list = []
+    composed: list = []
+    _Scan(func, {p: p for p in params}, self_name).scan(found, composed)
+    helpers = _helpers(list(helper_sources))
+    for node in ast.walk(func):
+        if not isinstance(node, ast.Call):
+            continue
+        callee = None
+        skip = 0
+        if isinstance(node.func, ast.Name) and node.func.id in helpers:
+            callee = helpers[node.func.id]
+        elif (
+            isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == self_name
+            and node.func.attr in helpers
+        ):
+            callee, skip = helpers[node.func.attr], 1
+        if callee is None or callee is func:
+            continue
+        names = [a.arg for a in [*callee.args.posonlyargs, *callee.args.args]][skip:]
+        rename: dict[str, str] = {}
+        for name, arg in zip(names, node.args, strict=False):
+            if isinstance(arg, ast.Name) and arg.id in params:
+                rename[name] = arg.id
+        for kw in node.keywords:
+            if kw.arg and isinstance(kw.value, ast.Name) and kw.value.id in params:
+                rename[kw.arg] = kw.value.id
+        if rename:
+            inner_self = names and skip and [*callee.args.posonlyargs, *callee.args.args][0].arg
+            _Scan(callee, rename, inner_self or None).scan(found, composed)
+    return found[:MAX_LOOKUPS], composed[:MAX_LOOKUPS]
+
+
+PRELUDE = r'''
+def _bc_pick(_r, v):
+    """One key or index ``v`` holds (a sequence's index, a mapping's key, an array's row)."""
+    if isinstance(v, (str, bytes, list, tuple)):
+        return _r.randrange(len(v)) if len(v) else None
+    keys = getattr(v, "keys", None)
+    if callable(keys):
+        try:
+            ks = list(keys())[:5000]
+        except Exception:
+            return None
+        return _r.choice(ks) if ks else None
+    shape = getattr(v, "shape", None)
+    if isinstance(shape, tuple) and shape and shape[0]:
+        return _r.randrange(shape[0])
+    return None
+
+
+def _bc_keyspace(_r, c, n, nested):
+    """Up to 60 candidate keys (tuples of ``n``) of container ``c``: one per level when ``nested``."""
+    out = []
+    if nested:
+        for _ in range(60):
+            k, v = [], c
+            for _j in range(n):
+                i = _bc_pick(_r, v)
+                if i is None:
+                    break
+                k.append(i)
+                try:
+                    v = v[i]
+                except Exception:
+                    break
+            if len(k) == n:
+                out.append(tuple(k))
+        return out
+    keys = getattr(c, "keys", None)
+    if callable(keys):
+        try:
+            ks = [k for k in list(keys())[:5000] if isinstance(k, tuple) and len(k) == n]
+        except Exception:
+            return out
+        return _r.sample(ks, min(60, len(ks)))
+    shape = getattr(c, "shape", None)
+    if isinstance(shape, tuple) and len(shape) >= n and all(shape[:n]):
+        return [tuple(_r.randrange(s) for s in shape[:n]) for _ in range(60)]
+    return out
+
+
+def _bc_lookup(c, k, nested):
+    if not nested:
+        return c[k]
+    for i in k:
+        c = c[i]
+    return c
+
+
+def _bc_agree(_r, values, lookups, rate=0.8):
+    """Often the arguments set to keys the code's lookups find (``d[k]``, ``a[i, j]``), consistently."""
+    if _r.random() >= rate:
+        return values
+    out = dict(values)
+    fixed = set()
+    for c, slots, nested in lookups:
+        space = _bc_keyspace(_r, c, len(slots), nested)
+        for k in space or ():
+            trial, ok = {}, True
+            for (what, name, off), part in zip(slots, k):
+                if what == "const":
+                    ok = part == name
+                else:
+                    try:
+                        want = part - off if off else part
+                    except TypeError:
+                        ok = False
+                        break
+                    if name in trial or name in fixed:
+                        ok = trial.get(name, out.get(name)) == want
+                    else:
+                        trial[name] = want
+                if not ok:
+                    break
+            if not ok:
+                continue
+            try:
+                _bc_lookup(c, k, nested)
+            except Exception:
+                continue
+            out.update(trial)
+            fixed.update(trial)
+            break
+    return out
+
+
+def _bc_compose(_r, v, c, rate=0.6):
+    """Sometimes ``v`` rebuilt from the keys of mapping ``c`` (a string of codons the table knows)."""
+    keys = getattr(c, "keys", None)
+    if _r.random() >= rate or not callable(keys) or not isinstance(v, (str, list, tuple)):
+        return v
+    try:
+        ks = list(keys())[:5000]
+    except Exception:
+        return v
+    if isinstance(v, str):
+        ks = [k for k in ks if isinstance(k, str) and k]
+        if not ks:
+            return v
+        out = ""
+        while len(out) < max(1, len(v)):
+            out += _r.choice(ks)
+        return out
+    if not ks:
+        return v
+    return type(v)(_r.choice(ks) for _ in range(max(1, len(v))))
+'''
