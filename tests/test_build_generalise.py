@@ -1154,3 +1154,28 @@ def test_rejected_inputs_are_drawn_again_and_each_rejection_is_compared():
         mutant = WINDOW.replace(old, new)
         assert mutant != WINDOW
         assert _run_harness(WINDOW, "window_mean", range(20), candidate=mutant) != outs, new
+
+
+def test_a_container_that_cannot_be_read_leaves_the_arguments_as_drawn():
+    """A property that raises on an unset field is no container: the agreement step must not crash
+    the case (an uncaught error there would fail the golden's case, not test the candidate)."""
+    import random
+
+    from biocoder_metric.synth import python_lookups
+
+    ns: dict = {}
+    exec(python_lookups.PRELUDE, ns)  # noqa: S102 - the harness prelude, as the harness runs it
+
+    class Panel:
+        rows = {"a": 1, "b": 2}
+
+        @property
+        def broken(self):
+            raise KeyError("unset")  # getattr(obj, name, None) lets this escape
+
+    assert ns["_bc_field"](Panel(), "broken") is None and ns["_bc_field"](Panel(), "rows") == {"a": 1, "b": 2}
+    slots = (("var", "k", 0),)
+    r = random.Random(0)
+    for _ in range(20):
+        assert ns["_bc_agree"](r, {"k": "zz"}, [(None, slots, True)], rate=1.0) == {"k": "zz"}
+        assert ns["_bc_agree"](r, {"k": "zz"}, [(Panel.rows, slots, True)], rate=1.0)["k"] in Panel.rows

@@ -592,9 +592,9 @@ def _container_expr(subject: Subject, ref: tuple[str, str], variables: dict[str,
         return variables.get(name)
     if what == "attr":
         if subject.method in ("instance", "property"):
-            return f"getattr(_bc_obj, {_mangle(name, subject.class_name)!r}, None)"
+            return f"_bc_field(_bc_obj, {_mangle(name, subject.class_name)!r})"
         if subject.method in ("static", "class"):
-            return f"getattr({subject.class_name}, {name!r}, None)"
+            return f"_bc_field({subject.class_name}, {name!r})"
         return None
     return f"globals().get({name!r})"
 

@@ -217,6 +217,14 @@ def lookups(
 
 
 PRELUDE = r'''
+def _bc_field(obj, name):
+    """``obj.name`` or None: a property that raises on an unset field is no container."""
+    try:
+        return getattr(obj, name)
+    except Exception:
+        return None
+
+
 def _bc_pick(_r, v):
     """One key or index ``v`` holds (a sequence's index, a mapping's key, an array's row)."""
     if isinstance(v, (str, bytes, list, tuple)):
