@@ -23,7 +23,8 @@ from __future__ import annotations
 import ast
 import builtins
 
-from biocoder_metric import pyast
+from biocoder_metric.synth.python_formats import helper_index
+from biocoder_metric.synth.python_slice import bound_names
 
 #: A container reference: ("param" | "attr" | "global", name).
 Ref = tuple[str, str]
@@ -34,37 +35,12 @@ Slot = tuple[str, object, int]
 MAX_LOOKUPS = 8
 
 
-def _helpers(sources: list[str]) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
-    out: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
-    for src in sources:
-        try:
-            tree = pyast.parse(src)
-        except SyntaxError:
-            continue
-        for node in tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                out.setdefault(node.name, node)
-    return out
-
-
-def _local_names(func: ast.AST) -> set[str]:
-    names: set[str] = set()
-    for node in ast.walk(func):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            names.add(node.id)
-        elif isinstance(node, ast.arg):
-            names.add(node.arg)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names.update((a.asname or a.name).split(".")[0] for a in node.names)
-    return names
-
-
 class _Scan:
     """One function's lookups, with its parameters renamed to the subject's (``rename``)."""
 
     def __init__(self, func: ast.AST, rename: dict[str, str], self_name: str | None) -> None:
         self.func, self.rename, self.self_name = func, rename, self_name
-        self.locals = _local_names(func) - set(rename)
+        self.locals = bound_names(func) - set(rename)
         # loop variable -> the parameter it runs over (``for x in P``, ``[... for x in P]``)
         self.elements: dict[str, str] = {}
         for node in ast.walk(func):
@@ -185,7 +161,7 @@ def lookups(
     found: list = []
     composed: list = []
     _Scan(func, {p: p for p in params}, self_name).scan(found, composed)
-    helpers = _helpers(list(helper_sources))
+    helpers = helper_index(list(helper_sources))
     for node in ast.walk(func):
         if not isinstance(node, ast.Call):
             continue
