@@ -183,6 +183,54 @@ def test_methods_get_their_class_members_and_generated_fields(tmp_path: Path):
     assert "_bc_obj = Track.__new__(Track)" in ctx and "_bc_obj.height = " in ctx
 
 
+_SEED_PROBE = """
+import sys
+from biocoder_metric.synth import python_harness, python_slice
+repo, golden = sys.argv[1], sys.argv[2]
+sl = python_slice.slice_repository(golden, "score", repo, "pkg/track.py")
+subject = python_harness.analyse(golden, "score", repo, sl.class_name, sl.class_members, sl.definitions)
+print(python_harness.render(subject, sl, python_harness.plans(subject)[0]))
+"""
+
+
+def test_repository_slice_and_harness_do_not_depend_on_the_hash_seed(tmp_path: Path):
+    """The class members' free names are resolved in first-use order, not a set's (hash-seed) order.
+
+    A harness's digest keys caches and the shipped file, so the same function must give the same
+    bytes in every interpreter. Twelve helpers named only by other members make a set-ordered
+    resolution differ between seeds almost surely.
+    """
+    import subprocess
+    import sys
+
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    names = [f"helper_{c}" for c in "abcdefghijkl"]
+    helpers = "".join(f"def {n}(x):\n    return x + {i}\n\n" for i, n in enumerate(names))
+    calls = " + ".join(f"{n}(self.v)" for n in names)
+    (pkg / "track.py").write_text(
+        helpers
+        + "class Track:\n"
+        + f"    def total(self):\n        return {calls}\n\n"
+        + "    def score(self, n):\n        return self.total() * n\n"
+    )
+    golden = "def score(self, n):\n    return self.total() * n\n"
+    texts = set()
+    for seed in ("1", "2", "3", "4"):
+        run = subprocess.run(
+            [sys.executable, "-c", _SEED_PROBE, str(tmp_path), golden],
+            capture_output=True,
+            text=True,
+            env={**__import__("os").environ, "PYTHONHASHSEED": seed},
+            cwd=Path(__file__).resolve().parent.parent,
+            check=True,
+        )
+        texts.add(run.stdout)
+    assert len(texts) == 1
+    assert all(f"def {n}" in next(iter(texts)) for n in names)
+
+
 def test_golden_only_slice_uses_known_imports_and_symbolic_constants():
     golden = "def f(x, mode):\n    if mode == MODE_FAST:\n        return np.sum(x)\n    return Counter(x)\n"
     sl = python_slice.slice_golden(golden, "f")

@@ -653,9 +653,9 @@ def slice_repository(
             slicer._done.add((path, src_class.name))  # the harness's class, golden inserted
             needed.append(factory)
         members = _class_members(src_class, gfunc, slicer, path, extra_members)
-        class_src_names = set()
-        for m in members:
-            class_src_names.update(free_names(pyast.parse(m)))
+        # a list in first-use order, not a set: a set's order follows the hash seed, and so would the
+        # slice's definition order and the harness's digest
+        class_src_names = [n for m in members for n in free_names(pyast.parse(m))]
         needed = list(dict.fromkeys(needed + [n for n in class_src_names if n != src_class.name]))
         if extra_members:  # a constructed ``self`` runs ``__init__``, and that often ``super().__init__``
             s.class_bases = [ast.unparse(b) for b in src_class.bases if ast.unparse(b) != "object"]
