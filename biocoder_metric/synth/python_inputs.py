@@ -1106,37 +1106,26 @@ def _compared_strings(body: ast.AST, target: str) -> list[str]:
 
 
 def callsite_votes(
-    repo_dir: str | Path | None, function_name: str, param_names: list[str]
+    repo_dir: str | Path | None,
+    function_name: str,
+    param_names: list[str],
+    func: ast.FunctionDef | ast.AsyncFunctionDef | None = None,
 ) -> dict[str, dict[str, float]]:
-    """Families of the literal arguments passed to ``function_name`` anywhere in the repository."""
+    """Families of the literal arguments passed to ``function_name`` in the repository (with
+    ``func``: only by the calls that can reach that definition, python_callsites)."""
+    from biocoder_metric.synth.python_callsites import calls_of
+
     out: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     if not repo_dir:
         return {}
-    for path in sorted(Path(repo_dir).rglob("*.py")):
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-        if function_name not in text:
-            continue
-        try:
-            tree = pyast.parse(text)
-        except SyntaxError:
-            continue
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call):
-                continue
-            fn = node.func
-            name = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else None
-            if name != function_name:
-                continue
-            pairs = list(zip(param_names, node.args, strict=False)) + [
-                (k.arg, k.value) for k in node.keywords if k.arg
-            ]
-            for pname, arg in pairs:
-                fam = _literal_family(arg)
-                if fam:
-                    out[pname][fam] += W_CALLSITE
+    for node in calls_of(repo_dir, function_name, func):
+        pairs = list(zip(param_names, node.args, strict=False)) + [
+            (k.arg, k.value) for k in node.keywords if k.arg
+        ]
+        for pname, arg in pairs:
+            fam = _literal_family(arg)
+            if fam:
+                out[pname][fam] += W_CALLSITE
     return {k: dict(v) for k, v in out.items()}
 
 
@@ -1224,7 +1213,7 @@ def infer_params(
             defaults[arg.arg] = d
     doc = docstring_types(ast.get_docstring(func))
     names = [p.arg for p in positional]
-    sites = callsite_votes(repo_dir, func.name, names)
+    sites = callsite_votes(repo_dir, func.name, names, func)
     specs: list[ParamSpec] = []
     for arg, kw_only in [(p, False) for p in positional] + [(p, True) for p in a.kwonlyargs]:
         votes: dict[str, float] = defaultdict(float)
