@@ -1213,3 +1213,26 @@ def test_call_sites_of_a_shared_name_are_those_that_reach_the_definition(tmp_pat
     assert sorted(second) == ["(0, 1)", "(1, 2)", "(3, 0)"]
     assert set(callsite_votes(tmp_path, "is_flagged", ["rec", "key"], dicts)["rec"]) == {"dict"}
     assert len(calls_of(tmp_path, "count", None)) == 0 and len(calls_of(tmp_path, "is_flagged")) == 5
+
+
+NESTED = '''\
+def confident_share(psm, cutoff=0.5):
+    """Share of a match's evidence references scored above ``cutoff``."""
+    refs = [pe for item in psm["items"] for pe in item["refs"]]
+    if not refs:
+        return 0.0
+    return round(sum(1 for pe in refs if pe["score"] > cutoff) / len(refs), 4)
+'''
+
+
+def test_a_dict_of_lists_of_dicts_is_typed_to_its_last_level():
+    """``psm['items']`` holds dicts whose ``'refs'`` hold dicts with a ``'score'``: the argument is
+    built three levels deep, so the golden reaches its result (not a TypeError on an int)."""
+    subject = python_harness.analyse(NESTED, "confident_share")
+    kind = subject.params[0].kinds[0]
+    assert kind.startswith("dictkeys:") and kind.count("dictlist:") == 2 and "score" in kind, kind
+    outs = _run_harness(NESTED, "confident_share", range(10))
+    assert sum(o.startswith("result: ") for o in outs) >= 8, outs
+    mutant = NESTED.replace('for item in psm["items"]', 'for item in psm["items"][:1]')
+    assert mutant != NESTED
+    assert _run_harness(NESTED, "confident_share", range(10), candidate=mutant) != outs

@@ -965,8 +965,11 @@ def _loop_targets(body: ast.AST, target: str) -> list[ast.AST]:
     return out
 
 
-def element_kind(body: ast.AST, target: str) -> str | None:
+def element_kind(body: ast.AST, target: str, depth: int = 0) -> str | None:
     """A container kind typed by how its elements are used, or ``None``.
+
+    ``depth``: of ``target`` in the value being typed; its elements are one level deeper, so
+    nesting ends (a recursive ``for node in node['children']`` included).
 
     * ``for i, j, _, value in data``: a list of 4-tuples, each field typed by its own use
       (``tuplelist:[...]``);
@@ -983,14 +986,18 @@ def element_kind(body: ast.AST, target: str) -> str | None:
             fields = []
             for e in var.elts:
                 sv = usage_votes(body, e.id)
-                fields.append(refine_kinds(body, e.id, rank_kinds(e.id, sv), sv, 2)[0] if sv else "int_small")
+                fields.append(
+                    refine_kinds(body, e.id, rank_kinds(e.id, sv), sv, max(2, depth + 1))[0]
+                    if sv
+                    else "int_small"
+                )
             return "tuplelist:" + repr(fields)
         if not isinstance(var, ast.Name):
             continue
         keys = read_keys(body, var.id)
         sv = usage_votes(body, var.id)
         if keys or sv.get("dict", 0) >= W_USAGE:
-            return "dictlist:" + repr(key_kinds(body, var.id, keys, 1))
+            return "dictlist:" + repr(key_kinds(body, var.id, keys, max(1, depth)))
         if sv and max(sv, key=lambda f: sv[f]) == "str" and sv["str"] >= W_USAGE:
             return "list_dna" if re.search(r"seq|read", target.lower()) else "list_str"
     return None
@@ -1301,7 +1308,9 @@ def refine_kinds(
     shaped = shaped_array_kind(body, target, kinds)
     if shaped:  # x[:, k], axis=1, x.shape[2]: the rank the indexing needs
         kinds = [shaped, *(k for k in kinds if k != shaped)]
-    elem = element_kind(body, target) if depth < 2 else None
+    # a list of dicts inside a dict (``psm['items']`` of ``{'refs': [{'decoy': ...}]}``) is typed
+    # one level deeper than objects are
+    elem = element_kind(body, target, depth) if depth < 3 else None
     if (
         elem
         and (not kinds or kinds[0].startswith(("list", "tuple", "set", "ndarray1")))
