@@ -1179,3 +1179,60 @@ def test_a_container_that_cannot_be_read_leaves_the_arguments_as_drawn():
     for _ in range(20):
         assert ns["_bc_agree"](r, {"k": "zz"}, [(None, slots, True)], rate=1.0) == {"k": "zz"}
         assert ns["_bc_agree"](r, {"k": "zz"}, [(Panel.rows, slots, True)], rate=1.0)["k"] in Panel.rows
+
+
+def test_call_sites_of_a_shared_name_are_those_that_reach_the_definition(tmp_path: Path):
+    """Two format modules define ``is_flagged`` for different records: the tests' tuple calls of
+    one must not type the other's dict argument (python_callsites)."""
+    from biocoder_metric.synth.python_callsites import calls_of
+    from biocoder_metric.synth.python_inputs import callsite_votes
+
+    pkg = tmp_path / "pkg"
+    (pkg / "tests").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "dicts.py").write_text(
+        'def is_flagged(rec, key="flag"):\n    """Dict records."""\n    return bool(rec[key])\n\n\n'
+        "def count(recs):\n    return sum(is_flagged(r) for r in recs)\n"
+    )
+    (pkg / "pairs.py").write_text(
+        'def is_flagged(rec, key="flag"):\n    """Pair records."""\n    return rec[1] > 0\n'
+    )
+    (pkg / "tests" / "test_both.py").write_text(
+        "from pkg import pairs\nfrom pkg.dicts import is_flagged\n\n\n"
+        "def test_pairs():\n    assert pairs.is_flagged((1, 2))\n    assert pairs.is_flagged((3, 0)) is False\n\n\n"
+        "def test_dicts():\n    assert is_flagged({'flag': 1})\n"
+    )
+    (pkg / "tests" / "test_pairs_only.py").write_text(
+        "from ..pairs import is_flagged\n\nis_flagged((0, 1))\n"
+    )
+    dicts = ast.parse((pkg / "dicts.py").read_text()).body[0]
+    pairs = ast.parse((pkg / "pairs.py").read_text()).body[0]
+    first = [ast.unparse(c.args[0]) for c in calls_of(tmp_path, "is_flagged", dicts) if c.args]
+    assert sorted(first) == ["r", "{'flag': 1}"]
+    second = [ast.unparse(c.args[0]) for c in calls_of(tmp_path, "is_flagged", pairs)]
+    assert sorted(second) == ["(0, 1)", "(1, 2)", "(3, 0)"]
+    assert set(callsite_votes(tmp_path, "is_flagged", ["rec", "key"], dicts)["rec"]) == {"dict"}
+    assert len(calls_of(tmp_path, "count", None)) == 0 and len(calls_of(tmp_path, "is_flagged")) == 5
+
+
+NESTED = '''\
+def confident_share(psm, cutoff=0.5):
+    """Share of a match's evidence references scored above ``cutoff``."""
+    refs = [pe for item in psm["items"] for pe in item["refs"]]
+    if not refs:
+        return 0.0
+    return round(sum(1 for pe in refs if pe["score"] > cutoff) / len(refs), 4)
+'''
+
+
+def test_a_dict_of_lists_of_dicts_is_typed_to_its_last_level():
+    """``psm['items']`` holds dicts whose ``'refs'`` hold dicts with a ``'score'``: the argument is
+    built three levels deep, so the golden reaches its result (not a TypeError on an int)."""
+    subject = python_harness.analyse(NESTED, "confident_share")
+    kind = subject.params[0].kinds[0]
+    assert kind.startswith("dictkeys:") and kind.count("dictlist:") == 2 and "score" in kind, kind
+    outs = _run_harness(NESTED, "confident_share", range(10))
+    assert sum(o.startswith("result: ") for o in outs) >= 8, outs
+    mutant = NESTED.replace('for item in psm["items"]', 'for item in psm["items"][:1]')
+    assert mutant != NESTED
+    assert _run_harness(NESTED, "confident_share", range(10), candidate=mutant) != outs

@@ -69,46 +69,24 @@ def doc_examples(
     return out[:8]
 
 
-_CALL_INDEX: dict[str, dict[str, list[ast.Call]]] = {}
-
-
-def _calls_in(repo: str) -> dict[str, list[ast.Call]]:
-    """Function or method name -> every call of it in the repository (tests included), cached."""
-    from pathlib import Path
-
-    if repo not in _CALL_INDEX:
-        index: dict[str, list[ast.Call]] = {}
-        for path in sorted(Path(repo).rglob("*.py")):
-            if any(part.startswith(".") for part in path.parts):
-                continue
-            try:
-                tree = pyast.parse(path.read_text(encoding="utf-8", errors="replace"))
-            except (SyntaxError, ValueError, OSError):
-                continue
-            for n in ast.walk(tree):
-                if isinstance(n, ast.Call):
-                    f = n.func
-                    name = (
-                        f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
-                    )
-                    if name:
-                        index.setdefault(name, []).append(n)
-        _CALL_INDEX[repo] = index
-    return _CALL_INDEX[repo]
-
-
 def callsite_examples(
-    repo_dir: str | None, function_name: str, param_names: list[str]
+    repo_dir: str | None,
+    function_name: str,
+    param_names: list[str],
+    func: ast.FunctionDef | ast.AsyncFunctionDef | None = None,
 ) -> list[dict[str, str]]:
     """Literal-argument calls of ``function_name`` anywhere in the repository, its tests above all.
 
     A repository's own tests call its parsers with real records (a VCF line, a Newick string) that
     random generators never produce; each such call becomes an example like a docstring's.
+    With ``func``, only the calls that can reach that definition (python_callsites).
     """
     if not repo_dir:
         return []
     out: list[dict[str, str]] = []
-    for call in _calls_in(str(repo_dir)).get(function_name, []):
+    from biocoder_metric.synth.python_callsites import calls_of
+
+    for call in calls_of(repo_dir, function_name, func):
         example = _bind(call, param_names, False)
         if example is not None and example not in out and sum(len(v) for v in example.values()) < 5000:
             out.append(example)

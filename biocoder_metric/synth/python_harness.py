@@ -374,7 +374,7 @@ def analyse(
     names = [p.name for p in subject.params if not p.kw_only]
     subject.examples = doc_examples(func, names)
     subject.examples += [
-        e for e in callsite_examples(repo_dir, function_name, names) if e not in subject.examples
+        e for e in callsite_examples(repo_dir, function_name, names, func) if e not in subject.examples
     ]
     subject.scales = {p.name: c for p in subject.params if (c := scale_constants(func, p.name))}
     subject.lengths = {p.name: c for p in subject.params if (c := length_constants(func, p.name))}

@@ -965,8 +965,11 @@ def _loop_targets(body: ast.AST, target: str) -> list[ast.AST]:
     return out
 
 
-def element_kind(body: ast.AST, target: str) -> str | None:
+def element_kind(body: ast.AST, target: str, depth: int = 0) -> str | None:
     """A container kind typed by how its elements are used, or ``None``.
+
+    ``depth``: of ``target`` in the value being typed; its elements are one level deeper, so
+    nesting ends (a recursive ``for node in node['children']`` included).
 
     * ``for i, j, _, value in data``: a list of 4-tuples, each field typed by its own use
       (``tuplelist:[...]``);
@@ -983,14 +986,18 @@ def element_kind(body: ast.AST, target: str) -> str | None:
             fields = []
             for e in var.elts:
                 sv = usage_votes(body, e.id)
-                fields.append(refine_kinds(body, e.id, rank_kinds(e.id, sv), sv, 2)[0] if sv else "int_small")
+                fields.append(
+                    refine_kinds(body, e.id, rank_kinds(e.id, sv), sv, max(2, depth + 1))[0]
+                    if sv
+                    else "int_small"
+                )
             return "tuplelist:" + repr(fields)
         if not isinstance(var, ast.Name):
             continue
         keys = read_keys(body, var.id)
         sv = usage_votes(body, var.id)
         if keys or sv.get("dict", 0) >= W_USAGE:
-            return "dictlist:" + repr(key_kinds(body, var.id, keys, 1))
+            return "dictlist:" + repr(key_kinds(body, var.id, keys, max(1, depth)))
         if sv and max(sv, key=lambda f: sv[f]) == "str" and sv["str"] >= W_USAGE:
             return "list_dna" if re.search(r"seq|read", target.lower()) else "list_str"
     return None
@@ -1106,37 +1113,26 @@ def _compared_strings(body: ast.AST, target: str) -> list[str]:
 
 
 def callsite_votes(
-    repo_dir: str | Path | None, function_name: str, param_names: list[str]
+    repo_dir: str | Path | None,
+    function_name: str,
+    param_names: list[str],
+    func: ast.FunctionDef | ast.AsyncFunctionDef | None = None,
 ) -> dict[str, dict[str, float]]:
-    """Families of the literal arguments passed to ``function_name`` anywhere in the repository."""
+    """Families of the literal arguments passed to ``function_name`` in the repository (with
+    ``func``: only by the calls that can reach that definition, python_callsites)."""
+    from biocoder_metric.synth.python_callsites import calls_of
+
     out: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     if not repo_dir:
         return {}
-    for path in sorted(Path(repo_dir).rglob("*.py")):
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-        if function_name not in text:
-            continue
-        try:
-            tree = pyast.parse(text)
-        except SyntaxError:
-            continue
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call):
-                continue
-            fn = node.func
-            name = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else None
-            if name != function_name:
-                continue
-            pairs = list(zip(param_names, node.args, strict=False)) + [
-                (k.arg, k.value) for k in node.keywords if k.arg
-            ]
-            for pname, arg in pairs:
-                fam = _literal_family(arg)
-                if fam:
-                    out[pname][fam] += W_CALLSITE
+    for node in calls_of(repo_dir, function_name, func):
+        pairs = list(zip(param_names, node.args, strict=False)) + [
+            (k.arg, k.value) for k in node.keywords if k.arg
+        ]
+        for pname, arg in pairs:
+            fam = _literal_family(arg)
+            if fam:
+                out[pname][fam] += W_CALLSITE
     return {k: dict(v) for k, v in out.items()}
 
 
@@ -1224,7 +1220,7 @@ def infer_params(
             defaults[arg.arg] = d
     doc = docstring_types(ast.get_docstring(func))
     names = [p.arg for p in positional]
-    sites = callsite_votes(repo_dir, func.name, names)
+    sites = callsite_votes(repo_dir, func.name, names, func)
     specs: list[ParamSpec] = []
     for arg, kw_only in [(p, False) for p in positional] + [(p, True) for p in a.kwonlyargs]:
         votes: dict[str, float] = defaultdict(float)
@@ -1312,7 +1308,9 @@ def refine_kinds(
     shaped = shaped_array_kind(body, target, kinds)
     if shaped:  # x[:, k], axis=1, x.shape[2]: the rank the indexing needs
         kinds = [shaped, *(k for k in kinds if k != shaped)]
-    elem = element_kind(body, target) if depth < 2 else None
+    # a list of dicts inside a dict (``psm['items']`` of ``{'refs': [{'decoy': ...}]}``) is typed
+    # one level deeper than objects are
+    elem = element_kind(body, target, depth) if depth < 3 else None
     if (
         elem
         and (not kinds or kinds[0].startswith(("list", "tuple", "set", "ndarray1")))
