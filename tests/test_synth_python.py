@@ -239,6 +239,38 @@ def test_golden_only_slice_uses_known_imports_and_symbolic_constants():
     assert python_slice.slice_golden("def f(x):\n    return helper(x)\n", "f").unresolved == ["helper"]
 
 
+def test_golden_only_slice_binds_compat_numpy_and_logger_names_its_package_imported():
+    """A function cut out of its package keeps bare names the package imported from six, numpy or
+    scipy.stats, and its module logger; each gets the binding the package had, and only those."""
+    golden = (
+        "def summarise(table, axis):\n"
+        "    logger.info('summarising %d rows', len(table))\n"
+        "    out = {}\n"
+        "    for k, v in iteritems(table):\n"
+        "        if not isinstance(k, text_type):\n"
+        "            warnings.warn(k, OddKeyWarning)\n"
+        "        out[k] = gmean(v) + dot(v, v)\n"
+        "    return out\n"
+    )
+    sl = python_slice.slice_golden(golden, "summarise")
+    assert sl.unresolved == []
+    assert "from six import iteritems" in sl.imports and "from six import text_type" in sl.imports
+    assert "from scipy.stats import gmean" in sl.imports and "from numpy import dot" in sl.imports
+    assert "logger = __import__('logging').getLogger(__name__)" in sl.definitions
+    assert "class OddKeyWarning(Warning):\n    pass" in sl.definitions
+    ns: dict = {}
+    exec("\n".join(sl.imports + ["import warnings"] + sl.definitions + [golden]), ns)
+    assert issubclass(ns["OddKeyWarning"], Warning)
+    # a name used as anything but a logger is not taken for one; a callable object is not an export
+    other = "def f(x):\n    logger.info(x)\n    return logger(x)\n"
+    assert python_slice.slice_golden(other, "f").unresolved == ["logger"]
+    assert python_slice.slice_golden("def f(x):\n    return test(x)\n", "f").unresolved == ["test"]
+    # a helper among the siblings wins over an image name
+    helper = "def dot(a, b):\n    return 0\n"
+    sl = python_slice.slice_golden("def f(v):\n    return dot(v, v)\n", "f", helpers={"dot": helper})
+    assert "from numpy import dot" not in sl.imports and any("def dot" in d for d in sl.definitions)
+
+
 def test_rendered_harness_is_in_the_engine_grammar():
     golden = "def gc(seq):\n    return (seq.count('G') + seq.count('C')) / max(len(seq), 1)\n"
     sl = python_slice.slice_golden(golden, "gc")
