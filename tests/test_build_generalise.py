@@ -265,7 +265,12 @@ def bin_of(start, end=None, level=3):
 
 
 def _run_harness(
-    golden: str, name: str, seeds: range, plan_index: int = 0, candidate: str | None = None
+    golden: str,
+    name: str,
+    seeds: range,
+    plan_index: int = 0,
+    candidate: str | None = None,
+    cwd: Path | None = None,
 ) -> list[str]:
     """Outputs of the harness synthesised from ``golden`` with ``candidate`` (default: the golden) inserted."""
     sl = python_slice.slice_golden(golden, name)
@@ -277,7 +282,7 @@ def _run_harness(
     for seed in seeds:
         prog = ctx.replace(indent + INSERT_MARKER, body).replace(python_harness.SEED_PLACEHOLDER, str(seed))
         done = subprocess.run(
-            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
+            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True, cwd=cwd
         )
         outs.append(done.stdout)
     return outs
@@ -1236,3 +1241,96 @@ def test_a_dict_of_lists_of_dicts_is_typed_to_its_last_level():
     mutant = NESTED.replace('for item in psm["items"]', 'for item in psm["items"][:1]')
     assert mutant != NESTED
     assert _run_harness(NESTED, "confident_share", range(10), candidate=mutant) != outs
+
+
+DEPTH = '''\
+def mean_depth(path, min_depth=0):
+    """Mean depth over the lines of a depth file (chromosome, position, depth; tab-separated)."""
+    total, n = 0, 0
+    with open(path) as fh:
+        for line in fh:
+            chrom, pos, depth = line.rstrip("\\n").split("\\t")
+            if int(depth) >= min_depth:
+                total += int(depth)
+                n += 1
+    return total / n if n else 0.0
+'''
+
+WEIGHTS = '''\
+import pandas as pd
+
+
+def weighted_sum(table_path):
+    """Sum of value * weight over a tab-separated table with a header."""
+    t = pd.read_csv(table_path, sep="\\t")
+    if "weight" not in t.columns:
+        raise ValueError("the table has no weight column")
+    return round(float((t["value"] * t["weight"]).sum()), 6)
+'''
+
+QUALITY = '''\
+import csv
+
+
+def count_passing(path, threshold=50.0):
+    """Rows of a semicolon-separated file whose second field exceeds the threshold."""
+    n = 0
+    with open(path) as fh:
+        for row in csv.reader(fh, delimiter=";"):
+            if float(row[1]) > threshold:
+                n += 1
+    return n
+'''
+
+
+@pytest.mark.parametrize(
+    ("golden", "name", "mutants"),
+    [
+        (
+            DEPTH,
+            "mean_depth",
+            [(">= min_depth", "> min_depth"), ("total += int(depth)", "total += int(pos)")],
+        ),
+        (WEIGHTS, "weighted_sum", [('* t["weight"]', '+ t["weight"]')]),
+        (QUALITY, "count_passing", [("float(row[1])", "float(row[1]) + 10")]),
+    ],
+    ids=["split-lines", "pandas-table", "csv-reader"],
+)
+def test_a_path_argument_gets_the_file_its_reader_expects(
+    golden: str, name: str, mutants: list[tuple[str, str]], tmp_path: Path
+):
+    """A file of words makes ``int(depth)``, ``t["value"]`` and ``float(row[1])`` raise on every
+    case. Written the way the code reads it (the separator, the number of fields, which fields
+    are numbers, the table's columns), the file reaches the result in most cases, and mutants of
+    the computation over its fields are killed."""
+    from biocoder_metric.synth import python_files
+
+    func = next(n for n in ast.parse(golden).body if isinstance(n, ast.FunctionDef))
+    assert python_files.file_kind(func, func.args.args[0].arg), name
+    outs = _run_harness(golden, name, range(20), cwd=tmp_path)
+    assert sum("\nresult: " in "\n" + o for o in outs) >= 15, outs
+    for old, new in mutants:
+        assert old in golden
+        mutant = golden.replace(old, new)
+        assert _run_harness(golden, name, range(20), candidate=mutant, cwd=tmp_path) != outs, new
+
+
+def test_file_layouts_follow_the_reader():
+    """Separators, widths and field types from the ways code commonly reads lines."""
+    from biocoder_metric.synth.python_files import file_kind
+
+    def kind(src: str) -> str | None:
+        func = ast.parse(src).body[0]
+        return file_kind(func, func.args.args[0].arg)
+
+    assert kind(
+        "def f(p):\n    for l in open(p):\n        x = l.strip().split(',')\n        y = float(x[2])\n"
+    ) == ("file:" + repr(("lines:" + repr((",", ["str", "str", "float"])), None)))
+    head = "def f(p):\n    lines = open(p).readlines()\n    return lines[0].split()[1]\n"
+    assert kind(head) is None  # indexing the split inline names no field variable: plain file kinds
+    whole = "def f(p):\n    with open(p) as fh:\n        for i, l in enumerate(fh):\n            a = l.split()\n    return a\n"
+    assert kind(whole) == "file:" + repr(("lines:" + repr((" ", ["str"] * 4)), None))
+    written = "def f(p):\n    with open(p, 'w') as fh:\n        for l in fh:\n            a = l.split()\n"
+    assert kind(written) is None  # a file opened for writing is an output, not an input
+    named = "def f(p):\n    t = pd.read_csv(p, header=None, names=['a'])\n    return t['a']\n"
+    assert kind(named) is None  # the code names the columns itself: the header is not its vocabulary

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from biocoder_metric import pyast
+from biocoder_metric.synth.python_files import file_kind, lines_expr
 from biocoder_metric.synth.python_formats import format_expr, format_kind
 
 #: Concrete generator kinds. Each is an expression over ``_r`` (a ``random.Random``) in the
@@ -461,6 +462,8 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
                 vote("int", 4.0)
             elif fname in _PATH_CALLS or (base in ("os", "path") and fname not in ("join",)):
                 vote("path", 4.0)
+            elif fname in ("read_csv", "read_table") and node.args and _is_target(node.args[0], target):
+                vote("path", 4.0)  # pandas reads a table from it (python_files writes one)
             elif fname in (
                 "len",
                 "sorted",
@@ -1298,6 +1301,10 @@ def refine_kinds(
             )
         ):
             kinds.insert(0, "str_path")  # named like a path, only handled as a string: vary the string
+    if top.startswith("path") and top != "path_out" and kinds[0] != "str_path":
+        content = file_kind(body, target)  # the lines or table the reader expects (python_files)
+        if content:
+            kinds.insert(0, content)
     choices = compared_strings(body, target)
     if choices and any(k.startswith(("str", "text", "regex")) for k in kinds[:2]):
         kinds.insert(0, "choice:" + repr(choices))
@@ -1467,6 +1474,11 @@ def kind_expr(kind: str) -> str:
         return kind[len("default:") :]
     if kind.startswith("frame:"):
         return f"_bc_frame(_r, {kind[len('frame:') :]})"
+    if kind.startswith("file:"):  # a file written with what the reader expects (python_files)
+        inner, sep = pyast.literal_eval(kind[len("file:") :])
+        return f"_bc_write(_r, {kind_expr(inner)}, {sep!r})"
+    if kind.startswith("lines:"):
+        return lines_expr(kind)
     if kind.startswith("regex:"):
         return f"_r.choice({kind[len('regex:') :]})"
     if kind.startswith("text:"):

@@ -1,0 +1,351 @@
+"""What a path argument's file must hold, from how the function reads it.
+
+A parameter that is a path gets a temporary file. What goes in it decides whether the golden
+gets past its first line: ``splt = line.strip().split('\\t'); pos = int(splt[1])`` raises on a
+file of words, and ``if 'variant' not in table.columns: raise`` raises on a table without that
+column. A human tester writes the file the reader expects. This module reads the reader:
+
+* **Lines.** ``for line in open(P)``, ``with open(P) as fh: for line in fh``, ``fh.readlines()``,
+  ``fh.read().splitlines()``, ``csv.reader(fh, delimiter=...)``: the separator each line is split
+  on, how many fields the code indexes or unpacks, and which of them it converts with ``int()``
+  or ``float()``. The file gets 1 to 6 such lines.
+* **Tables.** ``pandas.read_csv(P, sep=...)`` / ``read_table(P)``: the columns the code indexes
+  or tests for (``df['depth']``, ``'variant' in df.columns``), written with that separator and a
+  header.
+
+Nothing here decides *whether* a parameter is a path (python_inputs does); only what its file
+holds. A reader this module does not recognise keeps the plain file kinds.
+"""
+
+from __future__ import annotations
+
+import ast
+
+#: Calls that open a file for reading with the path as first argument.
+_OPENERS = frozenset({"open"})
+_OPENER_MODULES = frozenset({"gzip", "io", "codecs", "bz2"})
+#: String methods a line goes through before it is split (``line.strip().split('\t')``).
+_LINE_METHODS = frozenset({"strip", "rstrip", "lstrip", "lower", "upper", "replace", "decode"})
+_SPLITS = frozenset({"split", "rsplit"})
+#: Fields written when the code indexes none (``parts = line.split()`` passed on whole).
+DEFAULT_FIELDS = 4
+#: Most fields a line gets (a constant index far out is not a column count).
+MAX_FIELDS = 24
+
+
+def _is_name(node: ast.AST, names: set[str]) -> bool:
+    return isinstance(node, ast.Name) and node.id in names
+
+
+def _opens(node: ast.AST, target: str) -> bool:
+    """``open(target, ...)`` (or ``gzip.open`` ...) for reading."""
+    if not (isinstance(node, ast.Call) and node.args and _is_name(node.args[0], {target})):
+        return False
+    f = node.func
+    if not (
+        (isinstance(f, ast.Name) and f.id in _OPENERS)
+        or (
+            isinstance(f, ast.Attribute)
+            and f.attr == "open"
+            and isinstance(f.value, ast.Name)
+            and f.value.id in _OPENER_MODULES
+        )
+    ):
+        return False
+    mode = (
+        node.args[1]
+        if len(node.args) > 1
+        else next((k.value for k in node.keywords if k.arg == "mode"), None)
+    )
+    return not (
+        isinstance(mode, ast.Constant) and isinstance(mode.value, str) and set(mode.value) & set("wax")
+    )
+
+
+def _unwrap(node: ast.AST) -> ast.AST:
+    """``line.strip().lower()`` -> ``line``."""
+    while (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _LINE_METHODS
+    ):
+        node = node.func.value
+    return node
+
+
+class _Reader:
+    """The handles, line variables and split variables of one path parameter in one body."""
+
+    def __init__(self, body: ast.AST, target: str) -> None:
+        self.body = body
+        self.handles: set[str] = set()
+        self.lines: set[str] = set()  # one line of text
+        self.line_lists: set[str] = set()  # a list of lines
+        self.splits: dict[str, str] = {}  # name -> separator its fields were split on
+        self.unpacked: dict[str, tuple[str, list[str]]] = {}  # (separator, field names)
+        self.direct: set[ast.AST] = set()  # ``open(P)`` iterated inline
+        for node in ast.walk(body):
+            if isinstance(node, ast.withitem) and _opens(node.context_expr, target):
+                if isinstance(node.optional_vars, ast.Name):
+                    self.handles.add(node.optional_vars.id)
+            elif isinstance(node, ast.Assign) and _opens(node.value, target):
+                self.handles.update(t.id for t in node.targets if isinstance(t, ast.Name))
+            elif _opens(node, target):
+                self.direct.add(node)
+        for _ in range(3):  # lines of lines of handles: a few passes reach a fixed point
+            for node in ast.walk(body):
+                self._step(node)
+
+    def _is_handle(self, node: ast.AST) -> bool:
+        return _is_name(node, self.handles) or node in self.direct
+
+    def _lines_of(self, node: ast.AST) -> bool:
+        """Whether iterating ``node`` gives lines: a handle, ``fh.readlines()``, ``fh.read().splitlines()``."""
+        if self._is_handle(node) or _is_name(node, self.line_lists):
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr == "readlines" and self._is_handle(node.func.value):
+                return True
+            if node.func.attr == "splitlines":
+                inner = node.func.value
+                return (
+                    isinstance(inner, ast.Call)
+                    and isinstance(inner.func, ast.Attribute)
+                    and inner.func.attr == "read"
+                    and self._is_handle(inner.func.value)
+                )
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("enumerate", "list")
+        ):
+            return any(self._lines_of(a) for a in node.args)
+        return False
+
+    def _csv_rows(self, node: ast.AST) -> str | None:
+        """``csv.reader(fh, delimiter=C)``: the delimiter (',' by default)."""
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "reader"
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "csv"
+            and node.args
+            and self._lines_of(node.args[0])
+        ):
+            for k in node.keywords:
+                if (
+                    k.arg == "delimiter"
+                    and isinstance(k.value, ast.Constant)
+                    and isinstance(k.value.value, str)
+                ):
+                    return k.value.value
+            return ","
+        return None
+
+    def _is_line(self, node: ast.AST) -> bool:
+        """A line variable, or one element of a list of lines (``lines[0]``)."""
+        return _is_name(node, self.lines) or (
+            isinstance(node, ast.Subscript) and _is_name(node.value, self.line_lists)
+        )
+
+    def split_sep(self, node: ast.AST) -> str | None:
+        """The separator when ``node`` is a line split into fields (``line.strip().split('\\t')``)."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _SPLITS:
+            if self._is_line(_unwrap(node.func.value)):
+                if not node.args:
+                    return " "
+                a = node.args[0]
+                if isinstance(a, ast.Constant) and isinstance(a.value, str) and 0 < len(a.value) <= 3:
+                    return a.value
+        return None
+
+    def _bind(self, target: ast.AST, value: ast.AST, loop: bool) -> None:
+        if loop:
+            rows = self._csv_rows(value)
+            if rows is not None and isinstance(target, ast.Name):
+                self.splits[target.id] = rows
+                return
+            if self._lines_of(value):
+                if isinstance(target, ast.Name):
+                    self.lines.add(target.id)
+                elif (
+                    isinstance(target, ast.Tuple)
+                    and len(target.elts) == 2
+                    and isinstance(target.elts[1], ast.Name)
+                ):
+                    self.lines.add(target.elts[1].id)  # for i, line in enumerate(fh)
+            return
+        if isinstance(target, ast.Name):
+            if self._lines_of(value) and not _is_name(value, self.handles):
+                self.line_lists.add(target.id)  # lines = fh.readlines()
+            elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "next":
+                if value.args and self._lines_of(value.args[0]):
+                    self.lines.add(target.id)  # header = next(fh)
+            elif isinstance(value, ast.Subscript) and _is_name(value.value, self.line_lists):
+                self.lines.add(target.id)  # first = lines[0]
+            elif (
+                _is_name(_unwrap(value), self.lines) and value is not None and not _is_name(value, self.lines)
+            ):
+                self.lines.add(target.id)  # line = line.strip()
+            else:
+                sep = self.split_sep(value)
+                if sep is not None:
+                    self.splits[target.id] = sep
+                rows = self._csv_rows(value)
+                if rows is not None:
+                    self.line_lists.discard(target.id)
+                    self.splits.setdefault("__rows__" + target.id, rows)
+        elif isinstance(target, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Name) for e in target.elts):
+            sep = self.split_sep(value)
+            if sep is not None:
+                self.unpacked[target.elts[0].id] = (sep, [e.id for e in target.elts])
+
+    def _step(self, node: ast.AST) -> None:
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            it = node.iter
+            rows_name = it.id if isinstance(it, ast.Name) else None
+            if rows_name and "__rows__" + rows_name in self.splits and isinstance(node.target, ast.Name):
+                self.splits[node.target.id] = self.splits["__rows__" + rows_name]
+            self._bind(node.target, it, loop=True)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            self._bind(node.targets[0], node.value, loop=False)
+
+    def layout(self) -> tuple[str, list[str]] | None:
+        """(separator, per-field type) of the lines, or ``None`` when no line is split."""
+        seps: list[str] = []
+        width = 0
+        types: dict[int, str] = {}
+        for name, sep in self.splits.items():
+            if name.startswith("__rows__"):
+                continue
+            seps.append(sep)
+            for node in ast.walk(self.body):
+                if isinstance(node, ast.Subscript) and _is_name(node.value, {name}):
+                    idx = node.slice
+                    if (
+                        isinstance(idx, ast.Constant)
+                        and isinstance(idx.value, int)
+                        and 0 <= idx.value < MAX_FIELDS
+                    ):
+                        width = max(width, idx.value + 1)
+                        types.setdefault(idx.value, "str")
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id in ("int", "float")
+                    and node.args
+                    and isinstance(node.args[0], ast.Subscript)
+                    and _is_name(node.args[0].value, {name})
+                    and isinstance(node.args[0].slice, ast.Constant)
+                    and isinstance(node.args[0].slice.value, int)
+                    and 0 <= node.args[0].slice.value < MAX_FIELDS
+                ):
+                    types[node.args[0].slice.value] = node.func.id
+        fixed = None
+        for sep, names in self.unpacked.values():
+            seps.append(sep)
+            fixed = len(names)
+            conv = {
+                n.args[0].id: n.func.id
+                for n in ast.walk(self.body)
+                if isinstance(n, ast.Call)
+                and isinstance(n.func, ast.Name)
+                and n.func.id in ("int", "float")
+                and n.args
+                and isinstance(n.args[0], ast.Name)
+            }
+            for i, nm in enumerate(names):
+                types[i] = conv.get(nm, types.get(i, "str"))
+        if not seps:
+            return None
+        n = fixed if fixed is not None else (width or DEFAULT_FIELDS)
+        fields = [types.get(i, "str") for i in range(n)]
+        if fixed is None and not width:
+            # fields passed on whole: numbers when the body converts anything, else words
+            conv = any(
+                isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in ("int", "float")
+                for c in ast.walk(self.body)
+            )
+            fields = ["int" if conv else "str"] * n
+        return seps[0], fields
+
+
+def _table_columns(body: ast.AST, frame: str) -> list[str]:
+    from biocoder_metric.synth.python_inputs import string_columns
+
+    return list(dict.fromkeys(string_columns(body, frame) + string_columns(body, frame + ".columns")))
+
+
+def _read_table(node: ast.AST, target: str) -> str | None:
+    """The separator of ``pd.read_csv(target, sep=...)`` / ``read_table`` (header kept), else ``None``."""
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("read_csv", "read_table")
+        and node.args
+        and _is_name(node.args[0], {target})
+    ):
+        return None
+    sep = "," if node.func.attr == "read_csv" else "\t"
+    for k in node.keywords:
+        if (
+            k.arg in ("sep", "delimiter")
+            and isinstance(k.value, ast.Constant)
+            and isinstance(k.value.value, str)
+        ):
+            sep = k.value.value
+        elif k.arg == "delim_whitespace":
+            sep = " "
+        elif k.arg in ("header", "names") and not (isinstance(k.value, ast.Constant) and k.value.value == 0):
+            return None  # columns named elsewhere: the header is not the code's vocabulary
+    return sep if len(sep) <= 2 and sep not in ("\\s+",) else (" " if sep == "\\s+" else None)
+
+
+def file_kind(body: ast.AST, target: str) -> str | None:
+    """The kind of a file for path parameter ``target``: ``file:(inner kind, separator)``, or ``None``."""
+    for node in ast.walk(body):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            sep = _read_table(node.value, target)
+            if sep is not None:
+                cols = _table_columns(body, node.targets[0].id)
+                if cols:
+                    return "file:" + repr(("frame:" + repr(cols), sep))
+    layout = _Reader(body, target).layout()
+    if layout is None:
+        return None
+    sep, fields = layout
+    return "file:" + repr(("lines:" + repr((sep, fields)), None))
+
+
+def lines_expr(kind: str) -> str:
+    """The generator expression of a ``lines:(separator, field types)`` kind."""
+    return f"_bc_lines(_r, {kind[len('lines:') :]})"
+
+
+#: Harness helpers (stdlib only; ``_bc_files`` and ``_bc_seq`` come from the main prelude).
+PRELUDE = r'''
+
+def _bc_lines(_r, layout):
+    """1 to 6 lines of fields joined by the separator, typed per column."""
+    sep, fields = layout
+    def one(t):
+        if t == "int":  # small values half the time: they meet the small thresholds code compares with
+            return str(_r.randint(0, 10) if _r.random() < 0.5 else _r.randint(0, 1000))
+        if t == "float":
+            return "%.3f" % _r.uniform(0, 100)
+        return _bc_seq(_r, "abcdefgh", 1, 6)
+    return "".join(sep.join(one(t) for t in fields) + "\n" for _ in range(_r.randint(1, 6)))
+
+
+def _bc_write(_r, content, sep):
+    """A new input file holding ``content`` (a table is written with its header)."""
+    path = "./_bc_in_%d.txt" % len(_bc_files)
+    if hasattr(content, "to_csv"):
+        content.to_csv(path, sep=sep, index=False)
+    else:
+        with open(path, "w") as fh:
+            fh.write(content)
+    _bc_files.append(path)
+    return path
+'''
