@@ -1304,9 +1304,10 @@ def test_a_path_argument_gets_the_file_its_reader_expects(
     are numbers, the table's columns), the file reaches the result in most cases, and mutants of
     the computation over its fields are killed."""
     from biocoder_metric.synth import python_files
+    from biocoder_metric.synth.python_inputs import string_columns
 
     func = next(n for n in ast.parse(golden).body if isinstance(n, ast.FunctionDef))
-    assert python_files.file_kind(func, func.args.args[0].arg), name
+    assert python_files.file_kind(func, func.args.args[0].arg, string_columns), name
     outs = _run_harness(golden, name, range(20), cwd=tmp_path)
     assert sum("\nresult: " in "\n" + o for o in outs) >= 15, outs
     for old, new in mutants:
@@ -1318,10 +1319,11 @@ def test_a_path_argument_gets_the_file_its_reader_expects(
 def test_file_layouts_follow_the_reader():
     """Separators, widths and field types from the ways code commonly reads lines."""
     from biocoder_metric.synth.python_files import file_kind
+    from biocoder_metric.synth.python_inputs import string_columns
 
     def kind(src: str) -> str | None:
         func = ast.parse(src).body[0]
-        return file_kind(func, func.args.args[0].arg)
+        return file_kind(func, func.args.args[0].arg, string_columns)
 
     assert kind(
         "def f(p):\n    for l in open(p):\n        x = l.strip().split(',')\n        y = float(x[2])\n"

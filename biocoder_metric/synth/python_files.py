@@ -20,6 +20,7 @@ holds. A reader this module does not recognise keeps the plain file kinds.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 #: Calls that open a file for reading with the path as first argument.
 _OPENERS = frozenset({"open"})
@@ -271,12 +272,6 @@ class _Reader:
         return seps[0], fields
 
 
-def _table_columns(body: ast.AST, frame: str) -> list[str]:
-    from biocoder_metric.synth.python_inputs import string_columns
-
-    return list(dict.fromkeys(string_columns(body, frame) + string_columns(body, frame + ".columns")))
-
-
 def _read_table(node: ast.AST, target: str) -> str | None:
     """The separator of ``pd.read_csv(target, sep=...)`` / ``read_table`` (header kept), else ``None``."""
     if not (
@@ -302,13 +297,18 @@ def _read_table(node: ast.AST, target: str) -> str | None:
     return sep if len(sep) <= 2 and sep not in ("\\s+",) else (" " if sep == "\\s+" else None)
 
 
-def file_kind(body: ast.AST, target: str) -> str | None:
-    """The kind of a file for path parameter ``target``: ``file:(inner kind, separator)``, or ``None``."""
+def file_kind(body: ast.AST, target: str, columns: Callable[[ast.AST, str], list[str]]) -> str | None:
+    """The kind of a file for path parameter ``target``: ``file:(inner kind, separator)``, or ``None``.
+
+    ``columns(body, name)`` gives the string keys ``name`` is indexed with or tested for
+    (python_inputs.string_columns, passed in so that this module does not import its caller).
+    """
     for node in ast.walk(body):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             sep = _read_table(node.value, target)
             if sep is not None:
-                cols = _table_columns(body, node.targets[0].id)
+                frame = node.targets[0].id
+                cols = list(dict.fromkeys(columns(body, frame) + columns(body, frame + ".columns")))
                 if cols:
                     return "file:" + repr(("frame:" + repr(cols), sep))
     layout = _Reader(body, target).layout()

@@ -1302,7 +1302,9 @@ def refine_kinds(
         ):
             kinds.insert(0, "str_path")  # named like a path, only handled as a string: vary the string
     if top.startswith("path") and top != "path_out" and kinds[0] != "str_path":
-        content = file_kind(body, target)  # the lines or table the reader expects (python_files)
+        content = file_kind(
+            body, target, string_columns
+        )  # the lines or table the reader expects (python_files)
         if content:
             kinds.insert(0, content)
     choices = compared_strings(body, target)
