@@ -60,7 +60,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from benchmarks import hand_mutants
+from benchmarks import hand_mutants, rewrites
 from biocoder_metric import pyast
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -437,7 +437,7 @@ def judge_validated(
 
     settings_key = (
         f"v{hand_mutants.VERSION}:n{args.hand_mutants}:f{args.fuzz_cases}:t{args.timeout}:s{args.eval_seed}"
-        f":x{SURVIVOR_FACTOR}:j2"
+        f":x{SURVIVOR_FACTOR}:j2:rw{rewrites.VERSION}"
     )
     done: dict[str, dict[str, Any]] = {}
     if cache_path.is_file():
@@ -469,6 +469,11 @@ def judge_validated(
                 args.hand_mutants,
                 seed=row["task_id"],
             )
+        ]
+        # semantics-preserving rewrites of the golden: a fair harness passes every one
+        cands += [
+            ("rewrite", cls, code)
+            for cls, code in rewrites.rewrites(row["golden_code"], row["language"], row.get("function_name"))
         ]
         todo.append((key, harnessed, cands))
     if todo:
@@ -594,6 +599,7 @@ def judged_counts(entry: dict[str, Any] | None) -> dict[str, Any]:
     golden = next((x["status"] for x in v if x["kind"] == "golden"), None)
     nulls = [x for x in v if x["kind"] == "null"]
     hand = [x for x in v if x["kind"] == "hand"]
+    rw = [x for x in v if x["kind"] == "rewrite"]
     per_class: dict[str, list[int]] = {}
     for x in hand:
         c = per_class.setdefault(x["label"], [0, 0, 0, 0])  # killed, judged, not judged, survive 3x cases too
@@ -623,6 +629,9 @@ def judged_counts(entry: dict[str, Any] | None) -> dict[str, Any]:
             for k, c in sorted(per_class.items())
         },
         "judge_seconds": entry.get("seconds"),
+        "rewrites_judged": sum(1 for x in rw if ok and x["status"] not in NOT_JUDGED),
+        "rewrites_passed": sum(1 for x in rw if ok and x["status"] == "passed"),
+        "rewrites_failing": [x["label"] for x in rw if ok and x["status"] not in NOT_JUDGED + ("passed",)],
     }
 
 
@@ -776,6 +785,13 @@ def summarise(
     s["median_hand_kill_rate_per_task"] = _median(
         [t["hand_killed"] / t["hand_judged"] for t in ok if t.get("hand_judged")]
     )
+    s["rewrites_judged"] = sum(t.get("rewrites_judged", 0) for t in ok)
+    s["rewrites_passed"] = sum(t.get("rewrites_passed", 0) for t in ok)
+    s["rewrites_failing"] = {
+        (t.get("task_id") or t.get("function_name")): t["rewrites_failing"]
+        for t in ok
+        if t.get("rewrites_failing")
+    }
     s["median_seconds_per_validated_task"] = _median([t["seconds"] for t in ok])
     s["median_seconds_per_attempted_task"] = _median([t["seconds"] for t in ts])
     s["synthesis_task_seconds_total"] = round(sum(t["seconds"] or 0 for t in ts), 1)
@@ -850,6 +866,10 @@ def render_table(
             )
         row("  survivors, also with 3x cases", lambda c: str(c["hand_mutants_survive_more_cases"]))
         row("hand mutants not judged (compile)", lambda c: str(c["hand_mutants_not_judged"]))
+        row(
+            "golden rewrites passing / judged",
+            lambda c: f"{c.get('rewrites_passed', 0)}/{c.get('rewrites_judged', 0)}",
+        )
         row("median s / validated task", lambda c: _fmt(c["median_seconds_per_validated_task"]))
         row("median s / attempted task", lambda c: _fmt(c["median_seconds_per_attempted_task"]))
         for p in parts:

@@ -57,6 +57,7 @@ FAST = {
     "test_python_compile.py",
     "test_python_search.py",
     "test_records.py",
+    "test_rewrites.py",
     "test_rosalind_checkers.py",
     "test_runtime_stdlib.py",
     "test_sandbox_worker.py",
@@ -68,6 +69,7 @@ FAST = {
     "test_synth_formats.py",
     "test_synth_rules.py",
     "test_synth_shipped.py",
+    "test_synth_stubs.py",
     "test_text_metrics.py",
     "test_tiers.py",
 }

@@ -32,7 +32,7 @@ from biocoder_metric.execution.executors.local import SandboxPool
 from biocoder_metric.execution.parallel import parallel_map
 from biocoder_metric.languages import runner
 from biocoder_metric.sandbox.runtime import protocol
-from biocoder_metric.synth import java_harness, python_harness, python_slice
+from biocoder_metric.synth import java_harness, python_harness, python_slice, python_stubs
 from biocoder_metric.synth.validate import validate
 
 SYNTH_SCHEMA = "biocoder-synth/1"
@@ -241,12 +241,23 @@ def python_candidates(
         fallback = python_slice.slice_golden(golden, name, helpers=_unique_helpers(siblings))
         if sl is None or not fallback.unresolved:
             sl = fallback
+    stubs = None
     if sl.unresolved:
-        return [], "unresolved names: " + ", ".join(sl.unresolved), sl.origin
+        # names with no source anywhere: stubs whose values are functions of their arguments
+        # (python_stubs), unless a name is used in a way no generated value can stand for
+        stubs, why = _stub_unresolved(golden, sl)
+        if stubs is None:
+            return (
+                [],
+                "unresolved names: " + ", ".join(sl.unresolved) + (f" ({why})" if why else ""),
+                sl.origin,
+            )
     try:
         subject = python_harness.analyse(golden, name, repo, sl.class_name, sl.class_members, sl.definitions)
     except (SyntaxError, ValueError) as exc:
         return [], f"cannot analyse the function: {exc}", sl.origin
+    if stubs is not None:
+        subject.stubs = stubs.slots
     if subject.missing_methods:
         return (
             [],
@@ -273,6 +284,21 @@ def python_candidates(
         # after the best guess: what already validates keeps its harness
         out = (out[:1] + built[:3] + out[1:])[: max(opts.max_plans, 1)]
     return out, None, sl.origin
+
+
+def _stub_unresolved(golden: str, sl: Any) -> tuple[Any, str | None]:
+    """Stubs for every unresolved name of ``sl`` (python_stubs), applied to the slice: its
+    ``unresolved`` emptied and the exception classes added to its definitions. ``(None, why)``
+    when one name is not a name (an attribute a module lacks) or cannot be stubbed."""
+    names, rest = python_stubs.stubbable_names(sl.unresolved)
+    if rest or not names:
+        return None, None
+    stubs, why = python_stubs.plan_stubs([golden, *sl.definitions, *sl.class_members], names)
+    if stubs is None:
+        return None, why
+    sl.unresolved = []
+    sl.definitions = stubs.definitions + list(sl.definitions)
+    return stubs, None
 
 
 def _factory_candidates(

@@ -160,6 +160,7 @@ def constructed_plan(subject, ctor: Constructor, definitions: list[str] = ()):
         construct=[(p, kind(p)) for p in ctor.params],
         construct_examples=ctor.examples,
         construct_callee=ctor.callee,
+        stubs=[(st, ks[0]) for st, ks in subject.stubs],
     )
 
 

@@ -269,6 +269,7 @@ INVALID: tuple[tuple[str, str], ...] = (
     ("set", "set()"),
     ("dict", "{}"),
     ("path", "'./_bc_missing_input.txt'"),
+    ("handle:", "__import__('io').StringIO('')"),
 )
 
 
@@ -319,3 +320,77 @@ def keys_from_defaults(
             return node
 
     return _Keys().visit(copy.deepcopy(func))
+
+
+def _names_in(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _rejects_none(test: ast.AST, name: str, raising: bool) -> bool:
+    """Whether ``test`` failing (an ``assert``) or holding (an ``if ...: raise``) means ``name`` is unset."""
+    if isinstance(test, ast.BoolOp):
+        return any(_rejects_none(v, name, raising) for v in test.values)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name):
+        if test.left.id == name and isinstance(test.comparators[0], ast.Constant):
+            if test.comparators[0].value is None:
+                op = type(test.ops[0])
+                return op is (ast.Is if raising else ast.IsNot)
+    if raising and isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return isinstance(test.operand, ast.Name) and test.operand.id == name
+    return not raising and isinstance(test, ast.Name) and test.id == name
+
+
+def required_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef, names: list[str]) -> list[str]:
+    """Parameters with a default that the body rejects when left to it: ``assert cols is not None``,
+    ``assert cols``, ``if cols is None: raise ...``. A harness that leaves them out half the time
+    tests nothing but that error in those cases, so they are always given (by keyword)."""
+    out: list[str] = []
+    for node in ast.walk(func):
+        for name in names:
+            if name in out:
+                continue
+            if isinstance(node, ast.Assert) and _rejects_none(node.test, name, raising=False):
+                out.append(name)
+            elif (
+                isinstance(node, ast.If)
+                and node.body
+                and isinstance(node.body[0], ast.Raise)
+                and _rejects_none(node.test, name, raising=True)
+            ):
+                out.append(name)
+    return [n for n in names if n in out]
+
+
+def equal_lengths(func: ast.AST, names: list[str]) -> list[tuple[str, str]]:
+    """Pairs of parameters whose lengths the body requires equal (``assert len(a) == len(b)``,
+    ``if len(a) != len(b): raise``): a human tester makes them so in most cases."""
+
+    def lengths(test: ast.AST) -> tuple[str, str] | None:
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+            return None
+        sides = [test.left, test.comparators[0]]
+        got = []
+        for side in sides:
+            if (
+                isinstance(side, ast.Call)
+                and isinstance(side.func, ast.Name)
+                and side.func.id == "len"
+                and len(side.args) == 1
+                and isinstance(side.args[0], ast.Name)
+                and side.args[0].id in names
+            ):
+                got.append(side.args[0].id)
+        return (got[0], got[1]) if len(got) == 2 and got[0] != got[1] else None
+
+    out: list[tuple[str, str]] = []
+    for node in ast.walk(func):
+        pair = None
+        if isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare):
+            if isinstance(node.test.ops[0], ast.Eq):
+                pair = lengths(node.test)
+        elif isinstance(node, ast.If) and node.body and isinstance(node.body[0], ast.Raise):
+            if isinstance(node.test, ast.Compare) and isinstance(node.test.ops[0], ast.NotEq):
+                pair = lengths(node.test)
+        if pair and pair not in out:
+            out.append(pair)
+    return out

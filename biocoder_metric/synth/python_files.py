@@ -28,6 +28,8 @@ _OPENER_MODULES = frozenset({"gzip", "io", "codecs", "bz2"})
 #: String methods a line goes through before it is split (``line.strip().split('\t')``).
 _LINE_METHODS = frozenset({"strip", "rstrip", "lstrip", "lower", "upper", "replace", "decode"})
 _SPLITS = frozenset({"split", "rsplit"})
+#: Conversions of a field to a number, and the field type each asks for.
+_CONVERTERS = {"int": "int", "float": "float", "Decimal": "float", "Fraction": "int"}
 #: Fields written when the code indexes none (``parts = line.split()`` passed on whole).
 DEFAULT_FIELDS = 4
 #: Most fields a line gets (a constant index far out is not a column count).
@@ -77,9 +79,10 @@ def _unwrap(node: ast.AST) -> ast.AST:
 class _Reader:
     """The handles, line variables and split variables of one path parameter in one body."""
 
-    def __init__(self, body: ast.AST, target: str) -> None:
+    def __init__(self, body: ast.AST, target: str, handle: bool = False) -> None:
         self.body = body
-        self.handles: set[str] = set()
+        # ``handle``: the parameter *is* the open file (``for row in csv.reader(fh)``)
+        self.handles: set[str] = {target} if handle else set()
         self.lines: set[str] = set()  # one line of text
         self.line_lists: set[str] = set()  # a list of lines
         self.splits: dict[str, str] = {}  # name -> separator its fields were split on
@@ -135,12 +138,11 @@ class _Reader:
             and self._lines_of(node.args[0])
         ):
             for k in node.keywords:
-                if (
-                    k.arg == "delimiter"
-                    and isinstance(k.value, ast.Constant)
-                    and isinstance(k.value.value, str)
-                ):
-                    return k.value.value
+                value = k.value
+                if isinstance(value, ast.Call) and _is_name(value.func, {"str"}) and len(value.args) == 1:
+                    value = value.args[0]  # delimiter=str('\t'), the Python 2 idiom
+                if k.arg == "delimiter" and isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    return value.value
             return ","
         return None
 
@@ -199,6 +201,8 @@ class _Reader:
                     self.splits.setdefault("__rows__" + target.id, rows)
         elif isinstance(target, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Name) for e in target.elts):
             sep = self.split_sep(value)
+            if sep is None and isinstance(value, ast.Name) and value.id in self.splits:
+                sep = self.splits[value.id]  # fields = line.split(); a, b, c = fields
             if sep is not None:
                 self.unpacked[target.elts[0].id] = (sep, [e.id for e in target.elts])
 
@@ -234,7 +238,7 @@ class _Reader:
                 if (
                     isinstance(node, ast.Call)
                     and isinstance(node.func, ast.Name)
-                    and node.func.id in ("int", "float")
+                    and node.func.id in _CONVERTERS
                     and node.args
                     and isinstance(node.args[0], ast.Subscript)
                     and _is_name(node.args[0].value, {name})
@@ -242,17 +246,17 @@ class _Reader:
                     and isinstance(node.args[0].slice.value, int)
                     and 0 <= node.args[0].slice.value < MAX_FIELDS
                 ):
-                    types[node.args[0].slice.value] = node.func.id
+                    types[node.args[0].slice.value] = _CONVERTERS[node.func.id]
         fixed = None
         for sep, names in self.unpacked.values():
             seps.append(sep)
             fixed = len(names)
             conv = {
-                n.args[0].id: n.func.id
+                n.args[0].id: _CONVERTERS[n.func.id]
                 for n in ast.walk(self.body)
                 if isinstance(n, ast.Call)
                 and isinstance(n.func, ast.Name)
-                and n.func.id in ("int", "float")
+                and n.func.id in _CONVERTERS
                 and n.args
                 and isinstance(n.args[0], ast.Name)
             }
@@ -265,7 +269,7 @@ class _Reader:
         if fixed is None and not width:
             # fields passed on whole: numbers when the body converts anything, else words
             conv = any(
-                isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in ("int", "float")
+                isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in _CONVERTERS
                 for c in ast.walk(self.body)
             )
             fields = ["int" if conv else "str"] * n
@@ -316,6 +320,16 @@ def file_kind(body: ast.AST, target: str, columns: Callable[[ast.AST, str], list
         return None
     sep, fields = layout
     return "file:" + repr(("lines:" + repr((sep, fields)), None))
+
+
+def handle_kind(body: ast.AST, target: str) -> str | None:
+    """``handle:(lines kind)`` when parameter ``target`` is itself read as an open file whose lines
+    are split into fields (``for row in csv.reader(target, delimiter='\\t')``, ``for line in
+    target: line.split()``), else ``None``: the same layout as a path's file, as a text handle."""
+    layout = _Reader(body, target, handle=True).layout()
+    if layout is None:
+        return None
+    return "handle:" + repr("lines:" + repr(layout))
 
 
 def lines_expr(kind: str) -> str:

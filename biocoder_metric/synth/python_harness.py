@@ -24,15 +24,17 @@ from dataclasses import dataclass, field
 
 from biocoder_metric import pyast
 from biocoder_metric.execution.harness import INSERT_MARKER
-from biocoder_metric.synth import python_files, python_lookups
+from biocoder_metric.synth import python_files, python_lookups, python_stubs
 from biocoder_metric.synth.python_evidence import (
     EXAMPLE_RATE,
     callsite_examples,
     char_constants,
     doc_examples,
+    equal_lengths,
     invalid_expr,
     keys_from_defaults,
     length_constants,
+    required_defaults,
     scale_constants,
 )
 from biocoder_metric.synth.python_formats import PRELUDE as FORMATS_PRELUDE
@@ -218,6 +220,22 @@ def _bc_near(_r, consts, draw, rate=0.35):
     return draw()
 
 
+def _bc_same_len(v, other):
+    """``v`` cut or repeated to ``len(other)`` (lists, tuples, strings, 1-D arrays); else unchanged."""
+    try:
+        n = len(other)
+        if not len(v):
+            return v
+    except TypeError:
+        return v
+    if hasattr(v, "shape") and getattr(v, "ndim", 0) == 1:
+        import numpy
+        return numpy.resize(v, n)
+    if isinstance(v, (list, tuple, str)):
+        return (v * (n // len(v) + 1))[:n]
+    return v
+
+
 def _bc_resize(_r, v, lengths):
     """Sometimes ``v`` cut or repeated to a length the code compares ``len(v)`` with (c - 1, c, c + 1)."""
     if _r.random() >= 0.35 or not isinstance(v, (str, list)):
@@ -276,7 +294,7 @@ def _bc_print_files():
 '''
 
 
-PRELUDE = PRELUDE + FORMATS_PRELUDE + python_lookups.PRELUDE + python_files.PRELUDE
+PRELUDE = PRELUDE + FORMATS_PRELUDE + python_lookups.PRELUDE + python_files.PRELUDE + python_stubs.KEY_PRELUDE
 
 
 @dataclass
@@ -296,10 +314,13 @@ class Plan:
     construct_examples: list[dict[str, str]] = field(default_factory=list)
     #: the factory function that builds ``self`` (``read_tree(text)``); None: the class itself
     construct_callee: str | None = None
+    #: (stub slot, kind) for names with no source (python_stubs): ``helper()``, ``ns.f()``, ``ns.X``
+    stubs: list[tuple[str, str]] = field(default_factory=list)
 
     def describe(self) -> dict[str, str]:
         out = {p.name: (k or "default") for p, k in self.args}
         out.update({f"self.{a}": k for a, k in self.attrs})
+        out.update({f"stub {s}": k for s, k in self.stubs})
         if not self.explore:
             out["_explore"] = "off"
         if self.example_rate != EXAMPLE_RATE:
@@ -328,6 +349,12 @@ class Subject:
     agreements: list[tuple[tuple[str, str], tuple, bool]] = field(default_factory=list)
     #: (parameter, mapping) where an element of the parameter is looked up (python_lookups)
     compositions: list[tuple[str, tuple[str, str]]] = field(default_factory=list)
+    #: stub slots for names with no source -> ranked kinds (python_stubs)
+    stubs: list[tuple[str, list[str]]] = field(default_factory=list)
+    #: defaulted parameters the body rejects when left to their default (always given)
+    required: list[str] = field(default_factory=list)
+    #: pairs of parameters whose lengths the body requires equal
+    same_lengths: list[tuple[str, str]] = field(default_factory=list)
 
 
 def analyse(
@@ -379,6 +406,8 @@ def analyse(
     subject.scales = {p.name: c for p in subject.params if (c := scale_constants(func, p.name))}
     subject.lengths = {p.name: c for p in subject.params if (c := length_constants(func, p.name))}
     subject.chars = {p.name: c for p in subject.params if (c := char_constants(func, p.name))}
+    subject.required = required_defaults(func, [p.name for p in subject.params if p.has_default])
+    subject.same_lengths = equal_lengths(func, [p.name for p in subject.params])
     subject.agreements, subject.compositions = python_lookups.lookups(
         func,
         [p.name for p in subject.params],
@@ -498,14 +527,15 @@ def plans(subject: Subject, limit: int = 4) -> list[Plan]:
     out: list[Plan] = []
     seen: set[str] = set()
 
-    def add(args, attrs, label):
-        p = Plan(args=args, attrs=attrs, label=label)
+    def add(args, attrs, label, stubs=None):
+        p = Plan(args=args, attrs=attrs, label=label, stubs=stubs if stubs is not None else stubs0)
         key = repr(p.describe())
         if key not in seen:
             seen.add(key)
             out.append(p)
 
     attrs0 = [(a, ks[0]) for a, ks in subject.attrs]
+    stubs0 = [(s, ks[0]) for s, ks in subject.stubs]
     add([(p, p.kinds[0]) for p in subject.params], attrs0, "best guess")
     # the fallback a golden that hangs or fails on probes and varied defaults still gets
     p = Plan(
@@ -513,6 +543,7 @@ def plans(subject: Subject, limit: int = 4) -> list[Plan]:
         attrs=attrs0,
         label="defaults kept",
         explore=False,
+        stubs=stubs0,
     )
     if repr(p.describe()) not in seen:
         seen.add(repr(p.describe()))
@@ -521,7 +552,11 @@ def plans(subject: Subject, limit: int = 4) -> list[Plan]:
         # real inputs (the repository's tests, docstrings) for code random values cannot feed: a
         # parser of VCF lines, a tree reader; the gates still decide whether that tests enough
         p = Plan(
-            args=[(p, p.kinds[0]) for p in subject.params], attrs=attrs0, label="examples", example_rate=0.9
+            args=[(p, p.kinds[0]) for p in subject.params],
+            attrs=attrs0,
+            label="examples",
+            example_rate=0.9,
+            stubs=stubs0,
         )
         if repr(p.describe()) not in seen:
             seen.add(repr(p.describe()))
@@ -531,6 +566,7 @@ def plans(subject: Subject, limit: int = 4) -> list[Plan]:
             [(p, _alt(p.kinds, rank)) for p in subject.params],
             [(a, _alt(ks, rank)) for a, ks in subject.attrs],
             f"alternative {rank}",
+            [(st, _alt(ks, rank)) for st, ks in subject.stubs],
         )
     return out[:limit]
 
@@ -671,6 +707,12 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
     lines += sl.imports
     lines.append(PRELUDE.strip("\n"))
     lines.append("")
+    if plan.stubs:  # names with no source (python_stubs): functions of their arguments
+        lines.append(python_stubs.PRELUDE.strip("\n"))
+        lines.append("")
+        lines += python_stubs.module_lines([s for s, _ in plan.stubs])
+        lines += python_stubs.init_lines(plan.stubs, kind_expr)
+        lines.append("")
     lines += [d.rstrip() + "\n" for d in sl.definitions]
     if subject.method:
         bases = f"({', '.join(sl.class_bases)})" if sl.class_bases else ""
@@ -693,6 +735,8 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
     ):
         body.append("import numpy as _bc_numpy")
         body.append("_bc_numpy.random.seed(_r.randint(0, 2 ** 31 - 1))")
+    if plan.stubs:
+        body += python_stubs.maker_lines(plan.stubs, kind_expr)
     shown: list[tuple[str, str]] = []
     positional: list[str] = []
     keywords: list[tuple[str, str, str]] = []  # (parameter, variable, condition for passing it)
@@ -701,6 +745,8 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
     order: list[tuple[str, str, bool]] = []  # (parameter, variable, by keyword)
     examples = subject.examples if plan.explore else []
     start = len(body)  # the lines of one attempt (inputs drawn, then the call) start here
+    if plan.stubs:
+        body += python_stubs.attempt_lines(plan.stubs)
     if examples:
         body.append(
             f"_bc_ex = _r.choice({examples!r}) if _bc_try == 0 and _r.random() < {plan.example_rate} else None"
@@ -742,8 +788,10 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         by_keyword = p.kw_only or omitted or (p.has_default and plan.explore)
         if p.has_default and plan.explore:
             # a defaulted parameter: given by keyword in about half the cases, left out otherwise,
-            # so a changed default shows (an example call decides for itself)
-            body.append(f"_bc_give{i} = ({p.name!r} in _bc_ex) if _bc_ex is not None else _r.random() < 0.5")
+            # so a changed default shows (an example call decides for itself); one the body rejects
+            # when left to its default (``assert cols is not None``) is always given
+            coin = "True" if p.name in subject.required else "_r.random() < 0.5"
+            body.append(f"_bc_give{i} = ({p.name!r} in _bc_ex) if _bc_ex is not None else {coin}")
             body.append(f"{var} = {value} if _bc_give{i} else None")
         else:
             body.append(f"{var} = {value}")
@@ -784,6 +832,11 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
     if plan.explore:
         # every input exists now: make the ones the code looks up in each other agree
         body += _agreement_lines(subject, {p: v for p, v, _ in order})
+        variables = {p: v for p, v, _ in order}
+        for a, b in subject.same_lengths:  # ``assert len(a) == len(b)``: equal in most cases
+            if a in variables and b in variables:
+                va, vb = variables[a], variables[b]
+                body.append(f"if _bc_ex is None and _r.random() < 0.9: {vb} = _bc_same_len({vb}, {va})")
     body.append("_bc_kw = {}")
     for pname, var, cond in keywords:
         if cond == "True":

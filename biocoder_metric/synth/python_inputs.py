@@ -16,13 +16,14 @@ which :mod:`biocoder_metric.synth.python_harness` turns into generator code.
 from __future__ import annotations
 
 import ast
+import copy
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from biocoder_metric import pyast
-from biocoder_metric.synth.python_files import file_kind, lines_expr
+from biocoder_metric.synth.python_files import file_kind, handle_kind, lines_expr
 from biocoder_metric.synth.python_formats import format_expr, format_kind
 
 #: Concrete generator kinds. Each is an expression over ``_r`` (a ``random.Random``) in the
@@ -158,6 +159,34 @@ def family_of_type(text: str) -> str | None:
     return None
 
 
+def documented_array_kind(text: str) -> str | None:
+    """The array kind a documented type spells out: its rank from ``shape=(n_states, n_samples)``,
+    ``shape (N,)``, ``2-D``/``2D``, and integer or boolean elements from ``dtype='int'``/``of int``."""
+    t = text.lower()
+    if not re.search(r"\b(ndarray|array|matrix|array_like|array-like)\b", t):
+        return None
+    rank = None
+    m = re.search(r"shape\s*[=:]?\s*\(([^)]*)\)", t)
+    if m:
+        rank = len([d for d in m.group(1).split(",") if d.strip()])
+    else:
+        m = re.search(r"\b([123])-?d\b", t)
+        rank = int(m.group(1)) if m else None
+    if rank is None or not 1 <= rank <= 3:
+        return None
+    rest = re.sub(r"shape\s*[=:]?\s*\([^)]*\)", " ", t)  # ``shape (n_int,)`` says nothing of elements
+    if re.search(r"\bbool", rest):
+        return {1: "ndarray1", 2: "ndarray2_bool", 3: "ndarray3"}[rank]
+    if re.search(r"\b(u?int\d*|integers?)\b", rest):
+        return f"ndarray{rank}_int"
+    return f"ndarray{rank}"
+
+
+def _rank(kind: str) -> int | None:
+    m = re.match(r"ndarray([123])", kind)
+    return int(m.group(1)) if m else (1 if kind.startswith("list_") else None)
+
+
 def docstring_types(doc: str | None) -> dict[str, str]:
     """Parameter name -> type text from a numpydoc, Google or Sphinx docstring."""
     out: dict[str, str] = {}
@@ -285,6 +314,74 @@ def _is_target(node: ast.AST, target: str) -> bool:
         base, attr = target.rsplit(".", 1)
         return isinstance(node, ast.Attribute) and node.attr == attr and _is_target(node.value, base)
     return isinstance(node, ast.Name) and node.id == target
+
+
+class _CallsToName(ast.NodeTransformer):
+    """Every call of ``target`` (``f(...)``, ``ns.f(...)``, ``self.m(...)``) -> the name ``name``."""
+
+    def __init__(self, target: str, name: str):
+        self.target, self.name = target, name
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if _is_target(node.func, self.target):
+            return ast.copy_location(ast.Name(id=self.name, ctx=ast.Load()), node)
+        return node
+
+
+def calls_to_name(body: ast.AST, target: str, name: str) -> ast.AST:
+    """A copy of ``body`` where each call of ``target`` is the name ``name``: how the code uses
+    what a call returns, analysed like a variable."""
+    tree = _CallsToName(target, name).visit(copy.deepcopy(body))
+    return ast.fix_missing_locations(tree)
+
+
+def called(body: ast.AST, target: str) -> bool:
+    """Whether ``body`` calls ``target`` itself (a parameter that is a function: ``key(x)``)."""
+    return any(isinstance(n, ast.Call) and _is_target(n.func, target) for n in ast.walk(body))
+
+
+#: Kinds a function's value is never drawn from (a class, a nested function, an output path).
+NOT_RESULTS = ("stub:", "callable:", "a_type", "member:", "path_out")
+
+
+def unpacked_kind(body: ast.AST, target: str, depth: int = 0) -> str | None:
+    """``fixed:[...]`` when ``target`` is unpacked into names (``ok, opener = target``): a tuple
+    of that many values, each typed by how its name is used (one called is a function)."""
+    if depth > 2:
+        return None
+    for node in ast.walk(body):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], (ast.Tuple, ast.List))
+            and 2 <= len(node.targets[0].elts) <= 8
+            and all(isinstance(e, ast.Name) for e in node.targets[0].elts)
+            and _is_target(node.value, target)
+        ):
+            fields = []
+            for e in node.targets[0].elts:
+                name = e.id  # type: ignore[attr-defined]
+                if called(body, name):
+                    fields.append("callable:" + repr(result_kind(body, name, "ret", depth + 1)))
+                    continue
+                votes = usage_votes(body, name)
+                kinds = refine_kinds(body, name, rank_kinds(name, votes), votes, depth + 1)
+                fields.append(next((k for k in kinds if not k.startswith(NOT_RESULTS)), "int_small"))
+            return "fixed:" + repr(fields)
+    return None
+
+
+def result_kind(body: ast.AST, target: str, hint: str, depth: int = 0) -> str:
+    """The kind of what calls of ``target`` return, from how ``body`` uses their values."""
+    res = "_bc_res_" + re.sub(r"\W", "_", target)
+    tree = calls_to_name(body, target, res)
+    fixed = unpacked_kind(tree, res, depth)
+    if fixed:
+        return fixed
+    votes = usage_votes(tree, res)
+    kinds = refine_kinds(tree, res, rank_kinds(hint, votes), votes, depth + 1)
+    return next((k for k in kinds if not k.startswith(NOT_RESULTS)), "int_small")
 
 
 #: Attributes that are data (not methods) on arrays and pandas objects.
@@ -963,6 +1060,16 @@ def _loop_targets(body: ast.AST, target: str) -> list[ast.AST]:
             and len(var.elts) == 2
         ):
             it, var = it.args[0], var.elts[1]
+        if (
+            isinstance(it, ast.Call)
+            and isinstance(it.func, ast.Name)
+            and it.func.id == "zip"
+            and isinstance(var, ast.Tuple)
+            and len(var.elts) == len(it.args)
+        ):
+            # for v, lab in zip(values, labels): ``lab`` is an element of ``labels``
+            out += [v for a, v in zip(it.args, var.elts, strict=True) if _is_target(a, target)]
+            continue
         if _is_target(it, target):
             out.append(var)
     return out
@@ -1004,6 +1111,95 @@ def element_kind(body: ast.AST, target: str, depth: int = 0) -> str | None:
         if sv and max(sv, key=lambda f: sv[f]) == "str" and sv["str"] >= W_USAGE:
             return "list_dna" if re.search(r"seq|read", target.lower()) else "list_str"
     return None
+
+
+#: Calls whose value holds the same elements as their first argument.
+_SAME_ELEMENTS = frozenset({"sorted", "list", "tuple", "reversed"})
+#: Most fields a tuple element gets from constant indexes (``row[5]``).
+MAX_TUPLE = 12
+
+
+def element_names(body: ast.AST, target: str) -> list[str]:
+    """Names bound to one element of ``target``, also through copies (``s = sorted(target)``,
+    ``target[:]``): loop variables, the parameter of a ``key=lambda x: ...`` of ``sorted``/``min``/
+    ``max``/``.sort``, and ``cur = s[i]`` with an index that is not a constant."""
+    copies = [target]
+    for node in ast.walk(body):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            v = node.value
+            if (
+                isinstance(v, ast.Call)
+                and isinstance(v.func, ast.Name)
+                and v.func.id in _SAME_ELEMENTS
+                and v.args
+                and any(_is_target(v.args[0], c) for c in copies)
+            ) or (
+                isinstance(v, ast.Subscript)
+                and isinstance(v.slice, ast.Slice)
+                and any(_is_target(v.value, c) for c in copies)
+            ):
+                copies.append(node.targets[0].id)
+    out: list[str] = []
+    for c in copies:
+        out += [v.id for v in _loop_targets(body, c) if isinstance(v, ast.Name)]
+    for node in ast.walk(body):
+        if isinstance(node, ast.Call):
+            key = next((k.value for k in node.keywords if k.arg == "key"), None)
+            if not (isinstance(key, ast.Lambda) and key.args.args):
+                continue
+            f = node.func
+            source = (
+                node.args[0]
+                if isinstance(f, ast.Name) and f.id in ("sorted", "min", "max") and node.args
+                else f.value
+                if isinstance(f, ast.Attribute) and f.attr == "sort"
+                else None
+            )
+            if source is not None and any(_is_target(source, c) for c in copies):
+                out.append(key.args.args[0].arg)
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Subscript)
+            and not isinstance(node.value.slice, (ast.Constant, ast.Slice))
+            and any(_is_target(node.value.value, c) for c in copies)
+        ):
+            out.append(node.targets[0].id)
+    return list(dict.fromkeys(out))
+
+
+def indexed_tuple_kind(body: ast.AST, target: str, depth: int) -> str | None:
+    """``tuplelist:[...]`` when the elements of ``target`` are read by constant indexes only
+    (``sorted(t, key=lambda x: (x[5], x[1]))``, ``cur = t[i]; cur[6]``): tuples as wide as the
+    largest index, each field typed by the use of ``element[k]``."""
+    import copy as _copy
+
+    width = 0
+    elems = element_names(body, target)
+    for node in ast.walk(body):
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in elems
+            and isinstance(node.slice, ast.Constant)
+            and type(node.slice.value) is int
+            and 0 <= node.slice.value < MAX_TUPLE
+        ):
+            width = max(width, node.slice.value + 1)
+    if not width:
+        return None
+    fields = []
+    for k in range(width):
+        votes: dict[str, float] = defaultdict(float)
+        for e in elems:
+            result = f"_bc_field_{k}"
+            tree = _KeyToName(e, k, result).visit(_copy.deepcopy(body))  # type: ignore[arg-type]
+            for fam, w in usage_votes(tree, result).items():
+                votes[fam] += w
+        kinds = rank_kinds("x", votes) if votes else ["int_small"]
+        fields.append(next((kd for kd in kinds if not kd.startswith(NOT_RESULTS)), "int_small"))
+    return "tuplelist:" + repr(fields)
 
 
 def _element_name(body: ast.AST, target: str) -> str | None:
@@ -1245,6 +1441,11 @@ def infer_params(
         for fam, w in usage_votes(func, arg.arg).items():
             votes[fam] += w
         kinds = refine_kinds(func, arg.arg, rank_kinds(arg.arg, votes), votes, helpers=helpers)
+        shaped = documented_array_kind(doc[arg.arg]) if arg.arg in doc else None
+        if shaped and _rank(kinds[0]) is not None and (
+            _rank(kinds[0]) != _rank(shaped) or (shaped.endswith("_int") and kinds[0] in ("ndarray1", "ndarray2", "ndarray3"))
+        ):  # the docstring spells out the rank (or integer elements) the usage did not show
+            kinds = [shaped, *(k for k in kinds if k != shaped)]
         specs.append(
             ParamSpec(
                 name=arg.arg,
@@ -1307,6 +1508,14 @@ def refine_kinds(
         )  # the lines or table the reader expects (python_files)
         if content:
             kinds.insert(0, content)
+    if depth == 0 and kinds[0] != "a_type" and "." not in target and called(body, target):
+        # a parameter the body calls is a function: its value for given arguments is drawn from
+        # them (the same call, the same value), typed by how the body uses what it returns
+        kinds.insert(0, "callable:" + repr(result_kind(body, target, "ret")))
+    if depth == 0 and not kinds[0].startswith(("file:", "fmt:", "callable:")):
+        handle = handle_kind(body, target)  # the parameter is the open file itself (python_files)
+        if handle:
+            kinds.insert(0, handle)
     choices = compared_strings(body, target)
     if choices and any(k.startswith(("str", "text", "regex")) for k in kinds[:2]):
         kinds.insert(0, "choice:" + repr(choices))
@@ -1320,12 +1529,11 @@ def refine_kinds(
     # a list of dicts inside a dict (``psm['items']`` of ``{'refs': [{'decoy': ...}]}``) is typed
     # one level deeper than objects are
     elem = element_kind(body, target, depth) if depth < 3 else None
-    if (
-        elem
-        and (not kinds or kinds[0].startswith(("list", "tuple", "set", "ndarray1")))
-        and elem not in kinds
-    ):
-        kinds.insert(0, elem)
+    if elem is None and depth < 2:
+        elem = indexed_tuple_kind(body, target, depth)  # row[5], row[1] of each element
+    if elem and (not kinds or kinds[0].startswith(("list", "tuple", "set", "ndarray1"))) and kinds[0] != elem:
+        # how the elements are used says more than a plain "list" vote (moved first if ranked lower)
+        kinds = [elem, *(k for k in kinds if k != elem)]
     loop_var = _element_name(body, target)
     if loop_var and depth < 2:
         elem_subs = sub_attributes(body, loop_var)
@@ -1353,7 +1561,9 @@ def refine_kinds(
             )
         fields.update(methods)
         kinds.insert(0, "obj:" + repr(fields))
-    if fmt and not kinds[0].startswith(("choice:", "regex:", "a_type")):
+    if fmt and not kinds[0].startswith(("choice:", "regex:", "a_type")) and not (
+        kinds[0].startswith(("handle:", "callable:")) and fmt.endswith(":text")
+    ):  # plain text lines say less than the fields a reader splits them into
         kinds = [fmt, *(k for k in kinds if k != fmt)]
     return kinds
 
@@ -1481,6 +1691,9 @@ def kind_expr(kind: str) -> str:
         return f"_bc_write(_r, {kind_expr(inner)}, {sep!r})"
     if kind.startswith("lines:"):
         return lines_expr(kind)
+    if kind.startswith("handle:"):  # an open text file: the lines its reader expects
+        return f"__import__('io').StringIO({kind_expr(pyast.literal_eval(kind[len('handle:') :]))})"
+
     if kind.startswith("regex:"):
         return f"_r.choice({kind[len('regex:') :]})"
     if kind.startswith("text:"):
@@ -1489,6 +1702,9 @@ def kind_expr(kind: str) -> str:
     if kind.startswith("obj:"):
         fields = pyast.literal_eval(kind[len("obj:") :])
         return "_bc_ns(" + ", ".join(f"{k}={kind_expr(v)}" for k, v in fields.items()) + ")"
+    if kind.startswith("fixed:"):  # a tuple the code unpacks into that many names
+        fields = pyast.literal_eval(kind[len("fixed:") :])
+        return "(" + ", ".join(kind_expr(f) for f in fields) + ",)"
     if kind.startswith("tuplelist:"):
         fields = pyast.literal_eval(kind[len("tuplelist:") :])
         return "[(" + ", ".join(kind_expr(f) for f in fields) + ",) for _ in range(_r.randint(1, 6))]"
@@ -1504,6 +1720,11 @@ def kind_expr(kind: str) -> str:
         return f"[{one} for _ in range(_r.randint(1, 6))]"
     if kind.startswith("objlist:"):
         return f"[{kind_expr('obj:' + kind[len('objlist:') :])} for _ in range(_r.randint(1, 6))]"
-    if kind.startswith("stub:"):  # a method of the class with no source: returns a generated value
-        return f"(lambda _v: (lambda *_a, **_k: _v))({kind_expr(kind[len('stub:') :])})"
+    if kind.startswith(("stub:", "callable:")):
+        # a method with no source (``stub:``) or a parameter that is called (``callable:``): a
+        # function whose value is drawn from its arguments, so the same call gives the same value
+        inner = kind.split(":", 1)[1]
+        if kind.startswith("callable:"):
+            inner = pyast.literal_eval(inner)
+        return f"_bc_callable(_r.randint(0, 2 ** 31 - 1), lambda _r: {kind_expr(inner)})"
     return KINDS[kind]

@@ -186,6 +186,12 @@ def _slots(subject: Subject, base: Plan, sl=None) -> list[tuple[str, int, list[s
         options = [k for k in ranked if k != kind][:OWN]
         options += [k for k in GENERIC if k not in options and k != kind]
         out.append(("attr", i, options[: PER_PARAM // 2]))
+    ranked_stubs = dict(subject.stubs)
+    for i, (label, kind) in enumerate(base.stubs):
+        # a helper with no source (python_stubs): what it returns is a guess like a parameter's
+        options = [k for k in ranked_stubs.get(label) or [] if k != kind][:OWN]
+        options += [k for k in GENERIC if k not in options and k != kind]
+        out.append(("stub", i, options[: PER_PARAM // 2]))
     return out
 
 
@@ -197,6 +203,7 @@ def _variant(base: Plan, changes: dict[tuple[str, int], str | None], label: str)
         if base.construct is not None
         else None
     )
+    stubs = [(s, changes.get(("stub", i), k)) for i, (s, k) in enumerate(base.stubs)]
     return Plan(
         args=args,
         attrs=attrs,
@@ -206,6 +213,7 @@ def _variant(base: Plan, changes: dict[tuple[str, int], str | None], label: str)
         construct=construct,
         construct_examples=base.construct_examples,
         construct_callee=base.construct_callee,
+        stubs=stubs,
     )
 
 
@@ -293,6 +301,8 @@ def base_kind_of(base: Plan, slot: tuple[str, int]) -> str | None:
     kind_of, i = slot
     if kind_of == "ctor":
         return (base.construct or [])[i][1]
+    if kind_of == "stub":
+        return base.stubs[i][1]
     return base.args[i][1] if kind_of == "arg" else base.attrs[i][1]
 
 

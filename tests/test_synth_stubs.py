@@ -1,0 +1,217 @@
+"""Names with no source, parameters that are functions, files passed open: inputs for code nobody tuned to.
+
+The functions here are written for these tests (none comes from the benchmark's corpus). Each
+test runs the synthesised harness for real, with the golden and with candidates inserted.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from biocoder_metric.execution.harness import INSERT_MARKER
+from biocoder_metric.synth import pipeline, python_harness, python_inputs, python_stubs
+
+
+def _context(golden: str, name: str, plan: int = 0) -> tuple[str, dict[str, str]]:
+    """The harness the pipeline makes from the golden alone (no repository), and its plan."""
+    row = {"golden_code": golden, "function_name": name, "language": "python", "task_id": name}
+    out, reason, _ = pipeline.python_candidates(row, pipeline.SynthOptions(), None, [])
+    assert reason is None, reason
+    label, desc, ctx = out[plan]
+    return ctx, desc
+
+
+def _results(outs: list[str]) -> list[str]:
+    """The result line of each case that returned (after any rejected draws)."""
+    return [ln for o in outs for ln in o.splitlines() if ln.startswith("result: ")]
+
+
+def _run(ctx: str, code: str, seeds: range, cwd: Path) -> list[str]:
+    indent = re.search(r"^( *)" + re.escape(INSERT_MARKER), ctx, re.M).group(1)
+    body = "\n".join(indent + ln if ln.strip() else ln for ln in code.splitlines())
+    outs = []
+    for seed in seeds:
+        prog = ctx.replace(indent + INSERT_MARKER, body).replace(python_harness.SEED_PLACEHOLDER, str(seed))
+        done = subprocess.run(
+            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True, cwd=cwd
+        )
+        outs.append(done.stdout)
+    return outs
+
+
+SCORE = '''
+def weighted_hits(reads, min_quality: QualityCutoff = 20):
+    """Sum the weights of reads that pass, scaled by the project's unit."""
+    counts = tally_reads(reads, min_quality)
+    total = 0.0
+    for name, c in counts.items():
+        if c >= min_quality:
+            total += c * Scale.FACTOR
+        else:
+            total -= 1
+    if total < 0:
+        raise NegativeScore(total)
+    return round(normalise(total, len(counts)), 3)
+'''
+
+
+def test_names_with_no_source_are_stubs_whose_values_follow_their_arguments(tmp_path: Path):
+    ctx, desc = _context(SCORE, "weighted_hits")
+    # a called helper, a namespace constant; the raised class is an exception, the annotation nothing
+    assert {"stub tally_reads()", "stub normalise()", "stub Scale.FACTOR"} <= set(desc)
+    assert "class NegativeScore(Exception)" in ctx and "QualityCutoff" not in ctx.split(INSERT_MARKER)[0]
+    assert desc["stub tally_reads()"].startswith("dict")  # typed by ``.items()`` and ``c >= ...``
+    golden = _run(ctx, SCORE, range(20), tmp_path)
+    results = _results(golden)
+    assert len(results) >= 14 and len(set(results)) >= 8, golden
+    # the same calls made twice, or cached, give the same values: correct rewrites pass
+    twice = SCORE.replace(
+        "counts = tally_reads(reads, min_quality)",
+        "tally_reads(reads, min_quality)\n    counts = tally_reads(reads, min_quality)",
+    )
+    assert _run(ctx, twice, range(20), tmp_path) == golden
+    # the helper called with another argument, or the other helper's argument changed: caught
+    for old, new in [
+        ("tally_reads(reads, min_quality)", "tally_reads(reads, 20)"),
+        ("normalise(total, len(counts))", "normalise(total, len(counts) + 1)"),
+        ("c * Scale.FACTOR", "c"),
+        ("if c >= min_quality", "if c > min_quality"),
+    ]:
+        assert old in SCORE
+        assert _run(ctx, SCORE.replace(old, new), range(20), tmp_path) != golden, new
+
+
+def test_names_no_value_can_stand_for_stay_unresolved():
+    for golden, why in [
+        ("def f(x):\n    class Child(Base):\n        pass\n    return Child()\n", "base class"),
+        ("@cached\ndef f(x):\n    return x + 1\n", "decorator"),
+        ("def f(p):\n    with opener(p) as fh:\n        return fh.read()\n", "context manager"),
+        ("def f(x):\n    return isinstance(x, Thing) and size(x)\n", "isinstance"),
+    ]:
+        tree = ast.parse(golden)
+        name = next(n.name for n in tree.body if isinstance(n, ast.FunctionDef))
+        row = {"golden_code": golden, "function_name": name, "language": "python", "task_id": name}
+        out, reason, _ = pipeline.python_candidates(row, pipeline.SynthOptions(), None, [])
+        assert out == [] and reason.startswith("unresolved names") and why in reason, reason
+
+
+def test_only_plain_missing_names_are_offered_to_stubs():
+    names, rest = python_stubs.stubbable_names(
+        ["helper", "Fasta (from pyfaidx, not in the image or repository)", "mod.f (not defined in mod.py)"]
+    )
+    assert names == ["helper", "Fasta"] and rest == ["mod.f (not defined in mod.py)"]
+
+
+APPLY = """
+def shifted_scores(values, score, offset=1):
+    out = []
+    for v in values:
+        s = score(v, offset)
+        if s > 5:
+            out.append(s - offset)
+    return out
+"""
+
+
+def test_a_parameter_the_body_calls_is_a_function_of_its_arguments(tmp_path: Path):
+    ctx, desc = _context(APPLY, "shifted_scores")
+    assert desc["score"].startswith("callable:"), desc
+    golden = _run(ctx, APPLY, range(20), tmp_path)
+    assert sum(r != "result: []" for r in _results(golden)) >= 10, golden
+    for old, new in [("score(v, offset)", "score(v, 1)"), ("s > 5", "s >= 5"), ("s - offset", "s")]:
+        assert _run(ctx, APPLY.replace(old, new), range(20), tmp_path) != golden, new
+
+
+TABLE = """
+def read_rates(handle):
+    rates = {}
+    for row in csv.reader(handle, delimiter="\\t"):
+        name, low, high = row
+        if float(high) > float(low):
+            rates[name] = float(high) - float(low)
+    return rates
+"""
+
+
+def test_a_parameter_read_as_an_open_file_gets_the_lines_its_reader_splits(tmp_path: Path):
+    func = ast.parse(TABLE).body[0]
+    assert python_inputs.refine_kinds(func, "handle", ["path_text"], {})[0] == (
+        "handle:" + repr("lines:" + repr(("\t", ["str", "float", "float"])))
+    )
+    ctx, _ = _context("import csv\n" + TABLE, "read_rates")
+    golden = _run(ctx, "import csv\n" + TABLE, range(20), tmp_path)
+    assert sum(r.startswith("result: {'") for r in _results(golden)) >= 15, golden
+    assert _run(ctx, "import csv\n" + TABLE.replace("high) > float", "high) >= float"), range(20), tmp_path)
+
+
+SPANS = """
+def longest_span(spans):
+    ordered = sorted(spans, key=lambda s: (s[2], s[0]))
+    best = ordered[0]
+    for i in range(1, len(ordered)):
+        cur = ordered[i]
+        if cur[1] - cur[0] > best[1] - best[0]:
+            best = cur
+    return best[2]
+"""
+
+
+def test_elements_read_by_constant_indexes_are_tuples_that_wide():
+    func = ast.parse(SPANS).body[0]
+    assert python_inputs.element_names(func, "spans") == ["s", "cur"]
+    kind = python_inputs.indexed_tuple_kind(func, "spans", 0)
+    assert kind is not None and len(ast.literal_eval(kind[len("tuplelist:") :])) == 3
+
+
+PAIRS = '''
+def labelled_total(values, labels=None, weight=1):
+    assert labels is not None, "labels must be given"
+    assert len(values) == len(labels)
+    ok, scale = split_scale(weight)
+    total = 0
+    for v, lab in zip(values, labels):
+        if ok and lab.lower() < "m":
+            total += scale(v)
+        else:
+            total -= v
+    return total
+'''
+
+
+def test_required_defaults_equal_lengths_and_unpacked_helper_results(tmp_path: Path):
+    from biocoder_metric.synth import python_evidence
+
+    func = ast.parse(PAIRS).body[0]
+    assert python_evidence.required_defaults(func, ["labels", "weight"]) == ["labels"]
+    assert python_evidence.equal_lengths(func, ["values", "labels", "weight"]) == [("values", "labels")]
+    ctx, desc = _context(PAIRS, "labelled_total")
+    # ``ok, scale = split_scale(weight)``: a pair, whose second value is called
+    assert desc["stub split_scale()"].startswith("fixed:[") and "callable:" in desc["stub split_scale()"]
+    golden = _run(ctx, PAIRS, range(20), tmp_path)
+    assert len(_results(golden)) >= 17 and len(set(_results(golden))) >= 10, golden
+    for old, new in [("total -= v", "total += v"), ("split_scale(weight)", "split_scale(1)")]:
+        assert _run(ctx, PAIRS.replace(old, new), range(20), tmp_path) != golden, new
+
+
+def test_a_documented_shape_gives_the_array_its_rank_and_element_type():
+    doc = '''
+def spread(u_kn, N_k):
+    """Spread.
+
+    Parameters
+    ----------
+    u_kn : np.ndarray, shape=(n_states, n_samples), dtype='float'
+        Energies.
+    N_k : np.ndarray, shape=(n_states), dtype='int'
+        Counts.
+    """
+    return u_kn.sum() + N_k.sum()
+'''
+    params = python_inputs.infer_params(ast.parse(doc).body[0])
+    assert [p.kinds[0] for p in params] == ["ndarray2", "ndarray1_int"]
+    assert python_inputs.documented_array_kind("2-D array of bool") == "ndarray2_bool"
+    assert python_inputs.documented_array_kind("int") is None
