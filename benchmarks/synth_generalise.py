@@ -1123,7 +1123,7 @@ RESULTS_FILE = "synth_generalise.json"
 
 
 def render_markdown(data: dict[str, Any]) -> str:
-    """Held-out and dev parts side by side: yield, both mutant families, nulls, hand mutants."""
+    """Held-out and dev parts side by side: yield, both mutant families, nulls, hand mutants, rewrites."""
 
     def cell(c: dict[str, Any] | None, key: str, fmt: str = "{}") -> str:
         v = (c or {}).get(key)
@@ -1131,8 +1131,8 @@ def render_markdown(data: dict[str, Any]) -> str:
 
     rows = [
         "| set | part | validated / attempted | median project / held-out mutant score | null candidates "
-        "rejected | hand mutants killed |",
-        "|---|---|---|---|---|---|",
+        "rejected | hand mutants killed | golden rewrites pass |",
+        "|---|---|---|---|---|---|---|",
     ]
     for group in ("fresh-python", "upstream-python", "fresh-java", "upstream-java"):
         for part in ("heldout", "dev"):
@@ -1145,6 +1145,7 @@ def render_markdown(data: dict[str, Any]) -> str:
             rows.append(
                 f"| {group} | {part} | {c['validated']} / {c['attempted']} ({100 * (c.get('yield') or 0):.0f}%) | "
                 f"{cell(c, 'median_project_mutation_score', '{:.2f}')} / {cell(c, 'median_heldout_family_score', '{:.2f}')} | "
-                f"{c['null_candidates_rejected']} / {c['null_candidates_total']} | {hand} |"
+                f"{c['null_candidates_rejected']} / {c['null_candidates_total']} | {hand} | "
+                f"{cell(c, 'rewrites_passed')} / {cell(c, 'rewrites_judged')} |"
             )
     return "\n".join(rows)

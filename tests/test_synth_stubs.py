@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import ast
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from biocoder_metric.execution.harness import INSERT_MARKER
 from biocoder_metric.synth import pipeline, python_harness, python_inputs, python_stubs
@@ -167,7 +170,7 @@ def test_elements_read_by_constant_indexes_are_tuples_that_wide():
     assert kind is not None and len(ast.literal_eval(kind[len("tuplelist:") :])) == 3
 
 
-PAIRS = '''
+PAIRS = """
 def labelled_total(values, labels=None, weight=1):
     assert labels is not None, "labels must be given"
     assert len(values) == len(labels)
@@ -179,7 +182,7 @@ def labelled_total(values, labels=None, weight=1):
         else:
             total -= v
     return total
-'''
+"""
 
 
 def test_required_defaults_equal_lengths_and_unpacked_helper_results(tmp_path: Path):
@@ -215,3 +218,47 @@ def spread(u_kn, N_k):
     assert [p.kinds[0] for p in params] == ["ndarray2", "ndarray1_int"]
     assert python_inputs.documented_array_kind("2-D array of bool") == "ndarray2_bool"
     assert python_inputs.documented_array_kind("int") is None
+
+
+JAVA_MATRIX = """public static double weightedTotal(int[][] counts, java.io.File weights, java.awt.geom.Point2D origin) {
+    double total = 0;
+    try {
+        java.util.List<String> lines = java.nio.file.Files.readAllLines(weights.toPath());
+        for (int i = 0; i < counts.length; i++) {
+            for (int j = 0; j < counts[i].length; j++) {
+                total += counts[i][j] * lines.get((i + j) % lines.size()).length();
+            }
+        }
+    } catch (java.io.IOException e) {
+        return -1;
+    }
+    return total + origin.getX();
+}"""
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None, reason="needs a JDK (javac, java) to compile and run the harness"
+)
+def test_java_arrays_of_arrays_files_and_points_have_generators(tmp_path: Path):
+    from biocoder_metric.synth import java_harness
+
+    row = {
+        "task_id": "java_m", "language": "java", "function_name": "weightedTotal",
+        "golden_code": JAVA_MATRIX, "file_path": None, "repository": None, "metadata": "{}", "signature": None,
+    }  # fmt: skip
+    subject = java_harness.analyse_java(row, None, [])
+    ctx = java_harness.render_java(subject, 0)
+    assert ctx is not None
+    outs = set()
+    for seed in range(3):
+        run = tmp_path / str(seed)
+        run.mkdir()
+        prog = ctx.replace(INSERT_MARKER, JAVA_MATRIX).replace(python_harness.SEED_PLACEHOLDER, str(seed))
+        (run / "Main.java").write_text(prog)
+        subprocess.run(["javac", "Main.java"], cwd=run, check=True, capture_output=True, timeout=120)
+        done = subprocess.run(
+            ["java", "Main"], cwd=run, check=True, capture_output=True, text=True, timeout=60
+        )
+        assert "exception:" not in done.stdout and "result: " in done.stdout, done.stdout
+        outs.add(done.stdout)
+    assert len(outs) == 3

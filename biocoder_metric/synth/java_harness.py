@@ -655,7 +655,9 @@ def generator(
             if unbox is None:
                 return None
             return f"_bcList(_r, 3, 15, () -> {boxed}.valueOf({elem})).stream().{unbox}.toArray()"
-        return f"_bcList(_r, 1, 8, () -> ({base}) {elem}).toArray(new {base}[0])"
+        # ``new int[0][]`` for an array of arrays (``new int[][0]`` does not parse)
+        empty = f"new {base.split('[')[0]}[0]" + "[]" * base.count("[]")
+        return f"_bcList(_r, 1, 8, () -> ({base}) {elem}).toArray({empty})"
     gm = re.match(r"(List|ArrayList|Collection|Iterable|Set|HashSet|TreeSet|LinkedList)<(.+)>$", t)
     if gm:
         elem = generator(gm.group(2), name, tvars, variant, rt)
@@ -681,6 +683,12 @@ def generator(
         return f"_bcList(_r, 1, 6, () -> 0).stream().collect(java.util.stream.Collectors.toMap(_i -> {kg}, _i -> {vg}, (a, b) -> b, {kind}::new))"
     if re.match(r"(Function|java\.util\.function\.Function)<Double,\s*Double>", t):
         return "_bcFn(_r)"
+    if t in ("File", "java.io.File"):  # a small text file the harness writes (DNA lines)
+        return "_bcFile(_r)"
+    if t in ("Path", "java.nio.file.Path"):
+        return "_bcFile(_r).toPath()"
+    if t in ("Point2D", "java.awt.geom.Point2D", "Point2D.Double"):
+        return "new java.awt.geom.Point2D.Double(_r.nextInt(41) - 20, _r.nextInt(41) - 20)"
     if t in ("jregex.Pattern",):
         return 'new jregex.Pattern(new String[]{"\\\\d+", "[ACGT]+", "(\\\\d+)M", "\\\\w"}[_r.nextInt(4)])'
     if t == "Pattern" or t == "java.util.regex.Pattern":
@@ -700,6 +708,19 @@ def generator(
 
 
 FN_HELPER = """
+    static int _bcFiles = 0;
+
+    static java.io.File _bcFile(Random r) {
+        java.io.File f = new java.io.File("_bc_in_" + (_bcFiles++) + ".txt");
+        try (java.io.PrintWriter w = new java.io.PrintWriter(f)) {
+            int n = 1 + r.nextInt(4);
+            for (int i = 0; i < n; i++) w.println(_bcStr(r, "ACGT", 5, 30));
+        } catch (java.io.IOException e) {
+            throw new RuntimeException(e);
+        }
+        return f;
+    }
+
     static Function<Double, Double> _bcFn(Random r) {
         final double c = 0.5 + r.nextDouble() * 5;
         switch (r.nextInt(3)) {

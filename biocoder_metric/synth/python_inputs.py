@@ -1442,8 +1442,13 @@ def infer_params(
             votes[fam] += w
         kinds = refine_kinds(func, arg.arg, rank_kinds(arg.arg, votes), votes, helpers=helpers)
         shaped = documented_array_kind(doc[arg.arg]) if arg.arg in doc else None
-        if shaped and _rank(kinds[0]) is not None and (
-            _rank(kinds[0]) != _rank(shaped) or (shaped.endswith("_int") and kinds[0] in ("ndarray1", "ndarray2", "ndarray3"))
+        if (
+            shaped
+            and _rank(kinds[0]) is not None
+            and (
+                _rank(kinds[0]) != _rank(shaped)
+                or (shaped.endswith("_int") and kinds[0] in ("ndarray1", "ndarray2", "ndarray3"))
+            )
         ):  # the docstring spells out the rank (or integer elements) the usage did not show
             kinds = [shaped, *(k for k in kinds if k != shaped)]
         specs.append(
@@ -1561,8 +1566,10 @@ def refine_kinds(
             )
         fields.update(methods)
         kinds.insert(0, "obj:" + repr(fields))
-    if fmt and not kinds[0].startswith(("choice:", "regex:", "a_type")) and not (
-        kinds[0].startswith(("handle:", "callable:")) and fmt.endswith(":text")
+    if (
+        fmt
+        and not kinds[0].startswith(("choice:", "regex:", "a_type"))
+        and not (kinds[0].startswith(("handle:", "callable:")) and fmt.endswith(":text"))
     ):  # plain text lines say less than the fields a reader splits them into
         kinds = [fmt, *(k for k in kinds if k != fmt)]
     return kinds
