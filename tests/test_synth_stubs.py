@@ -262,3 +262,76 @@ def test_java_arrays_of_arrays_files_and_points_have_generators(tmp_path: Path):
         assert "exception:" not in done.stdout and "result: " in done.stdout, done.stdout
         outs.add(done.stdout)
     assert len(outs) == 3
+
+
+JAVA_FIELDS = """private double shiftedScore(int k) {
+    int total = 0;
+    for (int i = 0; i < counts.length; i++) {
+        if (counts[i] > k && isCounted(i)) {
+            total += counts[i];
+        }
+    }
+    offset++;
+    double base = scale(total, label);
+    return base + offset;
+}"""
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None, reason="needs a JDK (javac, java) to compile and run the harness"
+)
+def test_java_fields_and_helpers_with_no_source_are_declared_from_what_javac_says(tmp_path: Path):
+    from biocoder_metric.synth import java_stubs
+
+    row = {
+        "task_id": "java_f", "language": "java", "function_name": "shiftedScore",
+        "golden_code": JAVA_FIELDS, "file_path": None, "repository": None, "metadata": "{}", "signature": None,
+    }  # fmt: skip
+    out, reason, _ = pipeline.java_candidates(row, pipeline.SynthOptions(), None, [])
+    assert reason is None, reason
+    ctx = out[0][2]
+    for decl in ("int[] counts;", "int offset;", "String label;", "static boolean isCounted(int _p0)"):
+        assert decl in ctx, decl
+    assert "static double scale(int _p0, String _p1)" in ctx
+
+    def run(code: str) -> list[str]:
+        got = []
+        for seed in range(4):
+            d = tmp_path / f"{abs(hash(code)) % 10**8}-{seed}"
+            d.mkdir()
+            prog = ctx.replace(INSERT_MARKER, code).replace(python_harness.SEED_PLACEHOLDER, str(seed))
+            (d / "Main.java").write_text(prog)
+            subprocess.run(["javac", "Main.java"], cwd=d, check=True, capture_output=True, timeout=120)
+            done = subprocess.run(
+                ["java", "Main"], cwd=d, check=True, capture_output=True, text=True, timeout=60
+            )
+            got.append(done.stdout)
+        return got
+
+    golden = run(JAVA_FIELDS)
+    assert all("exception:" not in o for o in golden) and len(set(golden)) == 4
+    assert run(JAVA_FIELDS.replace("scale(total, label)", "scale(total + 1, label)")) != golden
+    assert run(JAVA_FIELDS.replace("counts[i] > k", "counts[i] >= k")) != golden
+    assert java_stubs.field_type("void f() { x++; }", "x", "void") == "int"
+    assert java_stubs.name_type("NCK_LOG_MESSAGE") == "String" and java_stubs.name_type("isDone") == "boolean"
+
+
+EFFECT = '''
+def announce_and_sum(values, tag):
+    total = 0
+    for v in values:
+        if v > 3:
+            record_hit(tag, v)
+            total += v
+    return total
+'''
+
+
+def test_a_helper_called_only_for_its_effect_prints_its_calls(tmp_path: Path):
+    ctx, desc = _context(EFFECT, "announce_and_sum")
+    assert desc["stub record_hit()"] == python_stubs.CALL_ONLY
+    golden = _run(ctx, EFFECT, range(10), tmp_path)
+    assert sum("stub call: record_hit()[" in o for o in golden) >= 7, golden
+    for old, new in [("record_hit(tag, v)", "record_hit(tag, v + 1)"), ("            record_hit(tag, v)\n", "")]:
+        assert old in EFFECT
+        assert _run(ctx, EFFECT.replace(old, new), range(10), tmp_path) != golden, new

@@ -148,6 +148,13 @@ class JavaSubject:
     settable_fields: list[JavaParam] = field(default_factory=list)
     unresolved: list[str] = field(default_factory=list)
     repo_types: dict[str, RepoType] = field(default_factory=dict)  # the project's own types, inlined
+    #: fields and helper methods with no source, declared in ``Main`` (java_stubs): (type, name)
+    stub_fields: list[tuple[str, str]] = field(default_factory=list)
+    stub_methods: list[str] = field(default_factory=list)
+    #: top-level classes with no source declared for the harness (a project's exception class)
+    stub_classes: list[str] = field(default_factory=list)
+    #: helper methods upstream's metadata declares (name -> return type), for their stubs
+    declared_methods: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -428,9 +435,14 @@ def analyse_java(
                     and mname.group(1) != name
                     and mname.group(1) not in helper_names
                 ):
-                    subject.unresolved.append(
-                        f"helper method {mname.group(1)} (no source: give the repository)"
+                    # no source: java_stubs declares a stub with the declared return type
+                    rt = re.match(
+                        r"\s*(?:(?:public|protected|private|static|final|synchronized|abstract)\s+)*"
+                        r"(?:<[^>]*>\s*)?([\w.<>\[\], ?]+?)\s+" + re.escape(mname.group(1)) + r"\s*\(",
+                        head,
                     )
+                    if rt:
+                        subject.declared_methods[mname.group(1)] = rt.group(1).replace(" ", "")
                 continue
             fname = re.findall(r"(\w+)\s*$", head.rstrip(";").strip())
             if fname and fname[0] in ids:
@@ -739,6 +751,8 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
     for spec in subject.repo_types.values():  # the project's own types the arguments are built from
         if spec.name != subject.class_name:
             lines += [drop_override(spec.source), ""]
+    for cls in subject.stub_classes:  # exception classes with no source (java_stubs)
+        lines += [cls, ""]
     lines.append(f"class {subject.class_name} {{")
     for m in subject.members:  # Orig implements none of the original's interfaces: no @Override
         lines += ["    " + ln if ln.strip() else "" for ln in drop_override(m).strip("\n").splitlines()]
@@ -759,10 +773,20 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
         lines.append(f"    {INSERT_MARKER}")
     lines.append(HELPERS.rstrip())
     lines.append(FN_HELPER.rstrip())
+    if subject.stub_fields or subject.stub_methods:
+        # fields and helpers with no source (java_stubs): set per call, values drawn from arguments
+        lines.append("    static long _bcStubSeed;")
+        static = "static " if subject.is_static else ""
+        lines += [f"    {static}{t} {n};" for t, n in subject.stub_fields]
+        for m in subject.stub_methods:
+            lines += ["    " + ln for ln in m.splitlines()]
     lines.append("")
     lines.append("    public static void main(String[] _args) {")
     body = [f"Random _r = new Random({SEED_PLACEHOLDER}L);", f"for (int _k = 0; _k < {SUBCASES}; _k++) {{"]
     loop_start = len(body)
+    if subject.stub_methods:
+        body.append("_bcStubSeed = _r.nextLong();")
+    owner = "Main" if subject.is_static else "_o"
     if not subject.is_static:
         body.append("Main _o = new Main();")
         for f in subject.settable_fields:
@@ -770,6 +794,11 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
             if g is None:
                 return None
             body.append(f"_o.{f.name} = {g};")
+    for t, n in subject.stub_fields:
+        g = generator(t, n, subject.type_vars, variant, subject.repo_types)
+        if g is None:
+            return None
+        body.append(f"{owner}.{n} = {g};")
     names = []
     for i, p in enumerate(subject.params):
         g = generator(p.type, p.name, subject.type_vars, variant, subject.repo_types)
@@ -802,6 +831,8 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
     if not subject.is_static:
         for f in subject.settable_fields:
             body.append(f'_bcPrint("after this.{f.name}: ", _o.{f.name});')
+    for _, n in subject.stub_fields:
+        body.append(f'_bcPrint("after this.{n}: ", {owner}.{n});')
     body[loop_start:] = ["    " + b for b in body[loop_start:]]
     body.append("}")
     lines += ["        " + b for b in body]

@@ -32,7 +32,7 @@ from biocoder_metric.execution.executors.local import SandboxPool
 from biocoder_metric.execution.parallel import parallel_map
 from biocoder_metric.languages import runner
 from biocoder_metric.sandbox.runtime import protocol
-from biocoder_metric.synth import java_harness, python_harness, python_slice, python_stubs
+from biocoder_metric.synth import java_harness, java_stubs, python_harness, python_slice, python_stubs
 from biocoder_metric.synth.validate import validate
 
 SYNTH_SCHEMA = "biocoder-synth/1"
@@ -191,6 +191,17 @@ def java_candidates(
     origin = "repository" if repo else "golden"
     if subject.unresolved:
         return [], "unresolved: " + "; ".join(subject.unresolved), origin
+    # fields and helpers with no source: declared from what javac says is missing (java_stubs)
+    why = java_stubs.complete(
+        subject,
+        row["golden_code"],
+        lambda s: java_harness.render_java(s, 0),
+        lambda t, n: java_harness.generator(t, n, subject.type_vars, 0, subject.repo_types),
+        protocol.java_libs(),
+        declared=subject.declared_methods,
+    )
+    if why is not None:
+        return [], "unresolved: " + why, origin
     out = []
     for variant in range(min(3, opts.max_plans)):
         ctx = java_harness.render_java(subject, variant)

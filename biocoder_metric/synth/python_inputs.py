@@ -384,6 +384,9 @@ def result_kind(body: ast.AST, target: str, hint: str, depth: int = 0) -> str:
     return next((k for k in kinds if not k.startswith(NOT_RESULTS)), "int_small")
 
 
+#: Public name of the target test, for the modules that analyse uses the same way (python_stubs).
+is_target = _is_target
+
 #: Attributes that are data (not methods) on arrays and pandas objects.
 _DATA_ATTRS = {
     "shape",

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from biocoder_metric import pyast
 from biocoder_metric.synth.python_inputs import (
     calls_to_name,
+    is_target,
     rank_kinds,
     refine_kinds,
     unpacked_kind,
@@ -56,6 +57,8 @@ _REASON_NAME = re.compile(r"^([A-Za-z_]\w*)(?: \(.*\))?$")
 _NOT_STUBBABLE = ("cannot be inlined", "not defined in")
 #: Ranked kinds kept per slot (the plan search tries the others of the generic pool).
 KEEP = 4
+#: The kind of a helper whose value is never used: each call prints ``stub call: slot[args]``.
+CALL_ONLY = "call_only"
 
 
 @dataclass
@@ -213,12 +216,22 @@ def slot_target(label: str) -> str:
     return f"_bc_res_{name}" + (f"_{attr}" if attr else "")
 
 
+def _statement_only(scope: ast.Module, name: str, attr: str | None) -> bool:
+    """Whether every call of the slot is a statement of its own (its value is never used)."""
+    target = f"{name}.{attr}" if attr else name
+    parents = _parents(scope)
+    calls = [n for n in ast.walk(scope) if isinstance(n, ast.Call) and is_target(n.func, target)]
+    return bool(calls) and all(isinstance(parents.get(id(c)), ast.Expr) for c in calls)
+
+
 def _kinds(scope: ast.Module, label: str) -> list[str]:
     m = SLOT_RE.match(label)
     assert m is not None
     name, attr, called = m.groups()
     target = slot_target(label)
     tree: ast.AST = scope
+    if called and _statement_only(scope, name, attr):
+        return [CALL_ONLY]  # called for its effect alone: the calls are the output
     if called:
         tree = calls_to_name(scope, f"{name}.{attr}" if attr else name, target)
         fixed = unpacked_kind(tree, target)  # ``ok, opener = helper(path)``
@@ -308,6 +321,9 @@ def _bc_stub(slot, args=(), kwargs=None):
     make = _bc_stub_case["make"].get(slot)
     if make is None:
         raise RuntimeError("stub %s used outside a case" % slot)
+    if make == "call_only":  # its only effect is being called: the call is the output
+        print("stub call: %s%s%s" % (slot, _bc_stub_key(list(args)), _bc_stub_key(kwargs or {})))
+        return None
     key = "%s|%s|%s|%s" % (_bc_stub_case["seed"], slot, _bc_stub_key(list(args)), _bc_stub_key(kwargs or {}))
     return make(_bc_random.Random(key))
 '''
@@ -349,6 +365,9 @@ def maker_lines(chosen: list[tuple[str, str]], expr_of) -> list[str]:
     """Lines of ``_bc_main`` (once per case) that define how each stub draws its value."""
     lines = []
     for i, (label, kind) in enumerate(chosen):
+        if kind == CALL_ONLY:
+            lines.append(f"_bc_stub_case['make'][{label!r}] = {CALL_ONLY!r}")
+            continue
         lines.append(f"def _bc_stub_make{i}(_r):")
         lines.append(f"    return {expr_of(kind)}")
         lines.append(f"_bc_stub_case['make'][{label!r}] = _bc_stub_make{i}")

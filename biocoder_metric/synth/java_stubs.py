@@ -1,0 +1,326 @@
+"""Fields and helper methods with no source, for a Java golden: declared from what javac says is missing.
+
+Why: upstream's hidden Java set publishes the method alone. Its fields (``index2``,
+``proteinSequenceAsCharArray``) and the helpers of its class (``getMinXAxisValue()``) have no
+source anywhere, so the harness did not compile ("cannot find symbol") and the task stayed
+golden-only. A person writing the harness would declare the fields and fake the helpers. Java
+says exactly what is missing, so this module asks it: the harness with the golden inserted is
+compiled on the host (``javac -proc:none``: nothing runs), each ``cannot find symbol`` names a
+variable or a method (with its argument types), and
+
+* a **field** is declared in ``Main`` (static when the method is), with a type read from how the
+  golden uses it: a typed declaration it is assigned to or from (``double t = x``), ``x++``
+  (an ``int``), ``x.length`` and ``x[i][j]`` (arrays of that rank), ``x.size()``/``x.get(i)`` (a
+  ``List``), ``x.length()``/``x.equals(...)`` (a ``String``), a condition (a ``boolean``),
+  arithmetic with a decimal (a ``double``), or ``return x`` (the method's return type). The
+  harness sets it from a generator in every call, like a field sliced from the repository, and
+  prints it after the call;
+* a **method** is a static stub in ``Main`` with the argument types javac reports and a return
+  type read from its use (``double t = m()``, ``return m()``, a condition, a statement: ``void``).
+  Its value is drawn from a ``Random`` seeded with the call's seed and a canonical text of its
+  arguments (``_bcShow``): the same call gives the same value, and a candidate that passes other
+  arguments gets other values. A ``void`` stub's only effect is being called, so it prints
+  ``stub call: name[arguments]``: the calls are the output.
+
+A missing class is imported when exactly one jar of the image (or :data:`JDK_CLASSES`) has it,
+and a missing ``...Exception``/``...Error`` class is declared as an unchecked exception. Then it
+compiles again, up to :data:`ROUNDS` times. Any other missing class, a type read nowhere, or any
+other compile error ends the attempt with that reason.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from biocoder_metric.execution.harness import INSERT_MARKER
+from biocoder_metric.synth.python_harness import SEED_PLACEHOLDER
+from biocoder_metric.validity.mutation import java_mask
+
+#: Compile rounds (each one may declare several missing symbols).
+ROUNDS = 4
+#: javac's report of a missing symbol: ``symbol:   variable x`` / ``symbol:   method m(int,String)``.
+_SYMBOL = re.compile(r"symbol:\s+(variable|method|class)\s+(\w+)(?:\(([^)]*)\))?")
+_PRIMS = ("int", "long", "double", "float", "boolean", "char", "short", "byte")
+#: Declared types a field or result may take from a declaration (simple ones the generators know).
+_TYPE = (
+    r"(?:int|long|double|float|boolean|char|short|byte|String|Integer|Double|Long|Boolean|Character)(?:\[\])*"
+)
+
+
+def _uses(mask: str, name: str) -> list[re.Match[str]]:
+    return list(re.finditer(r"(?<![\w.])(?:this\.)?" + re.escape(name) + r"\b", mask))
+
+
+def declared_types(mask: str) -> dict[str, str]:
+    """Local variables and parameters with a simple declared type (``int total``, ``double base``)."""
+    return {m.group(2): m.group(1) for m in re.finditer(r"\b(" + _TYPE + r")\s+(\w+)\s*[=;,):]", mask)}
+
+
+def _element_type(mask: str, name: str) -> str:
+    """The element type of array ``name``: what its elements are assigned to, added to or compared
+    with (a declared variable's type), ``char`` for character comparisons, else ``int``."""
+    el = r"(?<![\w.])(?:this\.)?" + re.escape(name) + r"(?:\s*\[[^\]]*\])+"
+    types = declared_types(mask)
+    for m in re.finditer(
+        r"(\w+)\s*[-+*/]?=\s*" + el + r"|" + el + r"\s*(?:[<>]=?|==|!=|[-+*/])\s*(\w+)", mask
+    ):
+        other = m.group(1) or m.group(2)
+        t = types.get(other or "")
+        if t and not t.endswith("[]"):
+            return t
+    if "char" in name.lower() or re.search(el + r"\s*(==|!=)\s*'", mask):
+        return "char"
+    if re.search(el + r"\s*[-+*/]\s*\d+\.\d|\d+\.\d+\s*[-+*/]\s*" + el, mask):
+        return "double"
+    return "int"
+
+
+def field_type(golden: str, name: str, return_type: str) -> str | None:
+    """The type of field ``name`` from how ``golden`` uses it, or ``None``."""
+    mask = java_mask(golden)
+    n = re.escape(name)
+    pre = r"(?<![\w.])(?:this\.)?"
+    m = re.search(r"\b(" + _TYPE + r")\s+\w+\s*=\s*" + pre + n + r"\s*[;,)]", mask)
+    if m:
+        return m.group(1)
+    types = declared_types(mask)
+    for m in re.finditer(
+        r"(?<![\w.])(\w+)\s*=\s*" + pre + n + r"\s*;|" + pre + n + r"\s*=\s*(\w+)\s*;", mask
+    ):
+        t = types.get(m.group(1) or m.group(2) or "")
+        if t:
+            return t  # buffer = scratchBuffer, with ``byte[] buffer`` declared
+    m = re.search(pre + n + r"\s*\[", mask)
+    if m or re.search(pre + n + r"\.length\b(?!\s*\()", mask):
+        rank = 2 if re.search(pre + n + r"\s*\[[^\]]*\]\s*\[", mask) else 1
+        return _element_type(mask, name) + "[]" * rank
+    if re.search(pre + n + r"\.(size|get|add|isEmpty|remove|contains)\s*\(", mask):
+        if re.search(pre + n + r"\.(containsKey|put|keySet|values|entrySet)\s*\(", mask):
+            return "Map<String,Integer>"
+        m2 = re.search(r"\b(" + _TYPE + r")\s+\w+\s*=\s*" + pre + n + r"\.get\s*\(", mask)
+        elem = (
+            {"int": "Integer", "double": "Double", "long": "Long", "boolean": "Boolean"}.get(
+                m2.group(1), m2.group(1)
+            )
+            if m2
+            else "Integer"
+        )
+        return f"List<{elem}>"
+    if re.search(
+        pre + n + r"\.(length|charAt|equals|substring|startsWith|endsWith|toUpperCase|trim)\s*\(", mask
+    ):
+        return "String"
+    if re.search(pre + n + r"\s*(\+\+|--)|(\+\+|--)\s*" + pre + n + r"\b", mask):
+        return "int"
+    if re.search(r"(if|while)\s*\(\s*!?\s*" + pre + n + r"\s*[)&|]|[!&|]\s*" + pre + n + r"\s*[)&|;]", mask):
+        return "boolean"
+    if re.search(r"return\s+" + pre + n + r"\s*;", mask) and return_type in (*_PRIMS, "String"):
+        return return_type
+    if re.search(pre + n + r"\s*[-+*/]\s*\d+\.\d|\d+\.\d+\s*[-+*/]\s*" + pre + n + r"\b", mask):
+        return "double"
+    if re.search(pre + n + r"\s*([<>]=?|[-+*/%]=?)\s*[\w(]|[<>]=?\s*" + pre + n + r"\b", mask):
+        return "int"
+    if re.search(pre + n + r"\s*(==|!=)\s*\"", mask):
+        return "String"
+    return None
+
+
+#: What a name says of a field's type when its use says nothing (``NCK_LOG_MESSAGE``, ``isValidated``).
+_NAME_TYPES = (
+    (re.compile(r"^(is|has|should|can|use|do)[A-Z_]"), "boolean"),
+    (
+        re.compile(r"(?i)(message|name|label|text|string|prefix|suffix|title|header|separator|delim\w*)$"),
+        "String",
+    ),
+    (re.compile(r"(?i)(count|size|num\w*|length|index|idx|len|width|height|depth|offset|pos\w*)$"), "int"),
+    (re.compile(r"(?i)(value|score|ratio|mean|weight|prob\w*|rate|fraction|threshold)$"), "double"),
+)
+#: JDK classes outside the harness's wildcard imports that goldens name (``Path``, ``Point2D``).
+JDK_CLASSES = {
+    "Path": "java.nio.file.Path",
+    "Paths": "java.nio.file.Paths",
+    "Files": "java.nio.file.Files",
+    "StandardOpenOption": "java.nio.file.StandardOpenOption",
+    "StandardCharsets": "java.nio.charset.StandardCharsets",
+    "Charset": "java.nio.charset.Charset",
+    "Point2D": "java.awt.geom.Point2D",
+    "Rectangle2D": "java.awt.geom.Rectangle2D",
+    "Line2D": "java.awt.geom.Line2D",
+    "Pattern": "java.util.regex.Pattern",
+    "Matcher": "java.util.regex.Matcher",
+    "Collectors": "java.util.stream.Collectors",
+    "Stream": "java.util.stream.Stream",
+    "IntStream": "java.util.stream.IntStream",
+    "DoubleStream": "java.util.stream.DoubleStream",
+    "ConcurrentHashMap": "java.util.concurrent.ConcurrentHashMap",
+    "AtomicInteger": "java.util.concurrent.atomic.AtomicInteger",
+    "GZIPInputStream": "java.util.zip.GZIPInputStream",
+    "GZIPOutputStream": "java.util.zip.GZIPOutputStream",
+    "ByteBuffer": "java.nio.ByteBuffer",
+    "ByteOrder": "java.nio.ByteOrder",
+}
+
+
+def name_type(name: str) -> str | None:
+    """A field's or helper's type from its name alone (``getMaxValue`` -> double, ``isDone`` -> boolean)."""
+    for rule, typ in _NAME_TYPES:
+        if rule.search(name if typ == "boolean" else re.sub(r"^(get|compute|calc)", "", name)):
+            return typ
+    return None
+
+
+_CLASS_INDEX: dict[tuple[str, ...], dict[str, list[str]]] = {}
+
+
+def class_index(libs: list[str]) -> dict[str, list[str]]:
+    """Simple name -> fully qualified names of the public top-level classes in the image's jars."""
+    import zipfile
+
+    key = tuple(libs)
+    if key not in _CLASS_INDEX:
+        index: dict[str, list[str]] = {}
+        for lib in libs:
+            try:
+                with zipfile.ZipFile(lib) as z:
+                    for entry in z.namelist():
+                        if entry.endswith(".class") and "$" not in entry and "/" in entry:
+                            fqn = entry[: -len(".class")].replace("/", ".")
+                            index.setdefault(fqn.rsplit(".", 1)[1], []).append(fqn)
+            except (OSError, zipfile.BadZipFile):
+                continue
+        _CLASS_INDEX[key] = index
+    return _CLASS_INDEX[key]
+
+
+def result_type(golden: str, name: str, return_type: str) -> str | None:
+    """The return type of helper ``name`` from how ``golden`` uses its calls, or ``None``."""
+    mask = java_mask(golden)
+    call = r"(?<![\w.])(?:this\.)?" + re.escape(name) + r"\s*\("
+    m = re.search(r"\b(" + _TYPE + r")\s+\w+\s*=\s*" + call, mask)
+    if m:
+        return m.group(1)
+    if re.search(r"return\s+" + call, mask):
+        return return_type if return_type != "void" else None
+    if re.search(r"(if|while)\s*\(\s*!?\s*" + call + r"|[!&|]\s*" + call, mask):
+        return "boolean"
+    if re.search(r"(^|[;{}])\s*" + call + r"[^;]*\)\s*;", mask, re.M):
+        return "void"
+    if re.search(call + r"[^;]*?\)\s*[-+*/]\s*\d+\.\d|\d+\.\d+\s*[-+*/]\s*" + call, mask):
+        return "double"
+    if re.search(call + r"[^;]*?\)\s*([<>]=?|[-+*/%])", mask):
+        return "int"
+    return None
+
+
+def missing_symbols(errors: str) -> list[tuple[str, str, list[str]]]:
+    """``(variable | method | class, name, argument types)`` for each ``cannot find symbol``."""
+    out: list[tuple[str, str, list[str]]] = []
+    for m in _SYMBOL.finditer(errors):
+        args = [a.strip() for a in (m.group(3) or "").split(",") if a.strip()]
+        item = (m.group(1), m.group(2), args)
+        if item not in out:
+            out.append(item)
+    return out
+
+
+def compile_errors(source: str, libs: list[str]) -> str:
+    """javac's errors for ``source`` as ``Main.java`` (empty when it compiles); ``-proc:none``."""
+    javac = shutil.which("javac")
+    if javac is None:
+        return "javac is not installed"
+    with tempfile.TemporaryDirectory(prefix="bc-javastub-") as tmp:
+        path = Path(tmp) / "Main.java"
+        path.write_text(source, encoding="utf-8")
+        cmd = [javac, "-proc:none", "-Xmaxerrs", "200", "-nowarn", "-d", tmp]
+        if libs:
+            cmd += ["-cp", ":".join(libs)]
+        try:
+            done = subprocess.run(cmd + [str(path)], capture_output=True, text=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            return "javac timed out"
+        return "" if done.returncode == 0 else (done.stderr or done.stdout or "javac failed")
+
+
+def stub_method(name: str, args: list[str], rtype: str, gen: Callable[[str, str], str | None]) -> str | None:
+    """A static stub whose value is a function of its arguments (``None`` without a generator)."""
+    params = ", ".join(f"{t} _p{i}" for i, t in enumerate(args))
+    key = "new Object[]{" + ", ".join(f"_p{i}" for i in range(len(args))) + "}"
+    if rtype == "void":
+        # its only effect is being called: the calls (and their arguments) are the output
+        return f'static void {name}({params}) {{ System.out.println("stub call: {name}" + _bcShow({key})); }}'
+    expr = gen(rtype, name)
+    if expr is None:
+        return None
+    return (
+        f"static {rtype} {name}({params}) {{\n"
+        f"    Random _r = new Random(_bcStubSeed * 31L + _bcShow({key}).hashCode());\n"
+        f"    return {expr};\n"
+        f"}}"
+    )
+
+
+def complete(
+    subject, golden: str, render, gen, libs: list[str], declared: dict[str, str] | None = None
+) -> str | None:
+    """Declare the fields and stub the methods javac says are missing (on ``subject``, in place).
+
+    ``render(subject)``: the harness text (None without a generator); ``gen(type, name)``: a
+    generator expression; ``declared``: return types upstream's metadata gives for helpers.
+    Returns ``None`` when the harness with the golden compiles, else why not.
+    """
+    done: set[str] = set()
+    for _ in range(ROUNDS):
+        ctx = render(subject)
+        if ctx is None:
+            return None  # the caller reports which type has no generator
+        prog = ctx.replace(INSERT_MARKER, golden).replace(SEED_PLACEHOLDER, "0")
+        errors = compile_errors(prog, libs)
+        if not errors:
+            return None
+        missing = [m for m in missing_symbols(errors) if m[1] not in done]
+        if not missing:
+            first = next((ln for ln in errors.splitlines() if "error:" in ln), errors.strip()[:200])
+            return "golden does not compile: " + first.split("error:", 1)[-1].strip()
+        for kind, name, args in missing:
+            done.add(name)
+            if kind == "class" and re.search(r"(Exception|Error)$", name) and name not in JDK_CLASSES:
+                # a project's exception class: thrown and caught by name, nothing else
+                subject.stub_classes.append(
+                    f"class {name} extends RuntimeException {{\n"
+                    f"    {name}() {{ super(); }}\n"
+                    f"    {name}(String m) {{ super(m); }}\n"
+                    f"    {name}(String m, Throwable t) {{ super(m, t); }}\n"
+                    f"    {name}(Throwable t) {{ super(t); }}\n"
+                    f"}}"
+                )
+                continue
+            if kind == "class" or (kind == "variable" and name[:1].isupper() and not name.isupper()):
+                # a class (``Allele.BREAKEND``): imported when exactly one jar of the image has it
+                found = [JDK_CLASSES[name]] if name in JDK_CLASSES else class_index(libs).get(name, [])
+                if len(found) != 1:
+                    return f"no source for class {name}"
+                subject.imports.append(f"import {found[0]};")
+                continue
+            if kind == "variable":
+                typ = field_type(golden, name, subject.return_type) or name_type(name)
+                if typ is None or gen(typ, name) is None:
+                    return f"field {name} has no source and its type is not evident"
+                subject.stub_fields.append((typ, name))
+            else:
+                rtype = (
+                    (declared or {}).get(name)
+                    or result_type(golden, name, subject.return_type)
+                    or name_type(name)
+                )
+                if rtype is None or any(a in ("<null>", "<nulltype>") for a in args):
+                    return f"helper method {name} has no source and its result type is not evident"
+                src = stub_method(name, args, rtype, gen)
+                if src is None:
+                    return f"helper method {name} returns {rtype}, which has no generator"
+                subject.stub_methods.append(src)
+    return "fields or helpers still missing after declaring " + ", ".join(sorted(done))
