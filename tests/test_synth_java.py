@@ -151,12 +151,19 @@ def test_rendered_harness_compiles_with_the_golden(tmp_path: Path):
         assert done.returncode == 0, done.stderr
 
 
-def test_helpers_without_source_are_reported():
+@pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac) to find what is missing")
+def test_helpers_without_source_are_stubbed_with_their_declared_type():
+    """A helper upstream's metadata declares but no source gives becomes a stub of that type
+    (java_stubs); one whose type nothing tells stays a reported failure."""
     golden = "public static double skew(double[] x) {\n    return mean(x) * 2;\n}"
-    subject = java_harness.analyse_java(
-        _row(golden, "skew", None, {"intraClassFieldsUsed": "public static double mean(double[] x);\n"})
-    )
-    assert subject.unresolved and "mean" in subject.unresolved[0]
+    row = _row(golden, "skew", None, {"intraClassFieldsUsed": "public static double mean(double[] x);\n"})
+    subject = java_harness.analyse_java(row)
+    assert not subject.unresolved and subject.declared_methods == {"mean": "double"}
+    cands, reason, _ = candidates(row, SynthOptions(), [])
+    assert reason is None and "static double mean(double[] _p0)" in cands[0][2]
+    opaque = "public static double skew(double[] x) {\n    return helper(x).value();\n}"
+    cands, reason, _ = candidates(_row(opaque, "skew"), SynthOptions(), [])
+    assert not cands and "helper" in reason
 
 
 @pytest.mark.upstream

@@ -316,7 +316,7 @@ def test_java_fields_and_helpers_with_no_source_are_declared_from_what_javac_say
     assert java_stubs.name_type("NCK_LOG_MESSAGE") == "String" and java_stubs.name_type("isDone") == "boolean"
 
 
-EFFECT = '''
+EFFECT = """
 def announce_and_sum(values, tag):
     total = 0
     for v in values:
@@ -324,7 +324,7 @@ def announce_and_sum(values, tag):
             record_hit(tag, v)
             total += v
     return total
-'''
+"""
 
 
 def test_a_helper_called_only_for_its_effect_prints_its_calls(tmp_path: Path):
@@ -332,6 +332,9 @@ def test_a_helper_called_only_for_its_effect_prints_its_calls(tmp_path: Path):
     assert desc["stub record_hit()"] == python_stubs.CALL_ONLY
     golden = _run(ctx, EFFECT, range(10), tmp_path)
     assert sum("stub call: record_hit()[" in o for o in golden) >= 7, golden
-    for old, new in [("record_hit(tag, v)", "record_hit(tag, v + 1)"), ("            record_hit(tag, v)\n", "")]:
+    for old, new in [
+        ("record_hit(tag, v)", "record_hit(tag, v + 1)"),
+        ("            record_hit(tag, v)\n", ""),
+    ]:
         assert old in EFFECT
         assert _run(ctx, EFFECT.replace(old, new), range(10), tmp_path) != golden, new

@@ -197,6 +197,16 @@ def class_index(libs: list[str]) -> dict[str, list[str]]:
     return _CLASS_INDEX[key]
 
 
+def _close(mask: str, open_at: int) -> int:
+    """The index just past the parenthesis that closes the one at ``open_at``."""
+    depth = 0
+    for i in range(open_at, len(mask)):
+        depth += {"(": 1, ")": -1}.get(mask[i], 0)
+        if depth == 0:
+            return i + 1
+    return len(mask)
+
+
 def result_type(golden: str, name: str, return_type: str) -> str | None:
     """The return type of helper ``name`` from how ``golden`` uses its calls, or ``None``."""
     mask = java_mask(golden)
@@ -204,8 +214,9 @@ def result_type(golden: str, name: str, return_type: str) -> str | None:
     m = re.search(r"\b(" + _TYPE + r")\s+\w+\s*=\s*" + call, mask)
     if m:
         return m.group(1)
-    if re.search(r"return\s+" + call, mask):
-        return return_type if return_type != "void" else None
+    for m in re.finditer(r"return\s+" + call, mask):
+        if re.match(r"\s*;", mask[_close(mask, m.end() - 1) :]):  # ``return m(...);``, not ``m(...).x()``
+            return return_type if return_type != "void" else None
     if re.search(r"(if|while)\s*\(\s*!?\s*" + call + r"|[!&|]\s*" + call, mask):
         return "boolean"
     if re.search(r"(^|[;{}])\s*" + call + r"[^;]*\)\s*;", mask, re.M):
