@@ -69,7 +69,6 @@ FAST = {
     "test_synth_formats.py",
     "test_synth_rules.py",
     "test_synth_shipped.py",
-    "test_synth_stubs.py",
     "test_text_metrics.py",
     "test_tiers.py",
 }
@@ -100,6 +99,7 @@ FULL = {
     "test_sandbox_backends.py",
     "test_serve.py",
     "test_shard_merge.py",
+    "test_synth_stubs.py",
     "test_synth_validate.py",
     "test_upstream_formats.py",
 }

@@ -338,3 +338,45 @@ def test_a_helper_called_only_for_its_effect_prints_its_calls(tmp_path: Path):
     ]:
         assert old in EFFECT
         assert _run(ctx, EFFECT.replace(old, new), range(10), tmp_path) != golden, new
+
+
+JAVA_TYPES = """public static int paddedSpan(Span iv, int pad) {
+    if (iv.getStart() > iv.getEnd()) {
+        log.warn("reversed", pad);
+        return -1;
+    }
+    return iv.getEnd() - iv.getStart() + 2 * pad;
+}"""
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None, reason="needs a JDK (javac, java) to compile and run the harness"
+)
+def test_java_classes_with_no_source_are_stub_objects_whose_methods_follow_their_arguments(tmp_path: Path):
+    row = {
+        "task_id": "java_s", "language": "java", "function_name": "paddedSpan",
+        "golden_code": JAVA_TYPES, "file_path": None, "repository": None, "metadata": "{}", "signature": None,
+    }  # fmt: skip
+    out, reason, _ = pipeline.java_candidates(row, pipeline.SynthOptions(), None, [])
+    assert reason is None, reason
+    ctx = out[0][2]
+    # the parameter's class, and the object behind ``log`` (a field used only through its methods)
+    assert "static class Span {" in ctx and "int getStart()" in ctx and "static class BcType_log {" in ctx
+
+    def run(code: str) -> list[str]:
+        got = []
+        for seed in range(4):
+            d = tmp_path / f"{abs(hash(code)) % 10**8}-{seed}"
+            d.mkdir()
+            prog = ctx.replace(INSERT_MARKER, code).replace(python_harness.SEED_PLACEHOLDER, str(seed))
+            (d / "Main.java").write_text(prog)
+            subprocess.run(["javac", "Main.java"], cwd=d, check=True, capture_output=True, timeout=120)
+            done = subprocess.run(
+                ["java", "Main"], cwd=d, check=True, capture_output=True, text=True, timeout=60
+            )
+            got.append(done.stdout)
+        return got
+
+    golden = run(JAVA_TYPES)
+    assert all("exception:" not in o for o in golden) and len(set(golden)) == 4, golden
+    assert run(JAVA_TYPES.replace("+ 2 * pad", "+ pad")) != golden

@@ -153,6 +153,8 @@ class JavaSubject:
     stub_methods: list[str] = field(default_factory=list)
     #: top-level classes with no source declared for the harness (a project's exception class)
     stub_classes: list[str] = field(default_factory=list)
+    #: the project's classes with no source, stood in for by stub classes nested in ``Main``
+    stub_types: dict = field(default_factory=dict)
     #: helper methods upstream's metadata declares (name -> return type), for their stubs
     declared_methods: dict[str, str] = field(default_factory=dict)
 
@@ -749,7 +751,7 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
     lines = list(dict.fromkeys(subject.imports))
     lines.append("")
     for spec in subject.repo_types.values():  # the project's own types the arguments are built from
-        if spec.name != subject.class_name:
+        if spec.name != subject.class_name and spec.source:  # (stub classes are nested in Main)
             lines += [drop_override(spec.source), ""]
     for cls in subject.stub_classes:  # exception classes with no source (java_stubs)
         lines += [cls, ""]
@@ -773,9 +775,14 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
         lines.append(f"    {INSERT_MARKER}")
     lines.append(HELPERS.rstrip())
     lines.append(FN_HELPER.rstrip())
-    if subject.stub_fields or subject.stub_methods:
+    if subject.stub_fields or subject.stub_methods or subject.stub_types:
         # fields and helpers with no source (java_stubs): set per call, values drawn from arguments
         lines.append("    static long _bcStubSeed;")
+        lines.append("    static Random _bcIds = new Random(0);")
+        lines.append("    static long _bcNextId() { return _bcIds.nextLong(); }")
+        gen = lambda t, n: generator(t, n, subject.type_vars, variant, subject.repo_types)  # noqa: E731
+        for st in subject.stub_types.values():
+            lines += ["    " + ln for ln in st.source(gen).splitlines()]
         static = "static " if subject.is_static else ""
         lines += [f"    {static}{t} {n};" for t, n in subject.stub_fields]
         for m in subject.stub_methods:
@@ -784,8 +791,10 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
     lines.append("    public static void main(String[] _args) {")
     body = [f"Random _r = new Random({SEED_PLACEHOLDER}L);", f"for (int _k = 0; _k < {SUBCASES}; _k++) {{"]
     loop_start = len(body)
-    if subject.stub_methods:
+    if subject.stub_methods or subject.stub_types:
         body.append("_bcStubSeed = _r.nextLong();")
+    if subject.stub_types:
+        body.append("_bcIds = new Random(_r.nextLong());")
     owner = "Main" if subject.is_static else "_o"
     if not subject.is_static:
         body.append("Main _o = new Main();")

@@ -38,6 +38,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from biocoder_metric.execution.harness import INSERT_MARKER
+from biocoder_metric.languages.java import drop_override
 from biocoder_metric.synth.python_harness import SEED_PLACEHOLDER
 from biocoder_metric.validity.mutation import java_mask
 
@@ -80,11 +81,13 @@ def _element_type(mask: str, name: str) -> str:
     return "int"
 
 
-def field_type(golden: str, name: str, return_type: str) -> str | None:
-    """The type of field ``name`` from how ``golden`` uses it, or ``None``."""
+def field_type(golden: str, name: str, return_type: str, member: bool = False) -> str | None:
+    """The type of field ``name`` from how ``golden`` uses it, or ``None``.
+
+    ``member``: a field of an object (``interval.chr``), not of the harness's class."""
     mask = java_mask(golden)
     n = re.escape(name)
-    pre = r"(?<![\w.])(?:this\.)?"
+    pre = r"(?<=\.)\s*" if member else r"(?<![\w.])(?:this\.)?"
     m = re.search(r"\b(" + _TYPE + r")\s+\w+\s*=\s*" + pre + n + r"\s*[;,)]", mask)
     if m:
         return m.group(1)
@@ -207,33 +210,82 @@ def _close(mask: str, open_at: int) -> int:
     return len(mask)
 
 
-def result_type(golden: str, name: str, return_type: str) -> str | None:
-    """The return type of helper ``name`` from how ``golden`` uses its calls, or ``None``."""
+def result_type(golden: str, name: str, return_type: str, member: bool = False) -> str | None:
+    """The return type of helper ``name`` from how ``golden`` uses its calls, or ``None``.
+
+    ``member``: a method called on an object (``pos.getChr()``), not on the harness's class."""
     mask = java_mask(golden)
-    call = r"(?<![\w.])(?:this\.)?" + re.escape(name) + r"\s*\("
+    call = (
+        r"(?<=\.)\s*" + re.escape(name) + r"\s*\("
+        if member
+        else r"(?<![\w.])(?:this\.)?" + re.escape(name) + r"\s*\("
+    )
+    if member:
+        # the whole receiver chain: ``x.m(`` as it appears in a condition or a declaration
+        call = r"[\w\])]+(?:\s*\.\s*\w+\s*(?:\([^;{}]*?\))?)*?\s*\.\s*" + re.escape(name) + r"\s*\("
     m = re.search(r"\b(" + _TYPE + r")\s+\w+\s*=\s*" + call, mask)
     if m:
         return m.group(1)
     for m in re.finditer(r"return\s+" + call, mask):
         if re.match(r"\s*;", mask[_close(mask, m.end() - 1) :]):  # ``return m(...);``, not ``m(...).x()``
             return return_type if return_type != "void" else None
-    if re.search(r"(if|while)\s*\(\s*!?\s*" + call + r"|[!&|]\s*" + call, mask):
-        return "boolean"
+    for m in re.finditer(r"(?:(?:if|while)\s*\(|[!&|])\s*!?\s*" + call, mask):
+        # a condition of its own: the call's value is followed by ``)``, ``&&`` or ``||``
+        if re.match(r"\s*(\)|&&|\|\||\?)", mask[_close(mask, m.end() - 1) :]):
+            return "boolean"
     if re.search(r"(^|[;{}])\s*" + call + r"[^;]*\)\s*;", mask, re.M):
         return "void"
     if re.search(call + r"[^;]*?\)\s*[-+*/]\s*\d+\.\d|\d+\.\d+\s*[-+*/]\s*" + call, mask):
         return "double"
-    if re.search(call + r"[^;]*?\)\s*([<>]=?|[-+*/%])", mask):
+    if re.search(call + r"[^;]*?\)\s*([<>]=?|[-+*/%]|==|!=)", mask):
         return "int"
     return None
 
 
-def missing_symbols(errors: str) -> list[tuple[str, str, list[str]]]:
-    """``(variable | method | class, name, argument types)`` for each ``cannot find symbol``."""
-    out: list[tuple[str, str, list[str]]] = []
-    for m in _SYMBOL.finditer(errors):
-        args = [a.strip() for a in (m.group(3) or "").split(",") if a.strip()]
-        item = (m.group(1), m.group(2), args)
+#: Where javac looked: ``location: variable pos of type GenomePosition`` / ``location: class Foo``.
+_LOCATION = re.compile(
+    r"location:\s+(?:variable \w+ of type ([\w.<>,\[\]]+)|class ([\w.]+)|interface ([\w.]+))"
+)
+#: ``constructor Foo in class Foo cannot be applied to given types; ... found: int,String``.
+_CTOR = re.compile(
+    r"constructor (\w+) in class \w+ cannot be applied to given types;.*?found:\s*([^\n]*)", re.S
+)
+
+
+def _split_types(text: str) -> list[str]:
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        depth += {"<": 1, ">": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return [t for t in out if t and t != "no arguments"]
+
+
+def missing_symbols(errors: str) -> list[tuple[str, str, list[str], str | None, bool]]:
+    """``(variable | method | class, name, argument types, owner type, static)`` for each
+    ``cannot find symbol``; the owner is ``None`` for the harness's own classes."""
+    out: list[tuple[str, str, list[str], str | None, bool]] = []
+    blocks = re.split(r"\n(?=\S[^\n]*error:)", errors)
+    for block in blocks:
+        m = _SYMBOL.search(block)
+        if not m or "cannot find symbol" not in block:
+            continue
+        args = _split_types(m.group(3) or "")
+        loc = _LOCATION.search(block)
+        owner, static = None, False
+        if loc:
+            if loc.group(1):
+                owner = re.sub(r"<.*", "", loc.group(1))
+            else:
+                owner, static = (loc.group(2) or loc.group(3)), True
+            if owner in ("Main", "Orig", "BCHarnessDriver"):
+                owner, static = None, False
+        item = (m.group(1), m.group(2), args, owner, static)
         if item not in out:
             out.append(item)
     return out
@@ -257,22 +309,100 @@ def compile_errors(source: str, libs: list[str]) -> str:
         return "" if done.returncode == 0 else (done.stderr or done.stdout or "javac failed")
 
 
-def stub_method(name: str, args: list[str], rtype: str, gen: Callable[[str, str], str | None]) -> str | None:
+class StubType:
+    """A class of the project with no source: an object whose methods are functions of its
+    identity (``_bcId``: drawn when generated, from the arguments when the golden constructs it)
+    and of their arguments. Declared as a static class nested in ``Main``, where the harness's
+    generator helpers are in scope."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.ctors: list[list[str]] = []
+        self.fields: list[tuple[str, str]] = []
+        self.static_fields: list[tuple[str, str]] = []
+        self.methods: list[str] = []
+
+    def source(self, gen: Callable[[str, str], str | None]) -> str:
+        lines = [f"static class {self.name} {{", "    long _bcId = _bcNextId();"]
+        lines.append(f"    {self.name}() {{ _bcFill(); }}")
+        for args in self.ctors:
+            params = ", ".join(f"{t} _p{i}" for i, t in enumerate(args))
+            key = "new Object[]{" + ", ".join(f"_p{i}" for i in range(len(args))) + "}"
+            lines.append(f"    {self.name}({params}) {{ _bcId = _bcShow({key}).hashCode(); _bcFill(); }}")
+        lines += [f"    {t} {n};" for t, n in self.fields]
+        for t, n in self.static_fields:  # read through the class (``Exon.INVALID_ID``): one value
+            lines.append(f"    static {t} {n} = _bcStatic{n}(new Random({sum(map(ord, n))}L));")
+            lines.append(f"    static {t} _bcStatic{n}(Random _r) {{ return {gen(t, n)}; }}")
+        lines.append("    void _bcFill() {")
+        if self.fields:
+            lines.append("        Random _r = new Random(_bcId);")
+            lines += [f"        {n} = {gen(t, n)};" for t, n in self.fields]
+        lines.append("    }")
+        for m in self.methods:
+            lines += ["    " + ln for ln in m.splitlines()]
+        lines.append("}")
+        return "\n".join(lines)
+
+
+def stub_method(
+    name: str,
+    args: list[str],
+    rtype: str,
+    gen: Callable[[str, str], str | None],
+    static: bool = True,
+    owner: str | None = None,
+) -> str | None:
     """A static stub whose value is a function of its arguments (``None`` without a generator)."""
     params = ", ".join(f"{t} _p{i}" for i, t in enumerate(args))
     key = "new Object[]{" + ", ".join(f"_p{i}" for i in range(len(args))) + "}"
+    mod = "static " if static else ""
+    label = f"{owner}.{name}" if owner else name
+    ident = "" if static else " + _bcId * 1000003L"  # an object's methods depend on which object
     if rtype == "void":
         # its only effect is being called: the calls (and their arguments) are the output
-        return f'static void {name}({params}) {{ System.out.println("stub call: {name}" + _bcShow({key})); }}'
+        return f'{mod}void {name}({params}) {{ System.out.println("stub call: {label}" + _bcShow({key})); }}'
     expr = gen(rtype, name)
     if expr is None:
         return None
     return (
-        f"static {rtype} {name}({params}) {{\n"
-        f"    Random _r = new Random(_bcStubSeed * 31L + _bcShow({key}).hashCode());\n"
+        f"{mod}{rtype} {name}({params}) {{\n"
+        f"    Random _r = new Random(_bcStubSeed * 31L + _bcShow({key}).hashCode(){ident});\n"
         f"    return {expr};\n"
         f"}}"
     )
+
+
+def _stub_type(subject, name: str) -> StubType:
+    """The stub class ``name`` (created and made constructible by the generators on first use)."""
+    from biocoder_metric.synth.java_harness import RepoType
+
+    if name not in subject.stub_types:
+        subject.stub_types[name] = StubType(name)
+        subject.repo_types[name] = RepoType(name=name, source="", ctor=[])  # ``new Name()``
+    return subject.stub_types[name]
+
+
+def _unknown_types(subject, gen, libs: list[str]) -> list[str]:
+    """Simple class names among the parameter and field types that no generator builds and no jar
+    of the image declares: the project's own classes, to stand in for."""
+    from biocoder_metric.synth.java_harness import _element_types
+
+    out: list[str] = []
+    for p in [*subject.params, *subject.settable_fields]:
+        if gen(p.type, p.name) is not None:
+            continue
+        for t in _element_types(p.type):
+            if (
+                re.fullmatch(r"[A-Z]\w*", t)
+                and t not in subject.type_vars
+                and len(t) > 1
+                and gen(t, "x") is None
+                and t not in JDK_CLASSES
+                and not class_index(libs).get(t)
+                and t not in out
+            ):
+                out.append(t)
+    return out
 
 
 def complete(
@@ -284,21 +414,34 @@ def complete(
     generator expression; ``declared``: return types upstream's metadata gives for helpers.
     Returns ``None`` when the harness with the golden compiles, else why not.
     """
-    done: set[str] = set()
-    for _ in range(ROUNDS):
+    done: set[tuple[str | None, str]] = set()
+    for t in _unknown_types(subject, gen, libs):
+        _stub_type(subject, t)
+    for _ in range(ROUNDS + 2 * bool(subject.stub_types)):
         ctx = render(subject)
         if ctx is None:
             return None  # the caller reports which type has no generator
-        prog = ctx.replace(INSERT_MARKER, golden).replace(SEED_PLACEHOLDER, "0")
+        # inserted as the engine inserts it: ``@Override`` dropped (the harness's class has no supertype)
+        prog = ctx.replace(INSERT_MARKER, drop_override(golden)).replace(SEED_PLACEHOLDER, "0")
         errors = compile_errors(prog, libs)
         if not errors:
             return None
-        missing = [m for m in missing_symbols(errors) if m[1] not in done]
-        if not missing:
+        added = False
+        for m in _CTOR.finditer(errors):  # ``new Interval(pos, len)`` of a stub class
+            name, found = m.group(1), _split_types(m.group(2))
+            if name in subject.stub_types and found not in subject.stub_types[name].ctors:
+                if any(t in ("<null>", "<nulltype>") for t in found):
+                    return f"constructor of {name} called with null"
+                subject.stub_types[name].ctors.append(found)
+                added = True
+        missing = [m for m in missing_symbols(errors) if (m[3], m[1]) not in done]
+        if not missing and not added:
             first = next((ln for ln in errors.splitlines() if "error:" in ln), errors.strip()[:200])
             return "golden does not compile: " + first.split("error:", 1)[-1].strip()
-        for kind, name, args in missing:
-            done.add(name)
+        for kind, name, args, owner, static in missing:
+            done.add((owner, name))
+            if owner is not None and owner not in subject.stub_types:
+                return f"{owner}.{name} is not declared (a class with no source here)"
             if kind == "class" and re.search(r"(Exception|Error)$", name) and name not in JDK_CLASSES:
                 # a project's exception class: thrown and caught by name, nothing else
                 subject.stub_classes.append(
@@ -311,27 +454,52 @@ def complete(
                 )
                 continue
             if kind == "class" or (kind == "variable" and name[:1].isupper() and not name.isupper()):
-                # a class (``Allele.BREAKEND``): imported when exactly one jar of the image has it
+                # a class (``Allele.BREAKEND``): imported when exactly one jar of the image has it,
+                # else (used as a type, not through static members) one of the project's own
                 found = [JDK_CLASSES[name]] if name in JDK_CLASSES else class_index(libs).get(name, [])
-                if len(found) != 1:
-                    return f"no source for class {name}"
-                subject.imports.append(f"import {found[0]};")
+                if len(found) == 1:
+                    subject.imports.append(f"import {found[0]};")
+                elif not found:
+                    _stub_type(subject, name)  # used as a type or through static members
+                else:
+                    return f"no source for class {name} (several jars declare one)"
                 continue
+            target = subject.stub_types[owner] if owner is not None else None
             if kind == "variable":
-                typ = field_type(golden, name, subject.return_type) or name_type(name)
+                typ = field_type(golden, name, subject.return_type, member=target is not None) or name_type(
+                    name
+                )
+                mask = java_mask(golden)
+                if typ is None and re.search(
+                    r"(?<![\w.])(?:this\.)?" + re.escape(name) + r"\s*\.\s*\w", mask
+                ):
+                    # used through its own members (``LOGGER.error(...)``, ``helper.parse(x)``): an
+                    # object of a class with no source, whose members javac names next
+                    typ = f"BcType_{name}"
+                    _stub_type(subject, typ)
+                if typ is None and re.fullmatch(r"[A-Z][A-Z0-9_]+", name):
+                    typ = "int"  # a symbolic constant only passed on; javac checks the guess
                 if typ is None or gen(typ, name) is None:
                     return f"field {name} has no source and its type is not evident"
-                subject.stub_fields.append((typ, name))
+                if target is not None:
+                    (target.static_fields if static else target.fields).append((typ, name))
+                else:
+                    subject.stub_fields.append((typ, name))
             else:
                 rtype = (
-                    (declared or {}).get(name)
-                    or result_type(golden, name, subject.return_type)
+                    ((declared or {}).get(name) if target is None else None)
+                    or result_type(golden, name, subject.return_type, member=target is not None)
                     or name_type(name)
                 )
+                if rtype is None and target is not None:
+                    rtype = "int"  # only passed on: a number is the plainest guess, javac checks it
                 if rtype is None or any(a in ("<null>", "<nulltype>") for a in args):
                     return f"helper method {name} has no source and its result type is not evident"
-                src = stub_method(name, args, rtype, gen)
+                src = stub_method(name, args, rtype, gen, static=target is None or static, owner=owner)
                 if src is None:
                     return f"helper method {name} returns {rtype}, which has no generator"
-                subject.stub_methods.append(src)
-    return "fields or helpers still missing after declaring " + ", ".join(sorted(done))
+                if target is not None:
+                    target.methods.append(src)
+                else:
+                    subject.stub_methods.append(src)
+    return "fields or helpers still missing after declaring " + ", ".join(sorted(n for _, n in done))
