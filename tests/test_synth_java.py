@@ -154,16 +154,23 @@ def test_rendered_harness_compiles_with_the_golden(tmp_path: Path):
 @pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac) to find what is missing")
 def test_helpers_without_source_are_stubbed_with_their_declared_type():
     """A helper upstream's metadata declares but no source gives becomes a stub of that type
-    (java_stubs); one whose type nothing tells stays a reported failure."""
+    (java_stubs); a library type with no generator stays a reported failure."""
     golden = "public static double skew(double[] x) {\n    return mean(x) * 2;\n}"
     row = _row(golden, "skew", None, {"intraClassFieldsUsed": "public static double mean(double[] x);\n"})
     subject = java_harness.analyse_java(row)
     assert not subject.unresolved and subject.declared_methods == {"mean": "double"}
     cands, reason, _ = candidates(row, SynthOptions(), [])
     assert reason is None and "static double mean(double[] _p0)" in cands[0][2]
+    # a result used as an object: javac rejects the first guess (``int cannot be dereferenced``),
+    # and the helper then returns a stub object whose ``value()`` is declared in turn
     opaque = "public static double skew(double[] x) {\n    return helper(x).value();\n}"
     cands, reason, _ = candidates(_row(opaque, "skew"), SynthOptions(), [])
-    assert not cands and "helper" in reason
+    assert reason is None and "static class BcType_helper" in cands[0][2]
+    assert "static BcType_helper helper(double[] _p0)" in cands[0][2]
+    # a parameter type nothing can stand in for (the image's own class, no generator) still fails
+    library = "public static int flags(htsjdk.samtools.SAMRecord r) {\n    return r.getFlags();\n}"
+    cands, reason, _ = candidates(_row(library, "flags"), SynthOptions(), [])
+    assert not cands and "SAMRecord" in reason
 
 
 @pytest.mark.upstream

@@ -344,6 +344,26 @@ class StubType:
         return "\n".join(lines)
 
 
+#: Values a stub draws when the golden compares its results for equality (``a.getChr() !=
+#: b.getChr()``): a few, so that two calls often agree (as chromosome names do in Python harnesses).
+SMALL_DOMAIN = {
+    "int": "_r.nextInt(3)",
+    "long": "(long) _r.nextInt(3)",
+    "String": 'new String[]{"a", "b", "c"}[_r.nextInt(3)]',
+    "char": '"ab".charAt(_r.nextInt(2))',
+}
+
+
+def compared_for_equality(golden: str, name: str) -> bool:
+    """Whether the golden compares what ``name(...)`` returns with ``==``, ``!=`` or ``equals``."""
+    mask = java_mask(golden)
+    n = re.escape(name)
+    return bool(
+        re.search(r"\b" + n + r"\s*\([^;{}()]*\)\s*(==|!=|\.equals\s*\()", mask)
+        or re.search(r"(==|!=|\.equals\s*\()\s*(?:[\w\])]+\s*\.\s*)*" + n + r"\s*\(", mask)
+    )
+
+
 def stub_method(
     name: str,
     args: list[str],
@@ -351,6 +371,7 @@ def stub_method(
     gen: Callable[[str, str], str | None],
     static: bool = True,
     owner: str | None = None,
+    small: bool = False,
 ) -> str | None:
     """A static stub whose value is a function of its arguments (``None`` without a generator)."""
     params = ", ".join(f"{t} _p{i}" for i, t in enumerate(args))
@@ -361,7 +382,8 @@ def stub_method(
     if rtype == "void":
         # its only effect is being called: the calls (and their arguments) are the output
         return f'{mod}void {name}({params}) {{ System.out.println("stub call: {label}" + _bcShow({key})); }}'
-    expr = gen(rtype, name)
+    expr = SMALL_DOMAIN.get(rtype) if small else None
+    expr = expr or gen(rtype, name)
     if expr is None:
         return None
     return (
@@ -405,6 +427,78 @@ def _unknown_types(subject, gen, libs: list[str]) -> list[str]:
     return out
 
 
+#: ``incompatible types: int cannot be converted to Foo`` / ``int cannot be dereferenced``, with the
+#: source line and the caret line javac prints under them.
+_RETYPE = re.compile(
+    r"error: (?:incompatible types: (\w+) cannot be converted to ([\w.<>,\[\] ?]+)|(\w+) cannot be dereferenced)"
+    r"\n([^\n]*)\n([ \t]*)\^"
+)
+
+
+def _retypes(errors: str) -> list[tuple[str, str | None, str, int]]:
+    """``(guessed type, wanted type or None for "an object", source line, caret column)``."""
+    out = []
+    for m in _RETYPE.finditer(errors):
+        guessed = m.group(1) or m.group(3)
+        out.append((guessed, m.group(2), m.group(4), len(m.group(5))))
+    return out
+
+
+def _symbol_at(line: str, col: int, names: set[str]) -> str | None:
+    """The declared stub name the caret points at (or, for a dereference, just before it)."""
+    hits = [(abs(m.start() - col), m.group(0)) for m in re.finditer(r"\w+", line) if m.group(0) in names]
+    before = [h for h in hits if line.find(h[1]) <= col]
+    pool = before or hits
+    return min(pool)[1] if pool else None
+
+
+class _Registry:
+    """The stubbed fields and methods (owner ``None``: the harness's class), rendered onto the subject."""
+
+    def __init__(self) -> None:
+        self.fields: dict[tuple[str | None, str], list] = {}  # -> [type, static]
+        self.methods: dict[tuple[str | None, str], list] = {}  # -> [args, return type, static]
+        self.small: set[str] = set()  # methods whose results the golden compares for equality
+
+    def type_of(self, name: str) -> str | None:
+        for (_, n), spec in self.fields.items():
+            if n == name:
+                return spec[0]
+        for (_, n), spec in self.methods.items():
+            if n == name:
+                return spec[1]
+        return None
+
+    def names(self) -> set[str]:
+        return {n for _, n in self.fields} | {n for _, n in self.methods}
+
+    def retype(self, name: str, new: str) -> bool:
+        hit = False
+        for key, spec in [*self.fields.items(), *self.methods.items()]:
+            if key[1] == name:
+                idx = 0 if key in self.fields else 1
+                if spec[idx] != new:
+                    spec[idx] = new
+                    hit = True
+        return hit
+
+    def apply(self, subject, gen) -> str | None:
+        subject.stub_fields = [(t, n) for (o, n), (t, _) in self.fields.items() if o is None]
+        subject.stub_methods = []
+        for st in subject.stub_types.values():
+            st.fields = [(t, n) for (o, n), (t, s) in self.fields.items() if o == st.name and not s]
+            st.static_fields = [(t, n) for (o, n), (t, s) in self.fields.items() if o == st.name and s]
+            st.methods = []
+        for (owner, name), (args, rtype, static) in self.methods.items():
+            src = stub_method(
+                name, args, rtype, gen, static=owner is None or static, owner=owner, small=name in self.small
+            )
+            if src is None:
+                return f"helper method {name} returns {rtype}, which has no generator"
+            (subject.stub_methods if owner is None else subject.stub_types[owner].methods).append(src)
+        return None
+
+
 def complete(
     subject, golden: str, render, gen, libs: list[str], declared: dict[str, str] | None = None
 ) -> str | None:
@@ -412,12 +506,19 @@ def complete(
 
     ``render(subject)``: the harness text (None without a generator); ``gen(type, name)``: a
     generator expression; ``declared``: return types upstream's metadata gives for helpers.
+    A guess javac rejects (``int cannot be converted to IAtomContainer``, ``int cannot be
+    dereferenced``) is replaced by the type it wants (a stub class when it has no source).
     Returns ``None`` when the harness with the golden compiles, else why not.
     """
     done: set[tuple[str | None, str]] = set()
+    reg = _Registry()
+    retyped: set[str] = set()
     for t in _unknown_types(subject, gen, libs):
         _stub_type(subject, t)
-    for _ in range(ROUNDS + 2 * bool(subject.stub_types)):
+    for _ in range(ROUNDS + 2 * bool(subject.stub_types) + 2):
+        why = reg.apply(subject, gen)
+        if why:
+            return why
         ctx = render(subject)
         if ctx is None:
             return None  # the caller reports which type has no generator
@@ -433,6 +534,23 @@ def complete(
                 if any(t in ("<null>", "<nulltype>") for t in found):
                     return f"constructor of {name} called with null"
                 subject.stub_types[name].ctors.append(found)
+                added = True
+        for source, wanted, line, col in _retypes(errors):
+            name = _symbol_at(line, col, reg.names() - retyped)
+            if name is None:
+                continue
+            # ``int cannot be converted to Foo``: the stub's guess (int) becomes Foo; ``Foo cannot be
+            # converted to int`` where the stub is the target (``x = new Foo()``): it becomes Foo
+            new = wanted or f"BcType_{name}"
+            if wanted is not None and reg.type_of(name) == wanted:
+                new = source
+            base = re.sub(r"<.*|\[\]", "", new)
+            if gen(new, name) is None and re.fullmatch(r"[A-Z]\w*", base) and base not in JDK_CLASSES:
+                if class_index(libs).get(base):
+                    continue  # a library class without a generator: nothing to stand in with
+                _stub_type(subject, base)
+            if reg.retype(name, new):
+                retyped.add(name)
                 added = True
         missing = [m for m in missing_symbols(errors) if (m[3], m[1]) not in done]
         if not missing and not added:
@@ -481,25 +599,18 @@ def complete(
                     typ = "int"  # a symbolic constant only passed on; javac checks the guess
                 if typ is None or gen(typ, name) is None:
                     return f"field {name} has no source and its type is not evident"
-                if target is not None:
-                    (target.static_fields if static else target.fields).append((typ, name))
-                else:
-                    subject.stub_fields.append((typ, name))
+                reg.fields[(owner, name)] = [typ, bool(static and target is not None)]
             else:
                 rtype = (
                     ((declared or {}).get(name) if target is None else None)
                     or result_type(golden, name, subject.return_type, member=target is not None)
                     or name_type(name)
                 )
-                if rtype is None and target is not None:
+                if rtype is None:
                     rtype = "int"  # only passed on: a number is the plainest guess, javac checks it
-                if rtype is None or any(a in ("<null>", "<nulltype>") for a in args):
-                    return f"helper method {name} has no source and its result type is not evident"
-                src = stub_method(name, args, rtype, gen, static=target is None or static, owner=owner)
-                if src is None:
-                    return f"helper method {name} returns {rtype}, which has no generator"
-                if target is not None:
-                    target.methods.append(src)
-                else:
-                    subject.stub_methods.append(src)
+                if any(a in ("<null>", "<nulltype>") for a in args):
+                    return f"helper method {name} is called with null: its parameter types are not evident"
+                reg.methods[(owner, name)] = [args, rtype, static]
+                if compared_for_equality(golden, name):
+                    reg.small.add(name)
     return "fields or helpers still missing after declaring " + ", ".join(sorted(n for _, n in done))
