@@ -107,7 +107,9 @@ def main(argv: list[str] | None = None) -> int:
         }
         if not report_file.is_file() and config in previous:
             kept = previous[config]["synthesis"]
-            if kept["validated"] >= entry["synthesized"]:
+            if kept.get("validated") is None and kept.get("note"):
+                entry["synthesis"] = kept  # already "not kept": stays so until a run with a report
+            elif kept["validated"] >= entry["synthesized"]:
                 entry["synthesis"] = kept
             else:  # the harness file grew since: the old yield no longer describes it
                 entry["synthesis"] = {
