@@ -299,7 +299,8 @@ def compile_errors(source: str, libs: list[str]) -> str:
         return "javac is not installed"
     with tempfile.TemporaryDirectory(prefix="bc-javastub-") as tmp:
         public = re.search(r"^public\s+(?:final\s+)?class\s+(\w+)", source, re.M)
-        path = Path(tmp) / f"{public.group(1) if public else 'Main'}.java"  # javac wants the public class's name
+        # javac wants the file named after the public class
+        path = Path(tmp) / f"{public.group(1) if public else 'Main'}.java"
         path.write_text(source, encoding="utf-8")
         cmd = [javac, "-proc:none", "-Xmaxerrs", "200", "-nowarn", "-d", tmp]
         if libs:
