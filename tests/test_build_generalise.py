@@ -1243,6 +1243,29 @@ def test_a_dict_of_lists_of_dicts_is_typed_to_its_last_level():
     assert _run_harness(NESTED, "confident_share", range(10), candidate=mutant) != outs
 
 
+PICKED = '''\
+def top_hit_gap(report, scale=1.0):
+    """How far the best hit of a search report is ahead of the runner-up."""
+    hits = report["hits"]
+    if len(hits) < 2:
+        return None
+    return round((hits[0]["score"] - hits[1].get("score", 0.0)) * scale, 3)
+'''
+
+
+def test_an_element_picked_by_position_and_read_by_key_makes_a_list_of_dicts():
+    """``hits[0]["score"]``: the hits are dicts (not ints), so the golden returns numbers, and a
+    candidate reading the wrong element is caught."""
+    subject = python_harness.analyse(PICKED, "top_hit_gap")
+    kind = subject.params[0].kinds[0]
+    assert kind.startswith("dictkeys:") and "dictlist:" in kind, kind
+    outs = _run_harness(PICKED, "top_hit_gap", range(10))
+    assert sum(o.startswith("result: ") and "None" not in o for o in outs) >= 5, outs
+    mutant = PICKED.replace("hits[1].get", "hits[-1].get")
+    assert mutant != PICKED
+    assert _run_harness(PICKED, "top_hit_gap", range(10), candidate=mutant) != outs
+
+
 DEPTH = '''\
 def mean_depth(path, min_depth=0):
     """Mean depth over the lines of a depth file (chromosome, position, depth; tab-separated)."""

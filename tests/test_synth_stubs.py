@@ -380,3 +380,50 @@ def test_java_classes_with_no_source_are_stub_objects_whose_methods_follow_their
     golden = run(JAVA_TYPES)
     assert all("exception:" not in o for o in golden) and len(set(golden)) == 4, golden
     assert run(JAVA_TYPES.replace("+ 2 * pad", "+ pad")) != golden
+
+
+JAVA_PASSED_ON = """public static int countLong(int minLen) {
+    int n = 0;
+    for (String w : words) {
+        if (Boolean.logicalAnd(strict, w.length() >= minLen)) {
+            n += 1 + shift;
+        }
+    }
+    return n;
+}"""
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None, reason="needs a JDK (javac, java) to compile and run the harness"
+)
+def test_java_fields_only_passed_on_are_typed_by_javac_and_iterated_ones_are_lists(tmp_path: Path):
+    # ``strict`` is only an argument, ``shift`` only arithmetic, ``words`` only iterated: the first
+    # guess for ``strict`` (int) is rejected by javac and retyped to what it names (boolean)
+    row = {
+        "task_id": "java_p", "language": "java", "function_name": "countLong",
+        "golden_code": JAVA_PASSED_ON, "file_path": None, "repository": None, "metadata": "{}", "signature": None,
+    }  # fmt: skip
+    out, reason, _ = pipeline.java_candidates(row, pipeline.SynthOptions(), None, [])
+    assert reason is None, reason
+    ctx = out[0][2]
+    for decl in ("static List<String> words;", "static boolean strict;", "static int shift;"):
+        assert decl in ctx, decl
+
+    def run(code: str) -> list[str]:
+        got = []
+        for seed in range(4):
+            d = tmp_path / f"{abs(hash(code)) % 10**8}-{seed}"
+            d.mkdir()
+            prog = ctx.replace(INSERT_MARKER, code).replace(python_harness.SEED_PLACEHOLDER, str(seed))
+            (d / "Main.java").write_text(prog)
+            subprocess.run(["javac", "Main.java"], cwd=d, check=True, capture_output=True, timeout=120)
+            done = subprocess.run(
+                ["java", "Main"], cwd=d, check=True, capture_output=True, text=True, timeout=60
+            )
+            got.append(done.stdout)
+        return got
+
+    golden = run(JAVA_PASSED_ON)
+    assert all("exception:" not in o for o in golden) and len(set(golden)) == 4, golden
+    assert run(JAVA_PASSED_ON.replace("Boolean.logicalAnd(strict,", "Boolean.logicalOr(strict,")) != golden
+    assert run(JAVA_PASSED_ON.replace("1 + shift", "shift")) != golden

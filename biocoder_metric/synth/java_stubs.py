@@ -81,6 +81,10 @@ def _element_type(mask: str, name: str) -> str:
     return "int"
 
 
+#: The boxed type a ``List`` holds for a primitive element type.
+_BOXED = {"int": "Integer", "double": "Double", "long": "Long", "boolean": "Boolean", "char": "Character"}
+
+
 def field_type(golden: str, name: str, return_type: str, member: bool = False) -> str | None:
     """The type of field ``name`` from how ``golden`` uses it, or ``None``.
 
@@ -130,6 +134,9 @@ def field_type(golden: str, name: str, return_type: str, member: bool = False) -
         return "int"
     if re.search(pre + n + r"\s*(==|!=)\s*\"", mask):
         return "String"
+    m = re.search(r"for\s*\(\s*(?:final\s+)?(" + _TYPE + r")\s+\w+\s*:\s*" + pre + n + r"\s*\)", mask)
+    if m:  # for (String s : names): a list of that element type
+        return f"List<{_BOXED.get(m.group(1), m.group(1))}>"
     return None
 
 
@@ -601,8 +608,13 @@ def complete(
                     # object of a class with no source, whose members javac names next
                     typ = f"BcType_{name}"
                     _stub_type(subject, typ)
-                if typ is None and re.fullmatch(r"[A-Z][A-Z0-9_]+", name):
-                    typ = "int"  # a symbolic constant only passed on; javac checks the guess
+                if typ is None and not re.search(
+                    r"for\s*\([^;:()]*:\s*(?:this\.)?" + re.escape(name) + r"\s*\)", mask
+                ):
+                    # only passed on (``setEnabled(editable)``, ``a != b.chr``): a number is the
+                    # plainest guess; javac checks it, and a rejected guess is retyped to the type
+                    # javac names (``int cannot be converted to boolean``) in the next round
+                    typ = "int"
                 if typ is None or gen(typ, name) is None:
                     return f"field {name} has no source and its type is not evident"
                 reg.fields[(owner, name)] = [typ, bool(static and target is not None)]

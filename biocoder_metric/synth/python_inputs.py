@@ -1113,7 +1113,36 @@ def element_kind(body: ast.AST, target: str, depth: int = 0) -> str | None:
             return "dictlist:" + repr(key_kinds(body, var.id, keys, max(1, depth)))
         if sv and max(sv, key=lambda f: sv[f]) == "str" and sv["str"] >= W_USAGE:
             return "list_dna" if re.search(r"seq|read", target.lower()) else "list_str"
+    # ``hits[0]['score']``, ``hits[i].get('id')``: an element picked by position and read by string
+    # keys is a dict, so ``target`` is a list of dicts
+    import copy as _copy
+
+    item = "_bc_item"
+    tree = body
+    for name in aliases(body, target):  # also through ``hits = report['hits']``
+        tree = _ItemToName(name, item).visit(_copy.deepcopy(tree))
+    keys = read_keys(tree, item)
+    if keys:
+        return "dictlist:" + repr(key_kinds(tree, item, keys, max(1, depth)))
     return None
+
+
+class _ItemToName(ast.NodeTransformer):
+    """``target[i]`` (an index that is not a string or a slice) -> the name ``result``."""
+
+    def __init__(self, target: str, result: str):
+        self.target, self.result = target, result
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        if (
+            _is_target(node.value, self.target)
+            and isinstance(node.ctx, ast.Load)
+            and not isinstance(node.slice, ast.Slice)
+            and not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str))
+        ):
+            return ast.copy_location(ast.Name(id=self.result, ctx=ast.Load()), node)
+        return node
 
 
 #: Calls whose value holds the same elements as their first argument.
