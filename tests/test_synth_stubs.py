@@ -91,15 +91,39 @@ def test_names_with_no_source_are_stubs_whose_values_follow_their_arguments(tmp_
 def test_names_no_value_can_stand_for_stay_unresolved():
     for golden, why in [
         ("def f(x):\n    class Child(Base):\n        pass\n    return Child()\n", "base class"),
-        ("@cached\ndef f(x):\n    return x + 1\n", "decorator"),
+        ("@cached\ndef f(x):\n    return cached(x) + 1\n", "decorator and used otherwise"),
         ("def f(p):\n    with opener(p) as fh:\n        return fh.read()\n", "context manager"),
-        ("def f(x):\n    return isinstance(x, Thing) and size(x)\n", "isinstance"),
+        ("def f(x):\n    return isinstance(x, Thing) and Thing.size(x)\n", "isinstance and used otherwise"),
     ]:
         tree = ast.parse(golden)
         name = next(n.name for n in tree.body if isinstance(n, ast.FunctionDef))
         row = {"golden_code": golden, "function_name": name, "language": "python", "task_id": name}
         out, reason, _ = pipeline.python_candidates(row, pipeline.SynthOptions(), None, [])
         assert out == [] and reason.startswith("unresolved names") and why in reason, reason
+
+
+DECORATED = """
+@cli.command()
+@cli.option("--window", type=int)
+def windowed_max(values, window=3):
+    if isinstance(values, LazyTrack):
+        return None
+    out = []
+    for i in range(0, len(values), window):
+        out.append(max(values[i:i + window]))
+    return out
+"""
+
+
+def test_a_decorator_passes_the_function_through_and_an_isinstance_class_is_its_own(tmp_path: Path):
+    """``cli`` (used only in decorators) leaves the function unchanged, and ``LazyTrack`` (only
+    tested with isinstance) is an empty class: the harness tests the function's own code."""
+    ctx, desc = _context(DECORATED, "windowed_max")
+    golden = _run(ctx, DECORATED, range(10), tmp_path)
+    assert sum(o.startswith("result: [") for o in golden) >= 8, golden
+    mutant = DECORATED.replace("range(0, len(values), window)", "range(0, len(values) - 1, window)")
+    assert mutant != DECORATED
+    assert _run(ctx, mutant, range(10), tmp_path) != golden
 
 
 def test_only_plain_missing_names_are_offered_to_stubs():

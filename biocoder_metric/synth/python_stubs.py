@@ -23,8 +23,11 @@ mechanically, for every such name:
   class, and a name used only in **annotations** needs nothing (harnesses start with
   ``from __future__ import annotations``).
 
-A name used in a way no generated value can stand for (a base class, a decorator, a context
-manager, the second argument of ``isinstance``) keeps the task unresolved, with that reason.
+A name used only as a **decorator** (``@click.command()``, ``@cli.option(...)``) passes the
+function through unchanged: the function is what is tested. A name only **tested with
+``isinstance``** is an empty class of its own (no generated value is one of it). A name used in a
+way no generated value can stand for (a base class, a context manager, a decorator or an
+``isinstance`` class also used otherwise) keeps the task unresolved, with that reason.
 
 Every stub slot is one more slot of the plan (:class:`biocoder_metric.synth.python_harness.Plan`
 ``stubs``), so the plan search (:mod:`biocoder_metric.synth.python_search`) may swap its kind like
@@ -120,19 +123,23 @@ def _uses(tree: ast.AST, name: str) -> tuple[list[str], str | None]:
     skip = _annotation_nodes(tree)
     labels: list[str] = []
     raised = other = tested = False
+    decorating: set[int] = set()  # the name's nodes inside decorator expressions
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef) and any(
             isinstance(n, ast.Name) and n.id == name for b in node.bases for n in ast.walk(b)
         ):
             return [], f"{name} is a base class"
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and any(
-            isinstance(n, ast.Name) and n.id == name for d in node.decorator_list for n in ast.walk(d)
-        ):
-            return [], f"{name} is a decorator"
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            decorating |= {
+                id(n)
+                for d in node.decorator_list
+                for n in ast.walk(d)
+                if isinstance(n, ast.Name) and n.id == name
+            }
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
             continue
-        if id(node) in skip:
+        if id(node) in skip or id(node) in decorating:
             continue
         parent = parents.get(id(node))
         if _raised_or_caught(node, parents):
@@ -173,10 +180,16 @@ def _uses(tree: ast.AST, name: str) -> tuple[list[str], str | None]:
         if call is not None and isinstance(parents.get(id(call)), ast.withitem):
             return [], f"{name} makes a context manager"
     labels = list(dict.fromkeys(labels))
+    if decorating:
+        if labels or raised or tested:
+            return [], f"{name} is a decorator and used otherwise"
+        return ["!decorator"], None
     if raised and not labels:
         return ["!exception"], None
     if tested:
-        return [], f"{name} is a class tested with isinstance"
+        if labels:
+            return [], f"{name} is a class tested with isinstance and used otherwise"
+        return ["!class"], None
     if raised:
         return [], f"{name} is raised or caught and used otherwise"
     if other and len(labels) > 1:
@@ -244,6 +257,18 @@ def _kinds(scope: ast.Module, label: str) -> list[str]:
     return kinds[:KEEP] or ["int_small"]
 
 
+#: A decorator with no source (``@click.command()``, ``@app.option(...)``): it returns the function
+#: it decorates unchanged, however it is reached (called with options, through attributes).
+_PASSTHROUGH = """class _bc_passthrough:
+    def __call__(self, *a, **k):
+        if len(a) == 1 and not k and callable(a[0]):
+            return a[0]
+        return self
+
+    def __getattr__(self, _name):
+        return self"""
+
+
 def plan_stubs(sources: list[str], names: list[str]) -> tuple[Stubs | None, str | None]:
     """The stubs for ``names`` as the code in ``sources`` (the golden first, then sliced
     definitions and class members) uses them, or ``(None, reason)`` when one cannot be stubbed."""
@@ -263,6 +288,12 @@ def plan_stubs(sources: list[str], names: list[str]) -> tuple[Stubs | None, str 
         if labels == ["!exception"]:
             base = "Warning" if name.endswith("Warning") else "Exception"
             out.definitions.append(f"class {name}({base}):\n    pass")
+            continue
+        if labels == ["!class"]:  # only tested with isinstance: no generated value is one
+            out.definitions.append(f"class {name}:\n    pass")
+            continue
+        if labels == ["!decorator"]:  # the decorated function itself is what is tested
+            out.definitions.append(_PASSTHROUGH + f"\n{name} = _bc_passthrough()")
             continue
         for label in labels:  # none: only in annotations, never evaluated
             if label.endswith("!"):  # an exception class of a namespace: defined, not drawn
