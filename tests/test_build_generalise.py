@@ -1266,6 +1266,28 @@ def test_an_element_picked_by_position_and_read_by_key_makes_a_list_of_dicts():
     assert _run_harness(PICKED, "top_hit_gap", range(10), candidate=mutant) != outs
 
 
+STARRED = '''\
+def tag_join(min_len=1, *parts: str, upper=False):
+    """Join the parts at least ``min_len`` long with "-"."""
+    out = "-".join(p for p in parts if len(p) >= min_len)
+    return out.upper() if upper else out
+'''
+
+
+def test_star_args_are_generated_and_spread_after_the_positional_parameters():
+    """``*parts`` gets a sequence (typed by its annotation) spread into the call; ``min_len``
+    before it stays positional (by keyword it would clash with the spread values)."""
+    subject = python_harness.analyse(STARRED, "tag_join")
+    star = [p for p in subject.params if p.star]
+    assert [p.name for p in star] == ["parts"] and star[0].kinds[0] == "list_str", subject.params
+    outs = _run_harness(STARRED, "tag_join", range(12))
+    results = [ln for o in outs for ln in o.splitlines() if ln.startswith("result: ")]
+    assert len(results) >= 10 and len(set(results)) >= 3, outs
+    mutant = STARRED.replace("for p in parts if", "for p in parts[1:] if")
+    assert mutant != STARRED
+    assert _run_harness(STARRED, "tag_join", range(12), candidate=mutant) != outs
+
+
 DEPTH = '''\
 def mean_depth(path, min_depth=0):
     """Mean depth over the lines of a depth file (chromosome, position, depth; tab-separated)."""

@@ -105,7 +105,7 @@ def constructor(
     for p in params:
         if not p.kinds or (not p.has_default and p.kinds[0].startswith(("stub:", "a_type"))):
             return None
-    names = [p.name for p in params if not p.kw_only]
+    names = [p.name for p in params if not p.kw_only and not p.star]
     examples = callsite_examples(repo_dir, class_name, names) if class_name and repo_dir else []
     known = {p.name for p in params}
     examples = [e for e in examples if set(e) <= known]

@@ -398,7 +398,7 @@ def analyse(
         skip_first=method in ("instance", "property", "class"),
         helpers=helper_index([*helper_sources, *class_members]),
     )
-    names = [p.name for p in subject.params if not p.kw_only]
+    names = [p.name for p in subject.params if not p.kw_only and not p.star]
     subject.examples = doc_examples(func, names)
     subject.examples += [
         e for e in callsite_examples(repo_dir, function_name, names, func) if e not in subject.examples
@@ -590,7 +590,7 @@ def _replaced_args(
     pname, var, kw = order[pos]
     if kw:
         return ", ".join(positional), f"dict(_bc_kw, **{{{pname!r}: {value}}})"
-    k = positional.index(var)
+    k = positional.index(var) if var in positional else positional.index(f"*{var}")
     return ", ".join([*positional[:k], value, *positional[k + 1 :]]), "dict(_bc_kw)"
 
 
@@ -767,6 +767,7 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         if plan.explore and kind and kind.startswith("int") and p.name in subject.scales
     }
     near_rate = round(BOUNDARY_RATE / max(1, len(bounded)), 3)
+    has_star = any(getattr(p, "star", False) for p, _ in plan.args)
     for i, (p, kind) in enumerate(plan.args):
         var = f"_bc_a{i}"
         if kind is None:
@@ -785,8 +786,9 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
             expr = f"_bc_resize(_r, {expr}, {lengths!r})"
         # an example's literal is evaluated fresh per case: mutating it cannot leak into the next case
         value = f"(eval(_bc_ex[{p.name!r}]) if _bc_ex is not None and {p.name!r} in _bc_ex else {expr})"
-        by_keyword = p.kw_only or omitted or (p.has_default and plan.explore)
-        if p.has_default and plan.explore:
+        # with ``*args``, a parameter before it is always positional (by keyword it would clash)
+        by_keyword = p.kw_only or ((omitted or (p.has_default and plan.explore)) and not has_star)
+        if p.has_default and plan.explore and by_keyword:
             # a defaulted parameter: given by keyword in about half the cases, left out otherwise,
             # so a changed default shows (an example call decides for itself); one the body rejects
             # when left to its default (``assert cols is not None``) is always given
@@ -799,7 +801,7 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         if by_keyword:
             keywords.append((p.name, var, f"_bc_give{i}" if p.has_default and plan.explore else "True"))
         else:
-            positional.append(var)
+            positional.append(f"*{var}" if p.star else var)
         if kind.startswith(
             (
                 "list",

@@ -116,6 +116,8 @@ class ParamSpec:
     default_src: str | None = None
     kw_only: bool = False
     votes: dict[str, float] = field(default_factory=dict)
+    #: ``*args``: the value is a sequence spread into the call after the positional parameters
+    star: bool = False
 
 
 # ---------------------------------------------------------------------------- type strings
@@ -1493,7 +1495,33 @@ def infer_params(
                 votes=dict(votes),
             )
         )
+    if a.vararg is not None:  # ``*args``: the extra positional arguments, a sequence of values
+        specs.insert(len(positional), vararg_spec(func, a.vararg, helpers))
     return specs
+
+
+#: Kinds a ``*args`` value may take: sequences, spread into the call.
+_SEQUENCE_KINDS = ("list", "tuple", "vocab_list", "dictlist", "tuplelist", "objlist")
+
+
+def vararg_spec(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, arg: ast.arg, helpers: dict[str, ast.AST] | None
+) -> ParamSpec:
+    """The :class:`ParamSpec` of ``*args``: a sequence whose elements are typed by how the body
+    uses the tuple (``for a in args``, ``' '.join(args)``, ``args[0]``) or by the annotation (the
+    type of each element)."""
+    votes: dict[str, float] = defaultdict(float, usage_votes(func, arg.arg))
+    votes["list"] += W_ANNOTATION  # it is a tuple, whatever else the body says
+    kinds = [
+        k
+        for k in refine_kinds(func, arg.arg, rank_kinds(arg.arg, votes), votes, helpers=helpers)
+        if k.startswith(_SEQUENCE_KINDS)
+    ]
+    fam = family_of_type(ast.unparse(arg.annotation)) if arg.annotation is not None else None
+    if fam in ("str", "int", "float"):
+        kinds.insert(0, f"list_{fam}")
+    kinds = list(dict.fromkeys(kinds + ["list_str", "list_int"]))
+    return ParamSpec(name=arg.arg, kinds=kinds, votes=dict(votes), star=True)
 
 
 def refine_kinds(
