@@ -451,3 +451,46 @@ def test_java_fields_only_passed_on_are_typed_by_javac_and_iterated_ones_are_lis
     assert all("exception:" not in o for o in golden) and len(set(golden)) == 4, golden
     assert run(JAVA_PASSED_ON.replace("Boolean.logicalAnd(strict,", "Boolean.logicalOr(strict,")) != golden
     assert run(JAVA_PASSED_ON.replace("1 + shift", "shift")) != golden
+
+
+JAVA_WILDCARD = """public static double spread(List<? extends Number> values, int skip) {
+    double lo = Double.MAX_VALUE, hi = -Double.MAX_VALUE;
+    for (int i = skip; i < values.size(); i++) {
+        double v = values.get(i).doubleValue();
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+    }
+    return hi - lo;
+}"""
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None, reason="needs a JDK (javac, java) to compile and run the harness"
+)
+def test_java_wildcard_parameters_get_values_of_their_bound(tmp_path: Path):
+    row = {
+        "task_id": "java_w", "language": "java", "function_name": "spread",
+        "golden_code": JAVA_WILDCARD, "file_path": None, "repository": None, "metadata": "{}", "signature": None,
+    }  # fmt: skip
+    out, reason, _ = pipeline.java_candidates(row, pipeline.SynthOptions(), None, [])
+    assert reason is None, reason
+    ctx = out[0][2]
+    assert "List<? extends Number> _a0 = " in ctx
+
+    def run(code: str) -> list[str]:
+        got = []
+        for seed in range(4):
+            d = tmp_path / f"{abs(hash(code)) % 10**8}-{seed}"
+            d.mkdir()
+            prog = ctx.replace(INSERT_MARKER, code).replace(python_harness.SEED_PLACEHOLDER, str(seed))
+            (d / "Main.java").write_text(prog)
+            subprocess.run(["javac", "Main.java"], cwd=d, check=True, capture_output=True, timeout=120)
+            done = subprocess.run(
+                ["java", "Main"], cwd=d, check=True, capture_output=True, text=True, timeout=60
+            )
+            got.append(done.stdout)
+        return got
+
+    golden = run(JAVA_WILDCARD)
+    assert sum("result: " in o for o in golden) == 4 and len(set(golden)) == 4, golden
+    assert run(JAVA_WILDCARD.replace("int i = skip;", "int i = skip + 1;")) != golden

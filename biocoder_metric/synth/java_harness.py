@@ -215,12 +215,11 @@ def parse_signature(golden: str, name: str) -> tuple[str, list[JavaParam], bool,
     params = []
     for p in split_params(plist):
         p = re.sub(r"@\w+\s*", "", p).replace("final ", "").strip()
-        varargs = "..." in p
         p = p.replace("...", "[] ")
         typ, pname = p.rsplit(None, 1)
-        params.append(
-            JavaParam(type=typ.replace(" ", "") if not varargs else typ.strip().replace(" ", ""), name=pname)
-        )
+        # spaces go, except those a wildcard bound needs (``List<? extends Node>``)
+        typ = re.sub(r"\?(extends|super)", r"? \1 ", typ.strip().replace(" ", ""))
+        params.append(JavaParam(type=typ, name=pname))
     words = (mods + " " + m.group(3)).split()
     modifiers = {
         "public",
@@ -609,11 +608,18 @@ def generator(
     ``repo_types``: the repository's own classes the harness inlines; one of them is built
     through its constructor from generated arguments (an enum: one of its constants).
     """
-    t = typ.strip()
+    # a wildcard's bound is what the values are: ``List<? extends Node>`` holds Nodes
+    t = re.sub(r"\?\s*(?:extends|super)\s*(?=[A-Za-z])", "", typ.strip())
     rt = repo_types or {}
     n = name.lower()
     if t in tvars or t in ("E", "T", "K", "V", "?", "Object"):
         return "Integer.valueOf(_r.nextInt(20))" if variant % 2 == 0 else '_bcStr(_r, "abcdef", 2, 6)'
+    if t == "Number":  # abstract: a boxed number of either kind
+        return (
+            "(Number) Double.valueOf(0.1 + _r.nextDouble() * 20)"
+            if variant % 2
+            else "(Number) Integer.valueOf(_r.nextInt(21))"
+        )
     if t in _BOXED:
         inner = generator(_BOXED[t], name, tvars, variant, rt)
         return f"{t}.valueOf({inner})" if inner else None
