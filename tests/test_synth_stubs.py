@@ -494,3 +494,43 @@ def test_java_wildcard_parameters_get_values_of_their_bound(tmp_path: Path):
     golden = run(JAVA_WILDCARD)
     assert sum("result: " in o for o in golden) == 4 and len(set(golden)) == 4, golden
     assert run(JAVA_WILDCARD.replace("int i = skip;", "int i = skip + 1;")) != golden
+
+
+JAVA_JDK_TYPES = """public static int openSlots(BitSet mask, Deque<Integer> queue, BigInteger limit) {
+    int n = 0;
+    while (!queue.isEmpty()) {
+        int q = queue.pollFirst();
+        if (!mask.get(q) && BigInteger.valueOf(q).compareTo(limit) < 0) n++;
+    }
+    return n + mask.cardinality();
+}"""
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None, reason="needs a JDK (javac, java) to compile and run the harness"
+)
+def test_java_bitsets_big_numbers_and_deques_have_generators(tmp_path: Path):
+    row = {
+        "task_id": "java_j", "language": "java", "function_name": "openSlots",
+        "golden_code": JAVA_JDK_TYPES, "file_path": None, "repository": None, "metadata": "{}", "signature": None,
+    }  # fmt: skip
+    out, reason, _ = pipeline.java_candidates(row, pipeline.SynthOptions(), None, [])
+    assert reason is None, reason
+    ctx = out[0][2]
+    outs = []
+    for code in (JAVA_JDK_TYPES, JAVA_JDK_TYPES.replace("!mask.get(q) &&", "")):
+        got = []
+        for seed in range(3):
+            d = tmp_path / f"{len(outs)}-{seed}"
+            d.mkdir()
+            prog = ctx.replace(INSERT_MARKER, code).replace(python_harness.SEED_PLACEHOLDER, str(seed))
+            (d / "Main.java").write_text(prog)
+            subprocess.run(["javac", "Main.java"], cwd=d, check=True, capture_output=True, timeout=120)
+            done = subprocess.run(
+                ["java", "Main"], cwd=d, check=True, capture_output=True, text=True, timeout=60
+            )
+            got.append(done.stdout)
+        outs.append(got)
+    golden, mutant = outs
+    assert all("exception:" not in o and "after mask: {" in o for o in golden) and len(set(golden)) == 3
+    assert mutant != golden

@@ -678,7 +678,17 @@ def generator(
         # ``new int[0][]`` for an array of arrays (``new int[][0]`` does not parse)
         empty = f"new {base.split('[')[0]}[0]" + "[]" * base.count("[]")
         return f"_bcList(_r, 1, 8, () -> ({base}) {elem}).toArray({empty})"
-    gm = re.match(r"(List|ArrayList|Collection|Iterable|Set|HashSet|TreeSet|LinkedList)<(.+)>$", t)
+    if t == "BitSet":  # a few of the low bits set
+        return "BitSet.valueOf(new long[] {_r.nextInt(1 << 16)})"
+    if t == "BigInteger":
+        return "BigInteger.valueOf(_r.nextInt(2001) - 1000)"
+    if t == "BigDecimal":
+        return "BigDecimal.valueOf(_r.nextInt(20001) - 10000, 2)"
+    gm = re.match(
+        r"(List|ArrayList|Collection|Iterable|Set|HashSet|TreeSet|LinkedList|LinkedHashSet|SortedSet|"
+        r"Vector|Deque|ArrayDeque|Queue)<(.+)>$",
+        t,
+    )
     if gm:
         elem = generator(gm.group(2), name, tvars, variant, rt)
         if elem is None:
@@ -686,10 +696,14 @@ def generator(
         lst = f"_bcList(_r, 0 + 1, 8, () -> {elem})"
         if gm.group(1) in ("Set", "HashSet"):
             return f"new HashSet<>({lst})"
-        if gm.group(1) == "TreeSet":
+        if gm.group(1) in ("TreeSet", "SortedSet"):
             return f"new TreeSet<>({lst})"
-        if gm.group(1) == "LinkedList":
+        if gm.group(1) in ("LinkedList", "Queue"):
             return f"new LinkedList<>({lst})"
+        if gm.group(1) in ("LinkedHashSet", "Vector", "ArrayDeque"):
+            return f"new {gm.group(1)}<>({lst})"
+        if gm.group(1) == "Deque":
+            return f"new ArrayDeque<>({lst})"
         return f"new ArrayList<>({lst})"
     mm = re.match(r"(Map|HashMap|TreeMap|LinkedHashMap)<(.+)>$", t)
     if mm:
@@ -840,7 +854,9 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
     body.append("}")
     for i, p in enumerate(subject.params):
         if p.type.endswith("[]") or re.match(
-            r"(List|ArrayList|Collection|Set|HashSet|Map|HashMap|TreeMap|StringBuilder)\b", p.type
+            r"(List|ArrayList|LinkedList|Collection|Set|HashSet|TreeSet|LinkedHashSet|SortedSet|Vector|Deque|"
+            r"ArrayDeque|Queue|Map|HashMap|TreeMap|LinkedHashMap|StringBuilder|BitSet)\b",
+            p.type,
         ):
             body.append(f'_bcPrint("after {p.name}: ", _a{i});')
     if not subject.is_static:
