@@ -1288,6 +1288,46 @@ def test_star_args_are_generated_and_spread_after_the_positional_parameters():
     assert _run_harness(STARRED, "tag_join", range(12), candidate=mutant) != outs
 
 
+DECODED = '''\
+def decode_peaks(payload, dtype="f8", compressed=False):
+    """Summed intensities of a base64 block of binary numbers."""
+    raw = base64.b64decode(payload.encode("ascii"))
+    if compressed:
+        raw = zlib.decompress(raw)
+    values = np.frombuffer(raw, dtype=dtype)
+    return len(values)
+'''
+
+JSON_TAGS = '''\
+def high_tags(doc, cutoff=10):
+    """Names of the integer tags above ``cutoff`` in a JSON object."""
+    data = json.loads(doc)
+    return sorted(k for k, v in data.items() if isinstance(v, int) and not isinstance(v, bool) and v > cutoff)
+'''
+
+
+@pytest.mark.parametrize(
+    ("golden", "name", "kind", "mutant"),
+    [
+        (DECODED, "decode_peaks", "encoded:b64", ("len(values)", "len(raw)")),
+        (JSON_TAGS, "high_tags", "encoded:json", ("data.items()", "list(data.items())[1:]")),
+    ],
+)
+def test_text_the_code_decodes_is_generated_in_that_encoding(golden, name, kind, mutant):
+    """base64 / JSON text, not random words the decoder rejects on every call; a ``dtype=``
+    argument is a dtype name."""
+    subject = python_harness.analyse(golden, name)
+    assert subject.params[0].kinds[0] == kind, subject.params[0].kinds
+    if name == "decode_peaks":
+        assert subject.params[1].kinds[0].startswith("choice:") and "float32" in subject.params[1].kinds[0]
+    outs = _run_harness(golden, name, range(12))
+    results = [ln for o in outs for ln in o.splitlines() if ln.startswith("result: ")]
+    assert len(results) >= 8 and len(set(results)) >= 3, outs
+    bad = golden.replace(*mutant)
+    assert bad != golden
+    assert _run_harness(golden, name, range(12), candidate=bad) != outs
+
+
 DEPTH = '''\
 def mean_depth(path, min_depth=0):
     """Mean depth over the lines of a depth file (chromosome, position, depth; tab-separated)."""

@@ -262,6 +262,7 @@ INVALID: tuple[tuple[str, str], ...] = (
     ("vocab_str:", "''"),
     ("vocab_list:", "[]"),
     ("text:", "''"),
+    ("encoded:", "_r.choice(['%%%', '{', 'xyz'])"),  # not valid in any of the encodings
     ("int", "_r.choice([-1, 0])"),
     ("float", "_r.choice([0.0, -1.0, float('nan')])"),
     ("list", "[]"),

@@ -1545,7 +1545,12 @@ def refine_kinds(
             else [k for k in kinds if k != "frame"]
         )
     top = kinds[0] if kinds else ""
-    if top.startswith(("str", "path")):
+    encoded = encoded_kind(body, target)
+    if encoded:  # base64.b64decode(source.encode()): text in the encoding the code decodes
+        kinds.insert(0, encoded)
+    elif depth == 0 and _passed_as(body, target, "dtype"):  # np.frombuffer(raw, dtype=dtype)
+        kinds.insert(0, "choice:" + repr(list(DTYPES)))
+    elif top.startswith(("str", "path")):
         patterns = regex_patterns(body, target)
         samples = regex_samples(patterns[0]) if patterns else None
         if samples:
@@ -1731,10 +1736,74 @@ def constructor_kind(class_source: str, class_name: str, repo_dir: str | Path | 
     return f"ctor:{class_name}:{fields!r}"
 
 
+#: Calls that decode their first argument, and the encoding it is then in.
+_DECODERS = {
+    "b64decode": "b64",
+    "standard_b64decode": "b64",
+    "urlsafe_b64decode": "b64",
+    "decodebytes": "b64",
+    "a2b_base64": "b64",
+    "fromhex": "hex",
+    "unhexlify": "hex",
+    "a2b_hex": "hex",
+    "literal_eval": "literal",
+}
+#: Modules whose ``loads`` reads JSON text.
+_JSON_MODULES = {"json", "ujson", "simplejson", "orjson"}
+#: The text of each encoding, drawn from ``_r``: random bytes (whole 8-byte words, so any numpy
+#: dtype can view them), a JSON object, a Python literal.
+ENCODED_EXPRS = {
+    "b64": "__import__('base64').b64encode(bytes(_r.randrange(256) for _ in range(8 * _r.randint(0, 6)))).decode()",
+    "hex": "bytes(_r.randrange(256) for _ in range(_r.randint(0, 12))).hex()",
+    "json": "__import__('json').dumps({_bc_seq(_r, 'abcdef', 1, 5): _r.choice([_r.randint(-9, 99), "
+    "_bc_seq(_r, 'ACGT', 1, 8), [_r.randint(0, 9) for _ in range(_r.randint(0, 3))], None, True]) "
+    "for _ in range(_r.randint(0, 5))})",
+    "literal": "repr([_r.randint(-20, 20) for _ in range(_r.randint(0, 6))])",
+}
+
+
+#: numpy dtype names a ``dtype=`` argument takes.
+DTYPES = ("float64", "float32", "int32", "int64", "uint8", "int16")
+
+
+def _passed_as(body: ast.AST, target: str, keyword: str) -> bool:
+    """Whether ``target`` is passed as ``keyword=`` to some call of the body."""
+    return any(
+        isinstance(node, ast.Call)
+        and any(k.arg == keyword and _is_target(k.value, target) for k in node.keywords)
+        for node in ast.walk(body)
+    )
+
+
+def encoded_kind(body: ast.AST, target: str) -> str | None:
+    """``encoded:ENC`` when ``target`` (or ``target.encode(...)``/``.strip()``) is decoded by the
+    body (``base64.b64decode``, ``bytes.fromhex``, ``json.loads``, ``ast.literal_eval``)."""
+    names = set(aliases(body, target))
+
+    def is_text(node: ast.AST) -> bool:
+        while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args[1:]:
+            node = node.func.value  # source.encode('ascii'), text.strip()
+        return isinstance(node, ast.Name) and node.id in names
+
+    for node in ast.walk(body):
+        if not (isinstance(node, ast.Call) and node.args and is_text(node.args[0])):
+            continue
+        f = node.func
+        fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        base = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else ""
+        if fname in _DECODERS:
+            return "encoded:" + _DECODERS[fname]
+        if fname == "loads" and base in _JSON_MODULES:
+            return "encoded:json"
+    return None
+
+
 def kind_expr(kind: str) -> str:
     """The generator expression of a kind (``choice:[...]`` picks among compared-to strings)."""
     if kind.startswith("fmt:"):  # a record of a file format (python_formats)
         return format_expr(kind)
+    if kind.startswith("encoded:"):  # text in an encoding the code decodes
+        return ENCODED_EXPRS[kind[len("encoded:") :]]
     if kind.startswith("member:"):  # one of the objects a constructed ``self`` holds (python_construct)
         return f"_bc_member(_r, _bc_obj, {kind[len('member:') :]})"
     if kind.startswith("ctor:"):  # one of the repository's classes, through its constructor
