@@ -1328,6 +1328,31 @@ def test_text_the_code_decodes_is_generated_in_that_encoding(golden, name, kind,
     assert _run_harness(golden, name, range(12), candidate=bad) != outs
 
 
+HEADER_CHECK = '''\
+REQUIRED_COLUMNS = ("#CHROM", "POS", "ID", "REF", "ALT")
+
+
+def sample_names(fields: list[str]):
+    """The sample names of a header line, or ValueError when its fixed columns are wrong."""
+    if tuple(fields[: len(REQUIRED_COLUMNS)]) != REQUIRED_COLUMNS:
+        raise ValueError("not a header line")
+    return [f.upper() for f in fields[len(REQUIRED_COLUMNS):]]
+'''
+
+
+def test_a_value_compared_with_a_module_constant_is_sometimes_that_constant():
+    """Random words never equal a required header: without copies of the constant (as given,
+    changed in one place, or extended) every call raises and the accepting branch is never run."""
+    subject = python_harness.analyse(HEADER_CHECK, "sample_names")
+    assert subject.likes == {"fields": ["REQUIRED_COLUMNS"]}
+    plan = next(i for i, p in enumerate(python_harness.plans(subject)) if p.explore)
+    outs = _run_harness(HEADER_CHECK, "sample_names", range(16), plan_index=plan)
+    results = [ln for o in outs for ln in o.splitlines() if ln.startswith("result: ")]
+    assert len(results) >= 4 and len(set(results)) >= 3, outs
+    bad = HEADER_CHECK.replace("f.upper() for f in", "f.upper() for f in fields[:1] +")
+    assert _run_harness(HEADER_CHECK, "sample_names", range(16), plan_index=plan, candidate=bad) != outs
+
+
 DEPTH = '''\
 def mean_depth(path, min_depth=0):
     """Mean depth over the lines of a depth file (chromosome, position, depth; tab-separated)."""

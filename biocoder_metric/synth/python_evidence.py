@@ -20,6 +20,7 @@ This module adds the values a careful person would try on top of random ones:
 from __future__ import annotations
 
 import ast
+import re
 
 from biocoder_metric import pyast
 
@@ -194,6 +195,51 @@ def length_constants(func: ast.AST, target: str) -> list[int]:
                 if v is not None and 0 <= v <= MAX_LENGTH:
                     found.add(v)
     return sorted(found)[:4]
+
+
+#: A module constant's name (``REQUIRED_HEADER``, ``vcf.MAGIC``).
+_CONSTANT_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)?[A-Z][A-Z0-9_]*$")
+
+
+def _of_target(node: ast.AST, target: str) -> bool:
+    """``target``, ``tuple(target)``/``list(target)``/``set(target)``, or a slice of one of them."""
+    while True:
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            node = node.value
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("tuple", "list", "set", "frozenset")
+            and len(node.args) == 1
+        ):
+            node = node.args[0]
+        else:
+            return isinstance(node, ast.Name) and node.id == target
+
+
+def compared_constants(func: ast.AST, target: str) -> list[str]:
+    """Module constants ``target`` is compared with for equality (``tuple(arr) != HEADER``,
+    ``arr[:3] == PREFIX``, ``magic == vcf.MAGIC``): the names, at most 4.
+
+    A random value never equals a header line or a magic number, so the branch that accepts the
+    input is never reached; the harness sometimes passes a copy of the constant itself, as given
+    or changed in one place (:func:`biocoder_metric.synth.python_harness` ``_bc_like``).
+    """
+    out: list[str] = []
+    for node in ast.walk(func):
+        if not (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and isinstance(node.ops[0], (ast.Eq, ast.NotEq))
+        ):
+            continue
+        left, right = node.left, node.comparators[0]
+        for mine, other in ((left, right), (right, left)):
+            if _of_target(mine, target) and isinstance(other, (ast.Name, ast.Attribute)):
+                text = ast.unparse(other)
+                if _CONSTANT_NAME.match(text):
+                    out.append(text)
+    return list(dict.fromkeys(out))[:4]
 
 
 def char_constants(func: ast.AST, target: str) -> list[tuple[int, str]]:

@@ -29,6 +29,7 @@ from biocoder_metric.synth.python_evidence import (
     EXAMPLE_RATE,
     callsite_examples,
     char_constants,
+    compared_constants,
     doc_examples,
     equal_lengths,
     invalid_expr,
@@ -245,6 +246,28 @@ def _bc_resize(_r, v, lengths):
     return (base * (n // len(base) + 1))[:n]
 
 
+def _bc_like(_r, v, consts):
+    """Sometimes a copy of a constant the code compares ``v`` with (``tuple(arr) != HEADER``): as
+    it is, with one element changed, or with elements added (a header line with samples)."""
+    if _r.random() >= 0.5:
+        return v
+    try:
+        c = _r.choice(consts())
+    except Exception:
+        return v
+    if isinstance(c, (list, tuple)) and isinstance(v, (list, tuple)):
+        out = list(c)
+        u = _r.random()
+        if u < 0.25 and out and v:
+            out[_r.randrange(len(out))] = v[0]
+        elif u < 0.75:
+            out += list(v[: _r.randint(1, 3)])
+        return tuple(out) if isinstance(v, tuple) else out
+    if type(c) is type(v):
+        return c
+    return v
+
+
 def _bc_plant(_r, v, chars):
     """Sometimes ``v`` with a character the code tests for put where it looks (``s[0] == 'M'``)."""
     if _r.random() >= 0.4 or not isinstance(v, str) or not v:
@@ -345,6 +368,8 @@ class Subject:
     scales: dict[str, list[int]] = field(default_factory=dict)  # parameter -> scale constants
     lengths: dict[str, list[int]] = field(default_factory=dict)  # parameter -> lengths it is compared with
     chars: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # parameter -> (index, char) tested
+    #: parameter -> module constants it is compared with for equality (``tuple(arr) != HEADER``)
+    likes: dict[str, list[str]] = field(default_factory=dict)
     #: lookups keyed by parameters: (container, key slots) (python_lookups)
     agreements: list[tuple[tuple[str, str], tuple, bool]] = field(default_factory=list)
     #: (parameter, mapping) where an element of the parameter is looked up (python_lookups)
@@ -406,6 +431,7 @@ def analyse(
     subject.scales = {p.name: c for p in subject.params if (c := scale_constants(func, p.name))}
     subject.lengths = {p.name: c for p in subject.params if (c := length_constants(func, p.name))}
     subject.chars = {p.name: c for p in subject.params if (c := char_constants(func, p.name))}
+    subject.likes = {p.name: c for p in subject.params if (c := compared_constants(func, p.name))}
     subject.required = required_defaults(func, [p.name for p in subject.params if p.has_default])
     subject.same_lengths = equal_lengths(func, [p.name for p in subject.params])
     subject.agreements, subject.compositions = python_lookups.lookups(
@@ -784,6 +810,9 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         lengths = subject.lengths.get(p.name) if plan.explore and plain else None
         if lengths:
             expr = f"_bc_resize(_r, {expr}, {lengths!r})"
+        likes = subject.likes.get(p.name) if plan.explore else None
+        if likes:  # read when the case runs: a constant with no source leaves the value as drawn
+            expr = f"_bc_like(_r, {expr}, lambda: [{', '.join(likes)}])"
         # an example's literal is evaluated fresh per case: mutating it cannot leak into the next case
         value = f"(eval(_bc_ex[{p.name!r}]) if _bc_ex is not None and {p.name!r} in _bc_ex else {expr})"
         # with ``*args``, a parameter before it is always positional (by keyword it would clash)
