@@ -91,6 +91,21 @@ def test_body_usage_decides_unnamed_parameters():
     assert k["e"][0].startswith("path")
 
 
+def test_joined_values_are_strings_and_commands_are_lists_of_strings():
+    k = _kinds("""
+        def f(parts, sep, root, name, cmd):
+            label = sep.join(parts)
+            out = os.path.join(root, name + ".txt")
+            subprocess.run(cmd, check=True)
+            return label, out
+    """)
+    assert k["parts"][0] == "list_str"  # str.join takes strings, not the ints of a bare "list"
+    assert k["root"][0].startswith("str")  # os.path.join is not str.join: its parts are strings
+    assert k["cmd"][0] == "list_str"
+    star = python_harness.analyse("def g(*args):\n    return ' '.join(args)\n", "g").params[0]
+    assert star.star and star.kinds[0] == "list_str"
+
+
 def test_compared_strings_become_choices():
     k = _kinds("""
         def f(mode):

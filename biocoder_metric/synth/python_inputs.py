@@ -558,8 +558,20 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             args = list(node.args) + [k.value for k in node.keywords]
             if not any(_is_target(a, target) for a in args):
                 continue
+            first = bool(node.args) and _is_target(node.args[0], target)
             if fname == "isinstance" and len(node.args) == 2 and _is_target(node.args[1], target):
                 vote("type", 10.0)
+            elif (
+                first
+                and fname == "join"
+                and isinstance(fn, ast.Attribute)
+                and ast.unparse(fn.value) not in ("os.path", "path", "posixpath", "osp")
+            ):
+                vote("list_str", 4.0)  # ", ".join(parts): strings to join
+            elif fname == "join" and isinstance(fn, ast.Attribute):
+                vote("str", 2.0)  # os.path.join(root, name): parts of a path
+            elif first and base == "subprocess":
+                vote("list_str", 4.0)  # subprocess.run(cmd): a command and its arguments
             elif fname == "range":
                 vote("int", 4.0)
             elif fname in _PATH_CALLS or (base in ("os", "path") and fname not in ("join",)):
@@ -1511,7 +1523,8 @@ def vararg_spec(
     uses the tuple (``for a in args``, ``' '.join(args)``, ``args[0]``) or by the annotation (the
     type of each element)."""
     votes: dict[str, float] = defaultdict(float, usage_votes(func, arg.arg))
-    votes["list"] += W_ANNOTATION  # it is a tuple, whatever else the body says
+    typed = [f for f in votes if f.startswith("list_")]  # ``" ".join(args)``: strings
+    votes[max(typed, key=lambda f: votes[f]) if typed else "list"] += W_ANNOTATION  # a tuple, whatever else
     kinds = [
         k
         for k in refine_kinds(func, arg.arg, rank_kinds(arg.arg, votes), votes, helpers=helpers)
