@@ -46,6 +46,31 @@ def _run(ctx: str, code: str, seeds: range, cwd: Path) -> list[str]:
     return outs
 
 
+def _java_context(name: str, golden: str) -> str:
+    """The first Java harness the pipeline makes from ``golden`` alone (no repository)."""
+    row = {
+        "task_id": f"java_{name}", "language": "java", "function_name": name,
+        "golden_code": golden, "file_path": None, "repository": None, "metadata": "{}", "signature": None,
+    }  # fmt: skip
+    out, reason, _ = pipeline.java_candidates(row, pipeline.SynthOptions(), None, [])
+    assert reason is None, reason
+    return out[0][2]
+
+
+def _run_java(ctx: str, code: str, cwd: Path, seeds: range = range(4)) -> list[str]:
+    """The stdout of the Java harness ``ctx`` with ``code`` inserted, compiled and run once per seed."""
+    got = []
+    for seed in seeds:
+        d = cwd / f"{abs(hash(code)) % 10**8}-{seed}"
+        d.mkdir(exist_ok=True)
+        prog = ctx.replace(INSERT_MARKER, code).replace(python_harness.SEED_PLACEHOLDER, str(seed))
+        (d / "Main.java").write_text(prog)
+        subprocess.run(["javac", "Main.java"], cwd=d, check=True, capture_output=True, timeout=120)
+        done = subprocess.run(["java", "Main"], cwd=d, check=True, capture_output=True, text=True, timeout=60)
+        got.append(done.stdout)
+    return got
+
+
 SCORE = '''
 def weighted_hits(reads, min_quality: QualityCutoff = 20):
     """Sum the weights of reads that pass, scaled by the project's unit."""
@@ -307,30 +332,13 @@ JAVA_FIELDS = """private double shiftedScore(int k) {
 def test_java_fields_and_helpers_with_no_source_are_declared_from_what_javac_says(tmp_path: Path):
     from biocoder_metric.synth import java_stubs
 
-    row = {
-        "task_id": "java_f", "language": "java", "function_name": "shiftedScore",
-        "golden_code": JAVA_FIELDS, "file_path": None, "repository": None, "metadata": "{}", "signature": None,
-    }  # fmt: skip
-    out, reason, _ = pipeline.java_candidates(row, pipeline.SynthOptions(), None, [])
-    assert reason is None, reason
-    ctx = out[0][2]
+    ctx = _java_context("shiftedScore", JAVA_FIELDS)
     for decl in ("int[] counts;", "int offset;", "String label;", "static boolean isCounted(int _p0)"):
         assert decl in ctx, decl
     assert "static double scale(int _p0, String _p1)" in ctx
 
     def run(code: str) -> list[str]:
-        got = []
-        for seed in range(4):
-            d = tmp_path / f"{abs(hash(code)) % 10**8}-{seed}"
-            d.mkdir()
-            prog = ctx.replace(INSERT_MARKER, code).replace(python_harness.SEED_PLACEHOLDER, str(seed))
-            (d / "Main.java").write_text(prog)
-            subprocess.run(["javac", "Main.java"], cwd=d, check=True, capture_output=True, timeout=120)
-            done = subprocess.run(
-                ["java", "Main"], cwd=d, check=True, capture_output=True, text=True, timeout=60
-            )
-            got.append(done.stdout)
-        return got
+        return _run_java(ctx, code, tmp_path)
 
     golden = run(JAVA_FIELDS)
     assert all("exception:" not in o for o in golden) and len(set(golden)) == 4
@@ -377,29 +385,12 @@ JAVA_TYPES = """public static int paddedSpan(Span iv, int pad) {
     shutil.which("javac") is None, reason="needs a JDK (javac, java) to compile and run the harness"
 )
 def test_java_classes_with_no_source_are_stub_objects_whose_methods_follow_their_arguments(tmp_path: Path):
-    row = {
-        "task_id": "java_s", "language": "java", "function_name": "paddedSpan",
-        "golden_code": JAVA_TYPES, "file_path": None, "repository": None, "metadata": "{}", "signature": None,
-    }  # fmt: skip
-    out, reason, _ = pipeline.java_candidates(row, pipeline.SynthOptions(), None, [])
-    assert reason is None, reason
-    ctx = out[0][2]
+    ctx = _java_context("paddedSpan", JAVA_TYPES)
     # the parameter's class, and the object behind ``log`` (a field used only through its methods)
     assert "static class Span {" in ctx and "int getStart()" in ctx and "static class BcType_log {" in ctx
 
     def run(code: str) -> list[str]:
-        got = []
-        for seed in range(4):
-            d = tmp_path / f"{abs(hash(code)) % 10**8}-{seed}"
-            d.mkdir()
-            prog = ctx.replace(INSERT_MARKER, code).replace(python_harness.SEED_PLACEHOLDER, str(seed))
-            (d / "Main.java").write_text(prog)
-            subprocess.run(["javac", "Main.java"], cwd=d, check=True, capture_output=True, timeout=120)
-            done = subprocess.run(
-                ["java", "Main"], cwd=d, check=True, capture_output=True, text=True, timeout=60
-            )
-            got.append(done.stdout)
-        return got
+        return _run_java(ctx, code, tmp_path)
 
     golden = run(JAVA_TYPES)
     assert all("exception:" not in o for o in golden) and len(set(golden)) == 4, golden
@@ -423,29 +414,12 @@ JAVA_PASSED_ON = """public static int countLong(int minLen) {
 def test_java_fields_only_passed_on_are_typed_by_javac_and_iterated_ones_are_lists(tmp_path: Path):
     # ``strict`` is only an argument, ``shift`` only arithmetic, ``words`` only iterated: the first
     # guess for ``strict`` (int) is rejected by javac and retyped to what it names (boolean)
-    row = {
-        "task_id": "java_p", "language": "java", "function_name": "countLong",
-        "golden_code": JAVA_PASSED_ON, "file_path": None, "repository": None, "metadata": "{}", "signature": None,
-    }  # fmt: skip
-    out, reason, _ = pipeline.java_candidates(row, pipeline.SynthOptions(), None, [])
-    assert reason is None, reason
-    ctx = out[0][2]
+    ctx = _java_context("countLong", JAVA_PASSED_ON)
     for decl in ("static List<String> words;", "static boolean strict;", "static int shift;"):
         assert decl in ctx, decl
 
     def run(code: str) -> list[str]:
-        got = []
-        for seed in range(4):
-            d = tmp_path / f"{abs(hash(code)) % 10**8}-{seed}"
-            d.mkdir()
-            prog = ctx.replace(INSERT_MARKER, code).replace(python_harness.SEED_PLACEHOLDER, str(seed))
-            (d / "Main.java").write_text(prog)
-            subprocess.run(["javac", "Main.java"], cwd=d, check=True, capture_output=True, timeout=120)
-            done = subprocess.run(
-                ["java", "Main"], cwd=d, check=True, capture_output=True, text=True, timeout=60
-            )
-            got.append(done.stdout)
-        return got
+        return _run_java(ctx, code, tmp_path)
 
     golden = run(JAVA_PASSED_ON)
     assert all("exception:" not in o for o in golden) and len(set(golden)) == 4, golden
@@ -468,28 +442,11 @@ JAVA_WILDCARD = """public static double spread(List<? extends Number> values, in
     shutil.which("javac") is None, reason="needs a JDK (javac, java) to compile and run the harness"
 )
 def test_java_wildcard_parameters_get_values_of_their_bound(tmp_path: Path):
-    row = {
-        "task_id": "java_w", "language": "java", "function_name": "spread",
-        "golden_code": JAVA_WILDCARD, "file_path": None, "repository": None, "metadata": "{}", "signature": None,
-    }  # fmt: skip
-    out, reason, _ = pipeline.java_candidates(row, pipeline.SynthOptions(), None, [])
-    assert reason is None, reason
-    ctx = out[0][2]
+    ctx = _java_context("spread", JAVA_WILDCARD)
     assert "List<? extends Number> _a0 = " in ctx
 
     def run(code: str) -> list[str]:
-        got = []
-        for seed in range(4):
-            d = tmp_path / f"{abs(hash(code)) % 10**8}-{seed}"
-            d.mkdir()
-            prog = ctx.replace(INSERT_MARKER, code).replace(python_harness.SEED_PLACEHOLDER, str(seed))
-            (d / "Main.java").write_text(prog)
-            subprocess.run(["javac", "Main.java"], cwd=d, check=True, capture_output=True, timeout=120)
-            done = subprocess.run(
-                ["java", "Main"], cwd=d, check=True, capture_output=True, text=True, timeout=60
-            )
-            got.append(done.stdout)
-        return got
+        return _run_java(ctx, code, tmp_path)
 
     golden = run(JAVA_WILDCARD)
     assert sum("result: " in o for o in golden) == 4 and len(set(golden)) == 4, golden
@@ -510,27 +467,8 @@ JAVA_JDK_TYPES = """public static int openSlots(BitSet mask, Deque<Integer> queu
     shutil.which("javac") is None, reason="needs a JDK (javac, java) to compile and run the harness"
 )
 def test_java_bitsets_big_numbers_and_deques_have_generators(tmp_path: Path):
-    row = {
-        "task_id": "java_j", "language": "java", "function_name": "openSlots",
-        "golden_code": JAVA_JDK_TYPES, "file_path": None, "repository": None, "metadata": "{}", "signature": None,
-    }  # fmt: skip
-    out, reason, _ = pipeline.java_candidates(row, pipeline.SynthOptions(), None, [])
-    assert reason is None, reason
-    ctx = out[0][2]
-    outs = []
-    for code in (JAVA_JDK_TYPES, JAVA_JDK_TYPES.replace("!mask.get(q) &&", "")):
-        got = []
-        for seed in range(3):
-            d = tmp_path / f"{len(outs)}-{seed}"
-            d.mkdir()
-            prog = ctx.replace(INSERT_MARKER, code).replace(python_harness.SEED_PLACEHOLDER, str(seed))
-            (d / "Main.java").write_text(prog)
-            subprocess.run(["javac", "Main.java"], cwd=d, check=True, capture_output=True, timeout=120)
-            done = subprocess.run(
-                ["java", "Main"], cwd=d, check=True, capture_output=True, text=True, timeout=60
-            )
-            got.append(done.stdout)
-        outs.append(got)
-    golden, mutant = outs
+    ctx = _java_context("openSlots", JAVA_JDK_TYPES)
+    golden = _run_java(ctx, JAVA_JDK_TYPES, tmp_path, range(3))
+    mutant = _run_java(ctx, JAVA_JDK_TYPES.replace("!mask.get(q) &&", ""), tmp_path, range(3))
     assert all("exception:" not in o and "after mask: {" in o for o in golden) and len(set(golden)) == 3
     assert mutant != golden

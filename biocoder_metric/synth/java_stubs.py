@@ -110,13 +110,7 @@ def field_type(golden: str, name: str, return_type: str, member: bool = False) -
         if re.search(pre + n + r"\.(containsKey|put|keySet|values|entrySet)\s*\(", mask):
             return "Map<String,Integer>"
         m2 = re.search(r"\b(" + _TYPE + r")\s+\w+\s*=\s*" + pre + n + r"\.get\s*\(", mask)
-        elem = (
-            {"int": "Integer", "double": "Double", "long": "Long", "boolean": "Boolean"}.get(
-                m2.group(1), m2.group(1)
-            )
-            if m2
-            else "Integer"
-        )
+        elem = _BOXED.get(m2.group(1), m2.group(1)) if m2 else "Integer"
         return f"List<{elem}>"
     if re.search(
         pre + n + r"\.(length|charAt|equals|substring|startsWith|endsWith|toUpperCase|trim)\s*\(", mask

@@ -793,7 +793,7 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         if plan.explore and kind and kind.startswith("int") and p.name in subject.scales
     }
     near_rate = round(BOUNDARY_RATE / max(1, len(bounded)), 3)
-    has_star = any(getattr(p, "star", False) for p, _ in plan.args)
+    has_star = any(p.star for p, _ in plan.args)
     for i, (p, kind) in enumerate(plan.args):
         var = f"_bc_a{i}"
         if kind is None:

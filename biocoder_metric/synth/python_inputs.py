@@ -1132,9 +1132,8 @@ def element_kind(body: ast.AST, target: str, depth: int = 0) -> str | None:
     import copy as _copy
 
     item = "_bc_item"
-    tree = body
-    for name in aliases(body, target):  # also through ``hits = report['hits']``
-        tree = _ItemToName(name, item).visit(_copy.deepcopy(tree))
+    # also through aliases (``hits = report['hits']``)
+    tree = _ItemToName(set(aliases(body, target)), item).visit(_copy.deepcopy(body))
     keys = read_keys(tree, item)
     if keys:
         return "dictlist:" + repr(key_kinds(tree, item, keys, max(1, depth)))
@@ -1142,15 +1141,15 @@ def element_kind(body: ast.AST, target: str, depth: int = 0) -> str | None:
 
 
 class _ItemToName(ast.NodeTransformer):
-    """``target[i]`` (an index that is not a string or a slice) -> the name ``result``."""
+    """``t[i]`` for ``t`` in ``targets`` (an index that is not a string or a slice) -> the name ``result``."""
 
-    def __init__(self, target: str, result: str):
-        self.target, self.result = target, result
+    def __init__(self, targets: set[str], result: str):
+        self.targets, self.result = targets, result
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
         self.generic_visit(node)
         if (
-            _is_target(node.value, self.target)
+            any(_is_target(node.value, t) for t in self.targets)
             and isinstance(node.ctx, ast.Load)
             and not isinstance(node.slice, ast.Slice)
             and not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str))
