@@ -55,6 +55,7 @@ FAST = {
     "test_processors.py",
     "test_prompts.py",
     "test_python_compile.py",
+    "test_python_repair.py",
     "test_python_search.py",
     "test_records.py",
     "test_rewrites.py",

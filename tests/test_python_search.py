@@ -216,3 +216,19 @@ def test_vocabulary_tokens_let_a_table_lookup_return_more_than_its_fallback(pool
     ]
     assert letters[0] <= {"X"}  # random letters: only the fallback
     assert letters[1] - {"X"}  # the table's own codons: real translations
+
+
+@pytest.mark.bwrap
+def test_the_searched_plan_is_added_without_pushing_out_a_ranked_alternative(pool):
+    """``--max-plans`` bounds the ranked plans; the searched one comes on top of them, so a plan
+    that validated before the search found anything is still tried."""
+    from biocoder_metric.synth.pipeline import python_candidates
+
+    row = _row("mean_quality", QUALITY)
+    opts = SynthOptions(sandbox="bwrap", max_plans=2)
+    plain, why, _ = python_candidates(row, opts, None, [], None)
+    assert why is None and len(plain) == 2
+    searched, why, _ = python_candidates(row, opts, None, [], make_probe(pool, row, opts))
+    assert why is None
+    labels = [label for label, _, _ in searched]
+    assert labels[0] == "searched" and labels[1:] == [label for label, _, _ in plain]

@@ -167,6 +167,7 @@ def make_probe(pool: SandboxPool, row: dict[str, Any], opts: SynthOptions) -> An
             seed=opts.seed + 7919,  # not the validation's cases: the search must not fit them
             timeout_s=min(opts.timeout_s, SEARCH_TIMEOUT_S),
             memory_mb=opts.memory_mb,
+            diagnostics=True,
         )
 
     return probe
@@ -278,11 +279,15 @@ def python_candidates(
     if repo and module is not None and sl.origin == "repository":
         _construct_repository_classes(subject, sl, repo, module)
     plans = python_harness.plans(subject, opts.max_plans)
+    searched = 0
     if plans:
         from biocoder_metric.synth import python_search
 
         head = python_search.with_search(subject, sl, plans[0], probe, seed=opts.seed)
-        plans = [*head, *plans[1:]][: max(opts.max_plans, 1)]
+        # the searched plan is one more, not instead of one: the ranked alternatives that
+        # validated before it existed keep their place
+        searched = len(head) - 1
+        plans = [*head, *plans[1:]][: max(opts.max_plans, 1) + searched]
     out = [(p.label, p.describe(), python_harness.render(subject, sl, p)) for p in plans]
     if (
         repo
@@ -293,7 +298,7 @@ def python_candidates(
         built = _factory_candidates(golden, name, repo, module, sl.class_name, probe)
         built += _constructed_candidates(golden, name, repo, module, probe)
         # after the best guess: what already validates keeps its harness
-        out = (out[:1] + built[:3] + out[1:])[: max(opts.max_plans, 1)]
+        out = (out[:1] + built[:3] + out[1:])[: max(opts.max_plans, 1) + searched]
     return out, None, sl.origin
 
 

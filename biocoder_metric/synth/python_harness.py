@@ -58,6 +58,8 @@ PROBE_EXCEPTION_PREFIX = "probe exception: "
 #: Printed when an attempt's inputs are rejected and drawn again; a probe line for validation
 #: (neither a golden error nor variation of the output), compared by the judge like every line.
 RETRY_PREFIX = "probe retry exception: "
+#: Starts the stderr line where a harness says where the call raised (``_bc_diag``).
+DIAG_PREFIX = "bc-diag "
 #: Draws of a case's inputs before its exception counts: generated inputs that fit together only
 #: sometimes (a tree with more than two leaves, a key the table holds) still give a result.
 ATTEMPTS = 3
@@ -307,6 +309,31 @@ def _bc_print(label, v):
     if len(text) > _BC_LIMIT:
         text = text[:_BC_LIMIT] + "...(%d chars)" % len(text)
     print(label + text)
+
+
+def _bc_diag(e):
+    # stderr, never compared: where the call failed (the first frame below the harness's own),
+    # with the type of every local there, for the plan search's repair (python_repair). Never
+    # raises: whatever the exception or its locals do, the case's output stays the same.
+    try:
+        import sys
+        tb = e.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_name.startswith("_bc_"):
+            tb = tb.tb_next
+        if tb is None:
+            return
+        f = tb.tb_frame
+        types = {}
+        for k, v in list(f.f_locals.items())[:60]:
+            if not k.startswith("_bc"):
+                types[k] = type(v).__name__
+        if "self" in f.f_locals:
+            for k, v in list(vars(f.f_locals["self"]).items())[:60]:
+                types["self." + k] = type(v).__name__
+        code = f.f_code
+        sys.stderr.write("bc-diag " + repr((type(e).__name__, code.co_name, tb.tb_lineno - code.co_firstlineno, str(e)[:300], types)) + "\n")
+    except BaseException:
+        pass
 
 
 def _bc_print_files():
@@ -718,6 +745,7 @@ def _retry_lines() -> list[str]:
         f"    if _bc_try < {ATTEMPTS - 1}:",
         f"        print({RETRY_PREFIX!r} + type(_bc_e).__name__)",
         "        continue",
+        "    _bc_diag(_bc_e)",
         f"    print({EXCEPTION_PREFIX!r} + type(_bc_e).__name__)",
     ]
 

@@ -31,10 +31,12 @@ from __future__ import annotations
 import ast
 import math
 import random
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from biocoder_metric import pyast
+from biocoder_metric.synth import python_repair
 from biocoder_metric.synth.python_harness import EXCEPTION_PREFIX, Plan, Subject, render
 
 #: Fuzz cases per variant: enough to tell "always raises" or "always the same" from "sometimes",
@@ -217,9 +219,12 @@ def _variant(base: Plan, changes: dict[tuple[str, int], str | None], label: str)
     )
 
 
+def _outputs(subject: Subject, sl, plans: list[Plan], probe: Probe) -> list[list[str | None]]:
+    return probe([render(subject, sl, p) for p in plans], CASES) if plans else []
+
+
 def _run(subject: Subject, sl, plans: list[Plan], probe: Probe) -> list[Score]:
-    contexts = [render(subject, sl, p) for p in plans]
-    return [score(outs) for outs in probe(contexts, CASES)]
+    return [score(outs) for outs in _outputs(subject, sl, plans, probe)]
 
 
 def search(
@@ -240,11 +245,13 @@ def search(
     singles = singles[: MAX_VARIANTS - 1]
     # the base alone first: where the best guess already works (most tasks that validate), the
     # search costs one small job
-    base_score = _run(subject, sl, [base], probe)[0]
+    base_out = _outputs(subject, sl, [base], probe)[0]
+    base_score = score(base_out)
     if base_score.perfect:
         return None
     plans = [base] + [_variant(base, {slot: k}, label) for slot, k in singles]
-    scores = [base_score, *_run(subject, sl, plans[1:], probe)]
+    outs = [base_out, *_outputs(subject, sl, plans[1:], probe)]
+    scores = [score(o) for o in outs]
     # the base keeps its place when the golden returned on every probe call (only variety was
     # lacking): four cases are a small sample, and a variant that looked more varied may raise
     # on the validation's cases; a base that raised is worth less than any winner
@@ -277,13 +284,34 @@ def search(
         pick = {s: k for s, k in pick.items() if k != base_kind_of(base, s)}
         if pick and pick not in combos:
             combos.append(pick)
-    candidates: list[tuple[Score, Plan]] = [
-        (s, p) for s, p in zip(scores[1:], plans[1:], strict=True) if s.value > base_score.value
+    candidates: list[tuple[Score, Plan, list[str | None]]] = [
+        (s, p, o)
+        for s, p, o in zip(scores[1:], plans[1:], outs[1:], strict=True)
+        if s.value > base_score.value
     ]
     if combos:
         combo_plans = [_variant(base, c, label) for c in combos]
-        candidates += list(zip(_run(subject, sl, combo_plans, probe), combo_plans, strict=True))
+        combo_outs = _outputs(subject, sl, combo_plans, probe)
+        candidates += [(score(o), p, o) for p, o in zip(combo_plans, combo_outs, strict=True)]
         info["variants"] += len(combo_plans)
+    # the best so far still raises: repair it from where the golden raised (python_repair)
+    start = max(candidates, key=lambda c: c[0].value) if candidates else (base_score, base, base_out)
+    if start[0].returned < start[0].calls:
+        fixed = python_repair.repair(
+            subject,
+            start[1],
+            start[2],
+            run=lambda ps: _outputs(subject, sl, ps, probe),
+            value=lambda o: score(o).value,
+            variant=_variant,
+            current_kind=base_kind_of,
+            label=label,
+            sources=_sources(sl),
+        )
+        if fixed is not None:
+            plan, out, steps = fixed
+            candidates.append((score(out), plan, out))
+            info["repaired"] = steps
     # a winner must be worth a validation: the golden returns on nearly every call (the gate
     # allows 20% raising; a plan that raises on half the probe's calls would only cost time)
     need = max(1, math.ceil(MIN_RETURNED_SHARE * CASES))
@@ -292,9 +320,26 @@ def search(
         info["winner"] = None
         return None
     # the first best: single swaps come before combinations, and ranked kinds before generic ones
-    best = max(candidates, key=lambda c: c[0].value)
+    best = max(candidates, key=lambda c: c[0].value)[:2]
     info["winner"] = best[0].__dict__
     return best[1], info
+
+
+def _sources(sl) -> dict[str, list[ast.AST]]:
+    """Function name -> its definitions (a class's ``__init__`` and its bases'), over the slice's
+    class members and definitions: where a failure outside the golden, a constructor's, happened
+    (a traceback frame names the function, not its class)."""
+    out: dict[str, list[ast.AST]] = {}
+    # the class's own members first: its ``__init__`` is the one that builds ``self``
+    for src in [*(getattr(sl, "class_members", None) or []), *(getattr(sl, "definitions", None) or [])]:
+        try:
+            tree = pyast.parse(textwrap.dedent(src))
+        except SyntaxError:
+            continue
+        for n in ast.walk(tree):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                out.setdefault(n.name, []).append(n)
+    return out
 
 
 def base_kind_of(base: Plan, slot: tuple[str, int]) -> str | None:

@@ -42,7 +42,7 @@ from biocoder_metric.execution.executors.local import SandboxPool
 from biocoder_metric.execution.judging import case_error, judge
 from biocoder_metric.languages import runner
 from biocoder_metric.sandbox.runtime import protocol
-from biocoder_metric.synth.python_harness import EXCEPTION_PREFIX
+from biocoder_metric.synth.python_harness import DIAG_PREFIX, EXCEPTION_PREFIX
 from biocoder_metric.types import Job, Status
 from biocoder_metric.validity.heldout_mutants import heldout_mutants
 
@@ -160,12 +160,15 @@ def golden_case_outputs(
     seed: int,
     timeout_s: float,
     memory_mb: int,
+    diagnostics: bool = False,
 ) -> list[list[str | None]]:
     """Per context (a candidate harness of ``row``), the golden's stdout on each of ``cases``
     fuzz cases, ``None`` for a case that did not exit cleanly; every context in one sandbox job.
 
     The search of :mod:`biocoder_metric.synth.python_search` asks this to compare plans cheaply
-    before any of them is validated.
+    before any of them is validated. With ``diagnostics``, a case's ``bc-diag`` lines (the
+    harness's stderr: where the golden raised, see :mod:`biocoder_metric.synth.python_repair`)
+    follow its stdout.
     """
     if not contexts:
         return []
@@ -178,10 +181,16 @@ def golden_case_outputs(
         progs += got
     first = dict(row, context=contexts[0], kind="harness", executable=True)
     outcomes = pool.run(_job(first, tuple(progs), timeout_s, memory_mb))
-    return [
-        [o.stdout if case_error(o, row["language"]) is None else None for o in outcomes[a:b]]
-        for a, b in spans
-    ]
+
+    def text(o: Any) -> str | None:
+        if case_error(o, row["language"]) is not None:
+            return None
+        if not diagnostics:
+            return o.stdout
+        diag = [ln for ln in (o.stderr or "").splitlines() if ln.startswith(DIAG_PREFIX)]
+        return o.stdout + "".join(ln + "\n" for ln in diag)
+
+    return [[text(o) for o in outcomes[a:b]] for a, b in spans]
 
 
 def _error_line(stderr: str) -> str:

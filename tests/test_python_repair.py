@@ -1,0 +1,311 @@
+"""Repair from the golden's failures (biocoder_metric.synth.python_repair).
+
+The reading of a failure (which line, which slot, which kind the message asks for) is tested on
+diagnostics written here; the repair itself runs real goldens in the bubblewrap sandbox through
+the probe synthesis uses, on goldens whose needs no static guess can see (they are read by
+helpers the golden calls), so only the failures can tell.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+import test_python_search
+
+from biocoder_metric.synth import python_harness, python_repair, python_search, python_slice
+from biocoder_metric.synth.pipeline import SynthOptions, make_probe
+from biocoder_metric.synth.python_harness import Plan
+from biocoder_metric.synth.python_repair import Blame, Diag
+
+_row = test_python_search._row
+pool = test_python_search.pool  # the search's bubblewrap pool fixture, shared
+
+SPANS = '''def _width(rec):
+    return rec["stop"] - rec["begin"]
+
+
+def span_total(recs, pad):
+    """Total width of the records, each padded."""
+    total = 0
+    for r in recs:
+        total += _width(r) + pad
+    return total
+'''
+
+MIDPOINTS = '''def _mid(iv):
+    return (iv.lo + iv.hi) // 2
+
+
+def midpoints(intervals, shift):
+    """Midpoints of the intervals, shifted."""
+    out = []
+    for iv in intervals:
+        out.append(_mid(iv) + shift)
+    return out
+'''
+
+
+def _subject(source: str, name: str):
+    sl = python_slice.slice_golden(source, name)
+    golden = source.split("\n\n\n")[-1]
+    subject = python_harness.analyse(golden, name, None, sl.class_name, sl.class_members, sl.definitions)
+    return subject, sl
+
+
+def _plan(subject, kinds: dict[str, str]) -> Plan:
+    return Plan(args=[(p, kinds[p.name]) for p in subject.params], label="best guess")
+
+
+def test_diagnostics_are_parsed_from_the_probe_output_and_junk_is_ignored():
+    out = [
+        "exception: KeyError\nbc-diag ('KeyError', 'f', 3, \"'gene'\", {'row': 'dict'})\n",
+        "result: 4\n",
+        "bc-diag not a tuple\n",
+        None,
+    ]
+    got = python_repair.diags(out)
+    assert got == [Diag("KeyError", "f", 3, "'gene'", {"row": "dict"})]
+
+
+def test_the_failing_line_names_what_it_reads_and_a_loop_only_its_header():
+    func = ast.parse(SPANS).body[1]
+    names, stmt = python_repair.failing_names(func, 4)  # total += _width(r) + pad
+    assert names == {"total", "_width", "r", "pad"} and isinstance(stmt, ast.AugAssign)
+    names, stmt = python_repair.failing_names(func, 3)  # for r in recs:
+    assert names == {"r", "recs"} and isinstance(stmt, ast.For)
+
+
+def test_blame_follows_a_loop_variable_to_the_parameter_and_prefers_the_type_the_message_names():
+    subject, _ = _subject(SPANS, "span_total")
+    plan = _plan(subject, {"recs": "list_int", "pad": "str_word"})
+    d = Diag("TypeError", "span_total", 4, "'int' object is not subscriptable", {"r": "int", "pad": "str"})
+    got = python_repair.blame(subject, plan, d)
+    assert got[0] == Blame(("arg", 0), "r", True, "int")  # recs, through its element r
+    assert [b.slot for b in got] == [("arg", 0), ("arg", 1)]
+    d = Diag(
+        "TypeError",
+        "span_total",
+        4,
+        "unsupported operand type(s) for +: 'int' and 'str'",
+        {"r": "dict", "pad": "str"},
+    )
+    assert python_repair.blame(subject, plan, d)[0].slot == ("arg", 1)  # the str is the odd one
+    # a failure in another function (a constructor not in the plan) blames nothing
+    assert python_repair.blame(subject, plan, Diag("TypeError", "__init__", 1, "x", {})) == []
+
+
+@pytest.mark.parametrize(
+    ("exc", "message", "typ", "expect"),
+    [
+        ("TypeError", "'int' object is not subscriptable", "int", "list_int"),
+        ("TypeError", "object of type 'float' has no len()", "float", "list_int"),
+        ("TypeError", "unsupported operand type(s) for -: 'str' and 'int'", "str", "int_small"),
+        ("TypeError", 'can only concatenate str (not "int") to str', "int", "str_word"),
+        ("TypeError", "'list' object cannot be interpreted as an integer", "list", "int_small"),
+        ("TypeError", "expected str, bytes or os.PathLike object, not int", "int", "path_text"),
+        (
+            "ValueError",
+            "invalid literal for int() with base 10: 'abc'",
+            "str",
+            "default:str(_r.randint(0, 100))",
+        ),
+        (
+            "ValueError",
+            "not enough values to unpack (expected 3, got 2)",
+            "list",
+            "fixed:['int_small', 'int_small', 'int_small']",
+        ),
+        ("KeyError", "'depth'", "dict", "dictkeys:{'depth': 'int_small'}"),
+        ("AttributeError", "'str' object has no attribute 'items'", "str", "dict_str_int"),
+        ("AttributeError", "'int' object has no attribute 'chrom'", "int", "obj:{'chrom': 'str_chrom'}"),
+    ],
+)
+def test_the_message_asks_for_a_kind(exc, message, typ, expect):
+    subject, _ = _subject("def f(x, y):\n    return x\n", "f")
+    got = python_repair.message_kinds(
+        subject, Diag(exc, "f", 1, message, {"x": typ}), Blame(("arg", 0), "x", False, typ), None
+    )
+    assert expect in got, got
+
+
+def test_a_repair_keeps_the_keys_and_fields_the_value_already_has_and_wraps_elements():
+    subject, _ = _subject(SPANS, "span_total")
+    plan = _plan(subject, {"recs": "dictlist:{'stop': 'int_end'}", "pad": "int_small"})
+    d = Diag("KeyError", "span_total", 4, "'begin'", {"r": "dict"})
+    b = python_repair.blame(subject, plan, d)[0]
+    got = python_repair.repairs(subject, plan, d, b, plan.args[0][1])
+    assert "dictlist:{'stop': 'int_end', 'begin': 'int_small'}" in got
+    assert plan.args[0][1] not in got  # never the kind it has now
+
+
+def _search(pool, source, name, forced):
+    subject, sl = _subject(source, name)
+    probe = make_probe(pool, _row(name, source), SynthOptions(sandbox="bwrap"))
+    base = _plan(subject, forced)
+    before = python_search.score(python_search._outputs(subject, sl, [base], probe)[0])
+    return subject, sl, probe, base, before, python_search.search(subject, sl, base, probe)
+
+
+@pytest.mark.bwrap
+def test_a_golden_that_raises_on_every_call_is_repaired_slot_by_slot(pool):
+    """Both parameters wrong, and what the records must hold is read by a helper: no single swap
+    makes a call return. The repair follows the failures (an int is not subscriptable, then each
+    missing key, then str + int) to a plan on which every probe call returns."""
+    subject, sl, probe, base, before, found = _search(
+        pool, SPANS, "span_total", {"recs": "list_int", "pad": "str_word"}
+    )
+    assert before.returned == 0
+    assert found is not None
+    plan, info = found
+    assert info["repaired"]
+    kinds = dict((p.name, k) for p, k in plan.args)
+    assert kinds["recs"].startswith("dictlist:") and {"stop", "begin"} <= set(
+        ast.literal_eval(kinds["recs"][9:])
+    )
+    after = python_search.score(python_search._outputs(subject, sl, [plan], probe)[0])
+    assert after.returned == after.calls
+
+
+@pytest.mark.bwrap
+def test_an_object_the_helper_reads_fields_of_is_built_field_by_field(pool):
+    subject, sl, probe, base, before, found = _search(
+        pool, MIDPOINTS, "midpoints", {"intervals": "list_int", "shift": "int_small"}
+    )
+    assert before.returned == 0
+    assert found is not None
+    kinds = dict((p.name, k) for p, k in found[0].args)
+    assert kinds["intervals"].startswith("objlist:")
+    assert {"lo", "hi"} <= set(ast.literal_eval(kinds["intervals"][8:]))
+
+
+@pytest.mark.bwrap
+def test_diagnostics_stay_on_stderr_and_out_of_the_compared_output(pool):
+    from biocoder_metric.synth.validate import golden_case_outputs
+
+    subject, sl = _subject(SPANS, "span_total")
+    ctx = python_harness.render(subject, sl, _plan(subject, {"recs": "list_int", "pad": "int_small"}))
+    row = _row("span_total", SPANS)
+    kw = dict(seed=1, timeout_s=5.0, memory_mb=512)
+    plain = golden_case_outputs(pool, row, [ctx], 3, **kw)[0]
+    diag = golden_case_outputs(pool, row, [ctx], 3, diagnostics=True, **kw)[0]
+    assert all(o and "exception: TypeError" in o and "bc-diag" not in o for o in plain)
+    assert all("bc-diag ('TypeError', 'span_total'" in o for o in diag)
+
+
+def test_an_attribute_self_lacks_is_added_to_the_plan_only_for_the_subject_class():
+    golden = "def scaled(self, values):\n    return [self._norm(v) for v in values]\n"
+    subject = python_harness.analyse(golden, "scaled", None, "Scaler", [], [])
+    plan = Plan(args=[(p, "list_int") for p in subject.params], attrs=[], label="best guess")
+    d = Diag("AttributeError", "_norm", 1, "'Scaler' object has no attribute 'total'", {})
+    got = python_repair.missing_attribute(subject, plan, d)
+    assert got and all(name == "total" for name, _ in got)
+    assert len({k for _, k in got}) == len(got) >= 3  # several kinds, none twice
+    # another class's object, or an attribute the plan already sets: nothing to add
+    other = Diag("AttributeError", "_norm", 1, "'int' object has no attribute 'total'", {})
+    assert python_repair.missing_attribute(subject, plan, other) == []
+    has = Plan(args=plan.args, attrs=[("total", "int_small")], label="best guess")
+    assert python_repair.missing_attribute(subject, has, d) == []
+
+
+def test_a_deliberate_raise_blames_the_condition_that_chose_it():
+    func = ast.parse(
+        "def codons(seq, frame):\n"
+        "    if len(seq) % 3 != frame:\n"
+        "        raise ValueError('bad length')\n"
+        "    return seq\n"
+    ).body[0]
+    names, stmt = python_repair.failing_names(func, 2)
+    assert names == {"len", "seq", "frame"} and isinstance(stmt, ast.If)
+
+
+def test_a_value_returned_by_a_name_with_no_source_is_blamed_through_what_is_derived_from_it():
+    golden = (
+        "def total_depth(path):\n"
+        '    """Sum of the depths of the records a helper with no source loads."""\n'
+        "    recs = load_records(path)\n"
+        "    return sum(r.depth for r in recs)\n"
+    )
+    subject = python_harness.analyse(golden, "total_depth", None, None, [], [])
+    plan = Plan(
+        args=[(p, "path_text") for p in subject.params],
+        stubs=[("load_records()", "list_int")],
+        label="best guess",
+    )
+    d = Diag("AttributeError", "total_depth", 3, "'int' object has no attribute 'depth'", {"recs": "list"})
+    got = python_repair.blame(subject, plan, d)
+    assert got[0].slot == ("stub", 0) and got[0].local == "r" and got[0].element
+    kinds = python_repair.repairs(subject, plan, d, got[0], "list_int")
+    assert "objlist:{'depth': 'int_small'}" in kinds or any(k.startswith("objlist:{'depth'") for k in kinds)
+
+
+HOSTILE = '''class Odd(Exception):
+    def __str__(self):
+        raise RuntimeError("no message for you")
+
+
+def picky(n):
+    """Rejects every input with an exception that cannot be printed."""
+    raise Odd()
+'''
+
+
+@pytest.mark.bwrap
+def test_an_exception_that_cannot_be_printed_leaves_the_case_output_as_it_was(pool):
+    """The diagnostic reads the exception's message; one whose ``__str__`` raises must not change
+    what the case prints (its type on the exception line), only lose the diagnostic."""
+    from biocoder_metric.synth.validate import golden_case_outputs
+
+    subject, sl = _subject(HOSTILE, "picky")
+    ctx = python_harness.render(subject, sl, _plan(subject, {"n": "int_small"}))
+    outs = golden_case_outputs(
+        pool, _row("picky", HOSTILE), [ctx], 2, diagnostics=True, seed=3, timeout_s=5.0, memory_mb=512
+    )[0]
+    assert all(o is not None and "exception: Odd" in o and "bc-diag" not in o for o in outs)
+
+
+POOLED = '''def pooled(counts, totals):
+    """Pooled size of two samples."""
+    if len(counts) > 0 and len(totals) > 0:
+        return len(counts) * 100 + len(totals)
+    return 0
+'''
+
+
+@pytest.mark.bwrap
+def test_slots_that_fail_the_same_way_are_repaired_together(pool):
+    """Both arguments are ints where ``len`` needs sequences: fixing one leaves the very same
+    failure on the other, so only a joint repair makes progress."""
+    subject, sl = _subject(POOLED, "pooled")
+    probe = make_probe(pool, _row("pooled", POOLED), SynthOptions(sandbox="bwrap"))
+    base = _plan(subject, {"counts": "int_small", "totals": "int_small"})
+    out = python_search._outputs(subject, sl, [base], probe)[0]
+    assert python_search.score(out).returned == 0
+    got = python_repair.repair(
+        subject,
+        base,
+        out,
+        run=lambda ps: python_search._outputs(subject, sl, ps, probe),
+        value=lambda o: python_search.score(o).value,
+        variant=python_search._variant,
+        current_kind=python_search.base_kind_of,
+        label="repaired",
+    )
+    assert got is not None
+    plan, outs, steps = got
+    assert steps[0].startswith("joint")
+    assert python_search.score(outs).returned == len(outs)
+    assert all(k != "int_small" for _, k in plan.args)
+
+
+def test_digits_are_asked_for_where_int_parses_a_string_or_a_list_of_fields():
+    subject, _ = _subject("def f(x, y):\n    return x\n", "f")
+    msg = "invalid literal for int() with base 10: 'abc'"
+    one = python_repair.message_kinds(
+        subject, Diag("ValueError", "f", 1, msg, {}), Blame(("arg", 0), "x", False, "str"), None
+    )
+    many = python_repair.message_kinds(
+        subject, Diag("ValueError", "f", 1, msg, {}), Blame(("arg", 0), "x", False, "list"), None
+    )
+    assert one == ["default:str(_r.randint(0, 100))"]
+    assert many[0].startswith("default:[str(_r.randint(0, 100)) for _ in")
