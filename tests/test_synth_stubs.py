@@ -472,3 +472,64 @@ def test_java_bitsets_big_numbers_and_deques_have_generators(tmp_path: Path):
     mutant = _run_java(ctx, JAVA_JDK_TYPES.replace("!mask.get(q) &&", ""), tmp_path, range(3))
     assert all("exception:" not in o and "after mask: {" in o for o in golden) and len(set(golden)) == 3
     assert mutant != golden
+
+
+PRUNER = """package org.example.tree;
+
+import java.util.*;
+import java.awt.*;
+import org.phylo.graphs.Node;
+
+public class Pruner {
+    private Node root;
+    private int scale = 2;
+
+    private int rootDepth() {
+        return root == null ? 0 : root.getDepth() * scale;
+    }
+}
+"""
+
+OFFSET = """public int offset(List<Integer> xs) {
+    int s = rootDepth();
+    for (int x : xs) {
+        s += x;
+    }
+    return s;
+}"""
+
+
+@pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac) to find what is missing")
+def test_a_type_the_sliced_class_itself_uses_is_a_stub_it_can_see(tmp_path: Path):
+    """The class the golden belongs to keeps a field of a library type the image lacks (read by
+    a member the golden calls), and imports two packages that both declare ``List``: the stub
+    must be visible to that class, not only to ``Main``, and ``List`` must mean java.util's."""
+    repo = tmp_path / "tree"
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "Pruner.java").write_text(PRUNER)
+    row = {
+        "task_id": "java_offset", "language": "java", "function_name": "offset", "golden_code": OFFSET,
+        "file_path": "src/Pruner.java", "repository": "example/tree", "metadata": "{}", "signature": None,
+    }  # fmt: skip
+    out, reason, _ = pipeline.java_candidates(row, pipeline.SynthOptions(), str(repo), [])
+    assert reason is None, reason
+    ctx = out[0][2]
+    assert "class Node extends BcBase" in ctx and "class Pruner extends BcBase" in ctx
+    assert "import java.util.List;" in ctx
+    got = _run_java(ctx, OFFSET, tmp_path)
+    results = [ln for o in got for ln in o.splitlines() if ln.startswith("result: ")]
+    assert results and len(set(results)) > 1  # it runs, and the result follows the input
+
+
+def test_ambiguous_names_are_imported_from_java_util():
+    errors = (
+        "Main.java:3: error: reference to List is ambiguous\n"
+        "    List<String> x;\n"
+        "  both class java.awt.List in java.awt and interface java.util.List in java.util match\n"
+        "Main.java:9: error: reference to Foo is ambiguous\n"
+        "  both class a.b.Foo in a.b and class c.d.Foo in c.d match\n"
+    )
+    from biocoder_metric.synth.java_stubs import ambiguous_imports
+
+    assert ambiguous_imports(errors) == ["java.util.List", "a.b.Foo"]
+    assert ambiguous_imports("Main.java:1: error: cannot find symbol\n") == []

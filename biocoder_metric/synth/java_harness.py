@@ -155,6 +155,9 @@ class JavaSubject:
     stub_classes: list[str] = field(default_factory=list)
     #: the project's classes with no source, stood in for by stub classes nested in ``Main``
     stub_types: dict = field(default_factory=dict)
+    #: the base class's own members name a stub class: the stubs are top-level classes and the
+    #: helpers live in a base class (``BcBase``) that they, and the golden's class, extend
+    stubs_shared: bool = False
     #: helper methods upstream's metadata declares (name -> return type), for their stubs
     declared_methods: dict[str, str] = field(default_factory=dict)
 
@@ -766,6 +769,14 @@ FN_HELPER = """
 """
 
 
+#: What stubs draw their values from: the call's seed and the objects' identities.
+_STUB_STATICS = (
+    "static long _bcStubSeed;",
+    "static Random _bcIds = new Random(0);",
+    "static long _bcNextId() { return _bcIds.nextLong(); }",
+)
+
+
 def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
     """The harness program, or ``None`` when a parameter type has no generator."""
     lines = list(dict.fromkeys(subject.imports))
@@ -775,9 +786,30 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
             lines += [drop_override(spec.source), ""]
     for cls in subject.stub_classes:  # exception classes with no source (java_stubs)
         lines += [cls, ""]
-    lines.append(f"class {subject.class_name} {{")
+    shared = subject.stubs_shared
+    gen = lambda t, n: generator(t, n, subject.type_vars, variant, subject.repo_types)  # noqa: E731
+    if shared:
+        # the sliced class's members use a stub class: stubs are top-level (visible to it), and
+        # the helpers they draw values with come from a common base class
+        lines.append("class BcBase {")
+        lines.append(HELPERS.rstrip())
+        lines.append(FN_HELPER.rstrip())
+        lines += [f"    {ln}" for ln in _STUB_STATICS]
+        lines.append("}")
+        lines.append("")
+        for st in subject.stub_types.values():
+            src = st.source(gen).replace(
+                f"static class {st.name} {{", f"class {st.name} extends BcBase {{", 1
+            )
+            lines += [src, ""]
+    lines.append(f"class {subject.class_name}{' extends BcBase' if shared else ''} {{")
     for m in subject.members:  # Orig implements none of the original's interfaces: no @Override
         lines += ["    " + ln if ln.strip() else "" for ln in drop_override(m).strip("\n").splitlines()]
+    static = "static " if subject.is_static else ""
+    if shared:  # fields and helpers with no source that its own members (and Main, by inheritance) use
+        lines += [f"    {static}{t} {n};" for t, n in subject.stub_fields]
+        for m in subject.stub_methods:
+            lines += ["    " + ln for ln in m.splitlines()]
     lines.append("}")
     lines.append("")
     # A method named ``main`` would clash with the harness's entry point: the entry point then
@@ -789,24 +821,23 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
         lines.append(f"    {INSERT_MARKER}")
         lines.append("}")
         lines.append("")
-        lines.append("public class BCHarnessDriver {")
+        lines.append(f"public class BCHarnessDriver{' extends BcBase' if shared else ''} {{")
     else:
         lines.append(f"public class Main extends {subject.class_name} {{")
         lines.append(f"    {INSERT_MARKER}")
-    lines.append(HELPERS.rstrip())
-    lines.append(FN_HELPER.rstrip())
+    if not shared:
+        lines.append(HELPERS.rstrip())
+        lines.append(FN_HELPER.rstrip())
     if subject.stub_fields or subject.stub_methods or subject.stub_types:
         # fields and helpers with no source (java_stubs): set per call, values drawn from arguments
-        lines.append("    static long _bcStubSeed;")
-        lines.append("    static Random _bcIds = new Random(0);")
-        lines.append("    static long _bcNextId() { return _bcIds.nextLong(); }")
-        gen = lambda t, n: generator(t, n, subject.type_vars, variant, subject.repo_types)  # noqa: E731
-        for st in subject.stub_types.values():
-            lines += ["    " + ln for ln in st.source(gen).splitlines()]
-        static = "static " if subject.is_static else ""
-        lines += [f"    {static}{t} {n};" for t, n in subject.stub_fields]
-        for m in subject.stub_methods:
-            lines += ["    " + ln for ln in m.splitlines()]
+        if not shared:
+            lines += [f"    {ln}" for ln in _STUB_STATICS]
+            for st in subject.stub_types.values():
+                lines += ["    " + ln for ln in st.source(gen).splitlines()]
+        if not shared:
+            lines += [f"    {static}{t} {n};" for t, n in subject.stub_fields]
+            for m in subject.stub_methods:
+                lines += ["    " + ln for ln in m.splitlines()]
     lines.append("")
     lines.append("    public static void main(String[] _args) {")
     body = [f"Random _r = new Random({SEED_PLACEHOLDER}L);", f"for (int _k = 0; _k < {SUBCASES}; _k++) {{"]

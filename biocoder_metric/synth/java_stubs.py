@@ -292,6 +292,28 @@ def missing_symbols(errors: str) -> list[tuple[str, str, list[str], str | None, 
     return out
 
 
+_AMBIGUOUS = re.compile(
+    r"reference to (\w+) is ambiguous\s*\n.*?both (?:class|interface|enum|record) ([\w.]+) in [\w.]+ "
+    r"and (?:class|interface|enum|record) ([\w.]+) in",
+    re.S,
+)
+
+
+def ambiguous_imports(errors: str) -> list[str]:
+    """For each name two on-demand imports both declare (``reference to List is ambiguous``),
+    the fully qualified class to import by name: java.util's (or java.lang's) when it is one of
+    them, else the first javac names."""
+    out: list[str] = []
+    for block in re.split(r"\n(?=\S[^\n]*error:)", errors):
+        m = _AMBIGUOUS.search(block)
+        if not m:
+            continue
+        pick = next((c for c in m.groups()[1:] if c.startswith(("java.util.", "java.lang."))), m.group(2))
+        if pick not in out:
+            out.append(pick)
+    return out
+
+
 def compile_errors(source: str, libs: list[str]) -> str:
     """javac's errors for ``source`` (empty when it compiles), in a file named after its public
     class (``Main``, or the separate driver of a golden named ``main``); ``-proc:none``."""
@@ -556,6 +578,12 @@ def complete(
             if reg.retype(name, new):
                 retyped.add(name)
                 added = True
+        for fq in ambiguous_imports(errors):
+            # ``import java.util.*; import java.awt.*;`` and a bare ``List``: the single-type
+            # import decides (java.util's, the one code means far more often)
+            if f"import {fq};" not in subject.imports:
+                subject.imports.append(f"import {fq};")
+                added = True
         missing = [m for m in missing_symbols(errors) if (m[3], m[1]) not in done]
         if missing and subject.name == "main":
             # the separate driver class holds the harness helpers, not the golden's class
@@ -565,6 +593,13 @@ def complete(
             return "golden does not compile: " + first.split("error:", 1)[-1].strip()
         for kind, name, args, owner, static in missing:
             done.add((owner, name))
+            if owner is not None and (
+                owner == subject.class_name or owner.startswith(subject.class_name + ".")
+            ):
+                # a name the sliced class's own members (or its nested classes) use: a stub it
+                # must see (render_java then declares the stubs where it sees them)
+                owner, static = None, False
+                subject.stubs_shared = True
             if owner is not None and owner not in subject.stub_types:
                 return f"{owner}.{name} is not declared (a class with no source here)"
             if kind == "class" and re.search(r"(Exception|Error)$", name) and name not in JDK_CLASSES:
