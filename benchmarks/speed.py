@@ -498,7 +498,8 @@ def measure_overhead(
             overhead_ms_median=round(1000 * statistics.median(per_case), 2),
             overhead_ms_quantiles=_quantiles(per_case),
         )
-        if path != "naive" and cpu_total:
+        # zero is a reading (no clock tick went by: /proc counts in 10 ms ticks), None is none
+        if path != "naive" and cpu_total is not None:
             rep.cpu_ms_per_case = round(1000 * cpu_total / n, 2)
             rep.compute_cpu_ms_per_case = round(1000 * compute_cpu / n, 2)
             rep.overhead_cpu_ms_per_case = round(1000 * (cpu_total - compute_cpu) / n, 2)
