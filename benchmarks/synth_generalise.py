@@ -397,6 +397,8 @@ def upstream_groups(
     out = []
     for part in parts:
         for lang in ("python", "java"):
+            if lang not in getattr(args, "languages", "python,java").split(","):
+                continue
             chosen = split.get((part, lang), [])
             for config in up["configs"]:
                 rows = [_golden_alone(r) for r in chosen if r.get("config") == config]
