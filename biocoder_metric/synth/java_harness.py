@@ -830,11 +830,10 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
         lines.append(FN_HELPER.rstrip())
     if subject.stub_fields or subject.stub_methods or subject.stub_types:
         # fields and helpers with no source (java_stubs): set per call, values drawn from arguments
-        if not shared:
+        if not shared:  # (shared: declared in BcBase and the golden's class above)
             lines += [f"    {ln}" for ln in _STUB_STATICS]
             for st in subject.stub_types.values():
                 lines += ["    " + ln for ln in st.source(gen).splitlines()]
-        if not shared:
             lines += [f"    {static}{t} {n};" for t, n in subject.stub_fields]
             for m in subject.stub_methods:
                 lines += ["    " + ln for ln in m.splitlines()]

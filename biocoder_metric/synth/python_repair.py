@@ -388,11 +388,9 @@ def message_kinds(
     """Kinds for the blamed value that the failure asks for (for the local; the caller wraps
     them as elements when the local is an element of the slot's value). ``current``: the slot's
     kind now, whose keys or fields a repair keeps."""
-    local = b.local.split(".", 1)[1] if b.local.startswith("self.") else b.local
-    target = b.local
     held = _held_fields(current)
     types = message_types(d.message)
-    own = _asked(subject, d, b, stmt, held, local, target, types)
+    own = _asked(subject, d, b, stmt, held, types)
     if held and current and d.exc in ("TypeError", "ValueError", "AttributeError"):
         # the value is a record the repair built: the failing operation may be on one of its
         # fields (``rec['stop'] - rec['begin']`` on two strings), so retype the fields of the named
@@ -401,7 +399,7 @@ def message_kinds(
             current,
             held,
             types,
-            lambda t: _asked(subject, d, Blame(b.slot, "_", False, t), stmt, {}, "_", "_", {t}),
+            lambda t: _asked(subject, d, Blame(b.slot, "_", False, t), stmt, {}, {t}),
         )
         itself = (
             current.startswith("obj:")
@@ -419,13 +417,12 @@ def _asked(
     b: Blame,
     stmt: ast.AST | None,
     held: dict[str, str],
-    local: str,
-    target: str,
     types: set[str],
 ) -> list[str]:
     """:func:`message_kinds` for the blamed value itself (``held``: the fields it keeps)."""
     msg, exc = d.message, d.exc
     func = subject.func
+    local = b.local  # a name, or ``self.field``: the analyses of python_inputs take either
     if exc == "AttributeError":
         m = re.search(r"has no attribute '(\w+)'", msg)
         if b.type == "NoneType" or "NoneType" in types:
@@ -438,7 +435,7 @@ def _asked(
         if attr in _LIST_METHODS:
             return ["list_int", "list_str"]
         if attr in _DICT_METHODS:
-            return _dict_kinds(func, target) + ["dictkeys:{}", "dict_str_int", "dict_str_list"]
+            return _dict_kinds(func, local) + ["dictkeys:{}", "dict_str_int", "dict_str_list"]
         if attr in _ARRAY_ATTRS:
             return ["ndarray1", "ndarray2"]
         if attr in _SERIES_ATTRS:
@@ -518,7 +515,7 @@ def _asked(
 
 
 def _dict_kinds(func: ast.AST, local: str) -> list[str]:
-    keys = read_keys(func, local)[:12] if local.isidentifier() else []
+    keys = read_keys(func, local)[:12]
     if not keys:
         return []
     return ["dictkeys:" + repr(key_kinds(func, local, keys, 0))]
