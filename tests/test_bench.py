@@ -284,3 +284,17 @@ def test_sandbox_stats_are_public_and_feed_the_cpu_reading():
     finally:
         sb.close()
     assert sb.stats()["closed"] is True and sb.stats()["worker_pid"] is None
+
+
+def test_gpu_generation_runs_the_real_generation_path_at_every_batch_size(tmp_path):
+    """The GPU benchmark's CPU smoke run: a tiny random model through ``generate_samples``; every
+    batch size writes one full-length row per prompt, and the report says so."""
+    pytest.importorskip("transformers", reason="the generation extra (transformers) is not installed")
+    out = tmp_path / "gpu.json"
+    assert bench_main(["gpu_generation", "--tiny", "--device", "cpu", "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    sizes = [r["batch_size"] for r in report["runs"]]
+    assert sizes == sorted(sizes) and len(sizes) >= 2 and report["ok"] is True
+    for run in report["runs"]:
+        assert run["generated_tokens"] == run["prompts"] * report["max_new_tokens"]
+        assert run["tokens_per_s"] > 0

@@ -415,7 +415,7 @@ def test_java_fields_only_passed_on_are_typed_by_javac_and_iterated_ones_are_lis
     # ``strict`` is only an argument, ``shift`` only arithmetic, ``words`` only iterated: the first
     # guess for ``strict`` (int) is rejected by javac and retyped to what it names (boolean)
     ctx = _java_context("countLong", JAVA_PASSED_ON)
-    for decl in ("static List<String> words;", "static boolean strict;", "static int shift;"):
+    for decl in ("static java.util.List<String> words;", "static boolean strict;", "static int shift;"):
         assert decl in ctx, decl
 
     def run(code: str) -> list[str]:
@@ -533,3 +533,134 @@ def test_ambiguous_names_are_imported_from_java_util():
 
     assert ambiguous_imports(errors) == ["java.util.List", "a.b.Foo"]
     assert ambiguous_imports("Main.java:1: error: cannot find symbol\n") == []
+
+
+JAVA_SHAPES = """public int tally(Leaf leaf, int index) {
+    int n = 0;
+    for (final Phase p : Phase.values()) {
+        if (p.weight() > index) n++;
+    }
+    Slot s = slots[index % 3];
+    if (s == null) n += 2;
+    Tagged t = leaf;
+    n += t.tagCount();
+    return n + tally(index);
+}"""
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None, reason="needs a JDK (javac, java) to compile and run the harness"
+)
+def test_java_stubs_take_the_shape_javac_says_the_golden_needs(tmp_path: Path):
+    """Iterated (``for (Phase p : Phase.values())``): an array of the loop's type; indexed
+    (``slots[i]`` read as a ``Slot``): an array of Slots; one stub passed where another is
+    wanted (``Tagged t = leaf``): a subclass of it; an overload of the golden with no source
+    (``tally(index)``): a stub of its own."""
+    ctx = _java_context("tally", JAVA_SHAPES)
+    for decl in ("static Phase[] values()", "Slot[] slots;", "static class Leaf extends Tagged {"):
+        assert decl in ctx, decl
+    assert re.search(r"static int tally\(int _p0\)", ctx)
+
+    def run(code: str) -> list[str]:
+        return _run_java(ctx, code, tmp_path)
+
+    golden = run(JAVA_SHAPES)
+    assert sum(o.count("result: ") for o in golden) >= 8 and len(set(golden)) == 4, golden
+    assert run(JAVA_SHAPES.replace("n++;", "n += 2;")) != golden
+    assert run(JAVA_SHAPES.replace("return n + tally(index);", "return n;")) != golden
+
+
+def test_shape_errors_name_the_stub_and_the_type_it_must_have():
+    from biocoder_metric.synth.java_stubs import shape_retypes
+
+    errors = (
+        "Main.java:20: error: for-each not applicable to expression type\n"
+        "        for (final TruthState s : TruthState.values()) {\n"
+        "                                                   ^\n"
+        "  required: array or java.lang.Iterable\n"
+        "  found:    int\n"
+        "Main.java:30: error: array required, but int found\n"
+        "        Sample x = samples[i - 1];\n"
+        "                          ^\n"
+        "Main.java:40: error: bad operand types for binary operator '!='\n"
+        "        while (helper.lastDelimiter() != ';') {\n"
+        "                                      ^\n"
+        "  first type:  String\n"
+        "  second type: char\n"
+    )
+    types = {"values": "int", "samples": "int", "lastDelimiter": "String"}
+    got = shape_retypes(errors, set(types), types.get)
+    assert got == [
+        ("values", "TruthState[]", "TruthState"),
+        ("samples", "int[]", None),
+        ("lastDelimiter", "char", "helper"),
+    ]
+    # a name whose guess is not the one javac found is left alone
+    assert shape_retypes(errors, {"samples"}, {"samples": "long"}.get) == []
+
+
+EXPORTER = """package org.example.export;
+
+import java.awt.*;
+import java.awt.List;
+import java.util.*;
+
+public class Exporter {
+    @SuppressWarnings("unchecked") public static final Set<String> KEYS = new TreeSet<String>(Arrays.asList(new String[] {
+            "host", "posterior", "region" }));
+    private static final int[] WIDTHS = {2, 4};
+
+    String shortened(String key, int depth) {
+        return describe(key, depth - 3) + "~";
+    }
+
+    private String describe(String key, int depth) {
+        return depth;
+    }
+}
+"""
+
+DESCRIBE = """private String describe(String key, int depth) {
+    if (depth > 4) {
+        return shortened(key, depth);
+    }
+    java.util.List<String> parts = new ArrayList<>();
+    for (int i = 0; i < depth; i++) {
+        parts.add(KEYS.contains(key) ? key.toUpperCase() : key);
+    }
+    return String.join("|", parts) + WIDTHS[depth % 2];
+}"""
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None, reason="needs a JDK (javac, java) to compile and run the harness"
+)
+def test_a_class_with_array_initialisers_an_awt_list_import_and_a_private_golden_compiles(tmp_path: Path):
+    """A field's value with braces in it is one member; the file's ``import java.awt.List;``
+    does not break the harness's own lists; the class's copy of a private golden (a helper
+    calls it) stays private, so the candidate in ``Main`` does not narrow its access, and it
+    calls the candidate: a mutant is seen through the helper's recursion too."""
+    from biocoder_metric.synth.java_harness import class_members
+
+    _, members = class_members(EXPORTER)
+    assert [(n, k) for n, k, _ in members] == [
+        ("KEYS", "field"), ("WIDTHS", "field"), ("shortened", "method"), ("describe", "method"),
+    ]  # fmt: skip
+    repo = tmp_path / "export"
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "Exporter.java").write_text(EXPORTER.replace("return depth;", 'return "";'))
+    row = {
+        "task_id": "java_describe", "language": "java", "function_name": "describe", "golden_code": DESCRIBE,
+        "file_path": "src/Exporter.java", "repository": "example/export", "metadata": "{}", "signature": None,
+    }  # fmt: skip
+    out, reason, _ = pipeline.java_candidates(row, pipeline.SynthOptions(), str(repo), [])
+    assert reason is None, reason
+    ctx = out[0][2]
+    assert "import java.awt.List;" in ctx and "private String describe(String key, int depth)" in ctx
+    # the class's copy calls the candidate (by reflection), so the answer is not in the harness
+    assert 'getDeclaredMethod("describe", String.class, int.class)' in ctx
+    assert not pipeline.context_leaks_golden(row, ctx)
+    got = _run_java(ctx, DESCRIBE, tmp_path)
+    results = [ln for o in got for ln in o.splitlines() if ln.startswith("result: ")]
+    assert results and len(set(results)) > 1
+    assert _run_java(ctx, DESCRIBE.replace("% 2", "% 1"), tmp_path) != got

@@ -55,7 +55,7 @@ _BOXED = {"Integer": "int", "Long": "long", "Short": "short", "Byte": "byte", "D
 SUBCASES = 4
 
 HELPERS = r"""
-    static String _bcStr(Random r, String alphabet, int lo, int hi) {
+    static String _bcStr(java.util.Random r, String alphabet, int lo, int hi) {
         int n = lo + r.nextInt(hi - lo + 1);
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < n; i++) sb.append(alphabet.charAt(r.nextInt(alphabet.length())));
@@ -79,30 +79,30 @@ HELPERS = r"""
             for (int i = 0; i < n; i++) { if (i > 0) sb.append(", "); sb.append(_bcShow(java.lang.reflect.Array.get(o, i))); }
             return sb.append("]").toString();
         }
-        if (o instanceof Map) {
-            List<String> items = new ArrayList<>();
-            for (Object e : ((Map<?, ?>) o).entrySet()) {
-                Map.Entry<?, ?> en = (Map.Entry<?, ?>) e;
+        if (o instanceof java.util.Map) {
+            java.util.List<String> items = new java.util.ArrayList<>();
+            for (Object e : ((java.util.Map<?, ?>) o).entrySet()) {
+                java.util.Map.Entry<?, ?> en = (java.util.Map.Entry<?, ?>) e;
                 items.add(_bcShow(en.getKey()) + ": " + _bcShow(en.getValue()));
             }
-            Collections.sort(items);
+            java.util.Collections.sort(items);
             return "{" + String.join(", ", items) + "}";
         }
-        if (o instanceof Set) {
-            List<String> items = new ArrayList<>();
-            for (Object e : (Set<?>) o) items.add(_bcShow(e));
-            Collections.sort(items);
+        if (o instanceof java.util.Set) {
+            java.util.List<String> items = new java.util.ArrayList<>();
+            for (Object e : (java.util.Set<?>) o) items.add(_bcShow(e));
+            java.util.Collections.sort(items);
             return "set(" + String.join(", ", items) + ")";
         }
-        if (o instanceof Iterable) {
-            List<String> items = new ArrayList<>();
-            for (Object e : (Iterable<?>) o) items.add(_bcShow(e));
+        if (o instanceof java.lang.Iterable) {
+            java.util.List<String> items = new java.util.ArrayList<>();
+            for (Object e : (java.lang.Iterable<?>) o) items.add(_bcShow(e));
             return "[" + String.join(", ", items) + "]";
         }
         try {  // an object without its own toString: its fields (a project's own record types)
             if (o.getClass().getMethod("toString").getDeclaringClass() == Object.class
                     && !o.getClass().getName().startsWith("java")) {
-                List<String> items = new ArrayList<>();
+                java.util.List<String> items = new java.util.ArrayList<>();
                 for (java.lang.reflect.Field f : o.getClass().getDeclaredFields()) {
                     if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) || f.isSynthetic()) continue;
                     f.setAccessible(true);
@@ -118,9 +118,9 @@ HELPERS = r"""
         if (s.length() > 20000) s = s.substring(0, 20000) + "...(" + s.length() + " chars)";
         System.out.println(label + s);
     }
-    static <T> List<T> _bcList(Random r, int lo, int hi, Supplier<T> g) {
+    static <T> java.util.List<T> _bcList(java.util.Random r, int lo, int hi, java.util.function.Supplier<T> g) {
         int n = lo + r.nextInt(hi - lo + 1);
-        List<T> out = new ArrayList<>();
+        java.util.List<T> out = new java.util.ArrayList<>();
         for (int i = 0; i < n; i++) out.add(g.get());
         return out;
     }
@@ -245,6 +245,18 @@ def parse_signature(golden: str, name: str) -> tuple[str, list[JavaParam], bool,
     return rtype, params, "static" in words, tvars
 
 
+def qualified(typ: str) -> str:
+    """``List<Node>`` as ``java.util.List<Node>`` in a declaration the harness writes: the golden's
+    file may import another ``List`` by name (``import java.awt.List;``), which then shadows
+    ``java.util.*``; a generic ``List``, ``Map`` or ``Set`` is always java.util's."""
+    return re.sub(r"(?<![\w.])(List|Map|Set)(?=\s*<)", r"java.util.\1", typ)
+
+
+#: An annotation with its arguments (``@SuppressWarnings("x")``, ``@Deprecated(since = "1")``): not
+#: part of a member's head when telling a method from a field.
+_ANNOTATION = re.compile(r"@\w+(?:\.\w+)*(?:\s*\([^()]*\))?")
+
+
 def class_members(source: str, method: str | None = None) -> tuple[str, list[tuple[str, str, str]]]:
     """(class name, [(member name, kind 'field'|'method'|'type', source)]) of a top-level class of the file.
 
@@ -261,18 +273,24 @@ def class_members(source: str, method: str | None = None) -> tuple[str, list[tup
         cls, members, end = m.group(1), [], m.end()
         i = start = m.end()
         depth = 1
+        initializer = False  # the member's first brace opens a field's value (``= new T[] {...}``)
         while i < len(mask) and depth > 0:
             ch = mask[i]
             if ch == "{":
+                if depth == 1:
+                    # ``int[] x = {``, ``S = new TreeSet<>(asList(new String[] {``, ``r = () -> {``:
+                    # the member ends at its ``;``, not at this brace's close
+                    initializer = "=" in _ANNOTATION.sub(" ", mask[start:i]).split("(", 1)[0]
                 depth += 1
             elif ch == "}":
                 depth -= 1
-                if depth == 1:
+                if depth == 1 and not initializer:
                     _add_member(source[start : i + 1], mask[start : i + 1], members)
                     start = i + 1
             elif ch == ";" and depth == 1:
                 _add_member(source[start : i + 1], mask[start : i + 1], members)
                 start = i + 1
+                initializer = False
             i += 1
         end = i
         classes.append((cls, members))
@@ -292,7 +310,7 @@ def _add_member(text: str, mask: str, out: list[tuple[str, str, str]]) -> None:
     text, mask = text[lead:], mask[lead:]
     if not mask.strip() or mask.strip() == ";":
         return
-    head = mask.split("{", 1)[0]
+    head = _ANNOTATION.sub(" ", mask.split("{", 1)[0])
     tm = re.search(r"\b(class|interface|enum)\s+(\w+)", head)
     if tm:
         out.append((tm.group(2), "type", text))
@@ -364,6 +382,69 @@ def slice_class(source: str, golden: str, name: str) -> tuple[str, list[str], li
     return cls, out, imports
 
 
+def _golden_copy(member: str, golden: str, name: str) -> bool:
+    """Whether ``member`` is the class's own copy of the golden (same name and parameter types)."""
+    if not re.search(r"\b" + re.escape(name) + r"\s*\(", java_mask(member).split("{", 1)[0]):
+        return False
+    try:
+        return [p.type for p in parse_signature(member, name)[1]] == [
+            p.type for p in parse_signature(golden, name)[1]
+        ]
+    except ValueError:
+        return False
+
+
+def _erasure(typ: str, tvars: list[str]) -> str:
+    """The class literal of a parameter type (``List<Node>`` -> ``List.class``, ``T`` -> ``Object.class``)."""
+    t = re.sub(r"<.*>", "", typ).strip()
+    base = t.replace("[]", "")
+    if base in tvars or re.fullmatch(r"[A-Z]", base):
+        t = "Object" + t[len(base) :]
+    return t + ".class"
+
+
+def delegating_copy(member: str, golden: str, name: str) -> str:
+    """The class's copy of the golden, with a body that calls the method of the same signature
+    in ``Main`` (the candidate) by reflection.
+
+    Why: the class's helpers that call the method under test need a method of that name, but
+    the golden's body there would hand the answer to every candidate (and its helpers would call
+    the golden, not the candidate). Virtual dispatch reaches ``Main``'s method only for a
+    non-private instance method; reflection reaches it also when the golden is private (kept
+    private here: a private method in ``Main`` may not narrow an inherited one's access) or static.
+    """
+    rtype, params, is_static, tvars = parse_signature(member, name)
+    mask = java_mask(member)
+    head = member[: mask.index("{")] if "{" in mask else member.rstrip().rstrip(";")
+    if not re.search(r"\bprivate\b", java_mask(golden).split("{", 1)[0]):
+        head = _loosen(head)
+    throws = re.search(r"\bthrows\s+([\w.,\s]+)$", java_mask(head).rstrip())
+    declared = [t.strip() for t in throws.group(1).split(",") if t.strip()] if throws else []
+    classes = ", ".join(_erasure(p.type, tvars) for p in params)
+    args = ", ".join(p.name for p in params)
+    call = f"_m.invoke({'null' if is_static else 'this'}{', ' + args if args else ''})"
+    lines = [
+        head.rstrip() + " {",
+        "    try {",
+        f'        java.lang.reflect.Method _m = Class.forName("Main").getDeclaredMethod("{name}"'
+        + (f", {classes}" if classes else "")
+        + ");",
+        "        _m.setAccessible(true);",
+        f"        {call};" if rtype == "void" else f"        return ({rtype}) {call};",
+        "    } catch (java.lang.reflect.InvocationTargetException _e) {",
+        "        Throwable _c = _e.getCause();",
+        *[f"        if (_c instanceof {t}) throw ({t}) _c;" for t in declared],
+        "        if (_c instanceof RuntimeException) throw (RuntimeException) _c;",
+        "        if (_c instanceof Error) throw (Error) _c;",
+        "        throw new RuntimeException(_c);",
+        "    } catch (ReflectiveOperationException _e) {",
+        "        throw new IllegalStateException(_e);",
+        "    }",
+        "}",
+    ]
+    return "\n".join(lines)
+
+
 def _loosen(member: str) -> str:
     """Make a sliced member visible to ``Main`` and settable by the harness."""
     mask = java_mask(member)
@@ -393,7 +474,12 @@ def analyse_java(
         source = src_path.read_text(encoding="utf-8", errors="replace")
         cls, members, imports = slice_class(source, golden, name)
         subject.class_name = cls or "Orig"
-        subject.members = [_loosen(m) for m in members]
+        subject.members = [
+            delegating_copy(m, golden, name)
+            if name != "main" and _golden_copy(m, golden, name)
+            else _loosen(m)
+            for m in members
+        ]
         subject.imports += imports
         # ``import static pkg.Utils.helper;`` of a repository class: slice the helper in as well.
         used = _identifiers(golden + "\n".join(members))
@@ -453,7 +539,10 @@ def analyse_java(
                 field_decls.append(line)
         subject.members = [_loosen(d) for d in field_decls] + [_loosen(c) for c in helper_src]
         if any(re.search(r"\b" + re.escape(name) + r"\s*\(", java_mask(c)) for c in helper_src):
-            subject.members.append(_loosen(golden))  # a helper calls the method under test
+            # a helper calls the method under test
+            subject.members.append(
+                delegating_copy(golden, golden, name) if name != "main" else _loosen(golden)
+            )
     subject.members = list(dict.fromkeys(subject.members))
     # Instance fields without an initializer that the method reads are set by the harness.
     if not is_static:
@@ -613,6 +702,7 @@ def generator(
     """
     # a wildcard's bound is what the values are: ``List<? extends Node>`` holds Nodes
     t = re.sub(r"\?\s*(?:extends|super)\s*(?=[A-Za-z])", "", typ.strip())
+    t = re.sub(r"(?<![\w.])java\.util\.(?=[A-Z])", "", t)  # ``java.util.List<Node>``: a List
     rt = repo_types or {}
     n = name.lower()
     if t in tvars or t in ("E", "T", "K", "V", "?", "Object"):
@@ -747,7 +837,7 @@ def generator(
 FN_HELPER = """
     static int _bcFiles = 0;
 
-    static java.io.File _bcFile(Random r) {
+    static java.io.File _bcFile(java.util.Random r) {
         java.io.File f = new java.io.File("_bc_in_" + (_bcFiles++) + ".txt");
         try (java.io.PrintWriter w = new java.io.PrintWriter(f)) {
             int n = 1 + r.nextInt(4);
@@ -758,7 +848,7 @@ FN_HELPER = """
         return f;
     }
 
-    static Function<Double, Double> _bcFn(Random r) {
+    static Function<Double, Double> _bcFn(java.util.Random r) {
         final double c = 0.5 + r.nextDouble() * 5;
         switch (r.nextInt(3)) {
             case 0: return x -> x * x - c;
@@ -772,7 +862,7 @@ FN_HELPER = """
 #: What stubs draw their values from: the call's seed and the objects' identities.
 _STUB_STATICS = (
     "static long _bcStubSeed;",
-    "static Random _bcIds = new Random(0);",
+    "static java.util.Random _bcIds = new java.util.Random(0);",
     "static long _bcNextId() { return _bcIds.nextLong(); }",
 )
 
@@ -798,16 +888,16 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
         lines.append("}")
         lines.append("")
         for st in subject.stub_types.values():
-            src = st.source(gen).replace(
-                f"static class {st.name} {{", f"class {st.name} extends BcBase {{", 1
-            )
+            # top level: a stub with a parent stub reaches BcBase through it
+            src = re.sub(r"^static class (\w+) \{", r"class \1 extends BcBase {", st.source(gen), count=1)
+            src = re.sub(r"^static class ", "class ", src, count=1)
             lines += [src, ""]
     lines.append(f"class {subject.class_name}{' extends BcBase' if shared else ''} {{")
     for m in subject.members:  # Orig implements none of the original's interfaces: no @Override
         lines += ["    " + ln if ln.strip() else "" for ln in drop_override(m).strip("\n").splitlines()]
     static = "static " if subject.is_static else ""
     if shared:  # fields and helpers with no source that its own members (and Main, by inheritance) use
-        lines += [f"    {static}{t} {n};" for t, n in subject.stub_fields]
+        lines += [f"    {static}{qualified(t)} {n};" for t, n in subject.stub_fields]
         for m in subject.stub_methods:
             lines += ["    " + ln for ln in m.splitlines()]
     lines.append("}")
@@ -834,17 +924,20 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
             lines += [f"    {ln}" for ln in _STUB_STATICS]
             for st in subject.stub_types.values():
                 lines += ["    " + ln for ln in st.source(gen).splitlines()]
-            lines += [f"    {static}{t} {n};" for t, n in subject.stub_fields]
+            lines += [f"    {static}{qualified(t)} {n};" for t, n in subject.stub_fields]
             for m in subject.stub_methods:
                 lines += ["    " + ln for ln in m.splitlines()]
     lines.append("")
     lines.append("    public static void main(String[] _args) {")
-    body = [f"Random _r = new Random({SEED_PLACEHOLDER}L);", f"for (int _k = 0; _k < {SUBCASES}; _k++) {{"]
+    body = [
+        f"java.util.Random _r = new java.util.Random({SEED_PLACEHOLDER}L);",
+        f"for (int _k = 0; _k < {SUBCASES}; _k++) {{",
+    ]
     loop_start = len(body)
     if subject.stub_methods or subject.stub_types:
         body.append("_bcStubSeed = _r.nextLong();")
     if subject.stub_types:
-        body.append("_bcIds = new Random(_r.nextLong());")
+        body.append("_bcIds = new java.util.Random(_r.nextLong());")
     owner = "Main" if subject.is_static else "_o"
     if not subject.is_static:
         body.append("Main _o = new Main();")

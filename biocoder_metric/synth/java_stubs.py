@@ -347,21 +347,29 @@ class StubType:
         self.fields: list[tuple[str, str]] = []
         self.static_fields: list[tuple[str, str]] = []
         self.methods: list[str] = []
+        self.parent: str | None = None  # another stub it must be (``Node`` passed as ``Attributable``)
 
     def source(self, gen: Callable[[str, str], str | None]) -> str:
-        lines = [f"static class {self.name} {{", "    long _bcId = _bcNextId();"]
+        from biocoder_metric.synth.java_harness import qualified
+
+        extends = f" extends {self.parent}" if self.parent else ""
+        lines = [f"static class {self.name}{extends} {{", "    long _bcId = _bcNextId();"]
         lines.append(f"    {self.name}() {{ _bcFill(); }}")
         for args in self.ctors:
             params = ", ".join(f"{t} _p{i}" for i, t in enumerate(args))
             key = "new Object[]{" + ", ".join(f"_p{i}" for i in range(len(args))) + "}"
             lines.append(f"    {self.name}({params}) {{ _bcId = _bcShow({key}).hashCode(); _bcFill(); }}")
-        lines += [f"    {t} {n};" for t, n in self.fields]
+        lines += [f"    {qualified(t)} {n};" for t, n in self.fields]
         for t, n in self.static_fields:  # read through the class (``Exon.INVALID_ID``): one value
-            lines.append(f"    static {t} {n} = _bcStatic{n}(new Random({sum(map(ord, n))}L));")
-            lines.append(f"    static {t} _bcStatic{n}(Random _r) {{ return {gen(t, n)}; }}")
+            lines.append(
+                f"    static {qualified(t)} {n} = _bcStatic{n}(new java.util.Random({sum(map(ord, n))}L));"
+            )
+            lines.append(
+                f"    static {qualified(t)} _bcStatic{n}(java.util.Random _r) {{ return {gen(t, n)}; }}"
+            )
         lines.append("    void _bcFill() {")
         if self.fields:
-            lines.append("        Random _r = new Random(_bcId);")
+            lines.append("        java.util.Random _r = new java.util.Random(_bcId);")
             lines += [f"        {n} = {gen(t, n)};" for t, n in self.fields]
         lines.append("    }")
         for m in self.methods:
@@ -400,7 +408,9 @@ def stub_method(
     small: bool = False,
 ) -> str | None:
     """A static stub whose value is a function of its arguments (``None`` without a generator)."""
-    params = ", ".join(f"{t} _p{i}" for i, t in enumerate(args))
+    from biocoder_metric.synth.java_harness import qualified
+
+    params = ", ".join(f"{qualified(t)} _p{i}" for i, t in enumerate(args))
     key = "new Object[]{" + ", ".join(f"_p{i}" for i in range(len(args))) + "}"
     mod = "static " if static else ""
     label = f"{owner}.{name}" if owner else name
@@ -413,8 +423,8 @@ def stub_method(
     if expr is None:
         return None
     return (
-        f"{mod}{rtype} {name}({params}) {{\n"
-        f"    Random _r = new Random(_bcStubSeed * 31L + _bcShow({key}).hashCode(){ident});\n"
+        f"{mod}{qualified(rtype)} {name}({params}) {{\n"
+        f"    java.util.Random _r = new java.util.Random(_bcStubSeed * 31L + _bcShow({key}).hashCode(){ident});\n"
         f"    return {expr};\n"
         f"}}"
     )
@@ -428,6 +438,24 @@ def _stub_type(subject, name: str) -> StubType:
         subject.stub_types[name] = StubType(name)
         subject.repo_types[name] = RepoType(name=name, source="", ctor=[])  # ``new Name()``
     return subject.stub_types[name]
+
+
+def _subclass(subject, source: str, wanted: str | None) -> bool:
+    """Make stub ``source`` extend stub ``wanted`` when javac wants one where the other is given
+    (``Node cannot be converted to Attributable``: in the project, one is a kind of the other).
+    Only for a stub with no parent yet, and never into a cycle."""
+    types = subject.stub_types
+    if wanted is None or source == wanted or source not in types or wanted not in types:
+        return False
+    if types[source].parent is not None:
+        return False
+    up: str | None = wanted
+    while up is not None:
+        if up == source:
+            return False
+        up = types[up].parent
+    types[source].parent = wanted
+    return True
 
 
 def _unknown_types(subject, gen, libs: list[str]) -> list[str]:
@@ -470,12 +498,87 @@ def _retypes(errors: str) -> list[tuple[str, str | None, str, int]]:
     return out
 
 
+def _indexed_rank(line: str, name: str) -> int:
+    """How many indexes follow ``name`` on the line (``x[i][j]``: 2), 0 when it is not indexed."""
+    m = re.search(r"(?<![\w.])" + re.escape(name) + r"\s*((?:\[[^\[\]]*\]\s*)+)", line)
+    return m.group(1).count("[") if m else 0
+
+
 def _symbol_at(line: str, col: int, names: set[str]) -> str | None:
     """The declared stub name the caret points at (or, for a dereference, just before it)."""
     hits = [(abs(m.start() - col), m.group(0)) for m in re.finditer(r"\w+", line) if m.group(0) in names]
     before = [h for h in hits if line.find(h[1]) <= col]
     pool = before or hits
     return min(pool)[1] if pool else None
+
+
+#: javac names the shape a guessed type lacks: ``for (T x : m())`` needs an array or an
+#: ``Iterable``, ``m[i]`` an array, ``m() != ';'`` a ``char``. Each with the line and its caret.
+_FOREACH = re.compile(r"error: for-each not applicable to expression type\n([^\n]*)\n([ \t]*)\^")
+_ARRAY = re.compile(r"error: array required, but ([\w.<>\[\], ?]+) found\n([^\n]*)\n([ \t]*)\^")
+_OPERAND = re.compile(
+    r"error: bad operand types for binary operator '[^']+'\n([^\n]*)\n([ \t]*)\^\n"
+    r"\s*first type:\s*([\w.<>\[\], ?]+?)\n\s*second type:\s*([\w.<>\[\], ?]+?)\n"
+)
+#: The loop variable's declared type in ``for (final Foo x : ...)``.
+_LOOP_VAR = re.compile(r"\bfor\s*\(\s*(?:final\s+)?([\w.<>\[\]?, ]+?)\s+\w+\s*:")
+
+
+def _nearest(line: str, col: int, names: set[str], before: bool) -> tuple[str, str | None] | None:
+    """The stub name closest to the caret on one side of it, with the class it is reached
+    through when written ``Owner.name`` (``TruthState.values()``), else ``None``."""
+    hits = [m for m in re.finditer(r"\w+", line) if m.group(0) in names]
+    side = [m for m in hits if (m.start() < col) == before]
+    if not side:
+        return None
+    hit = side[-1] if before else side[0]
+    owner = re.search(r"(\w+)\s*\.\s*$", line[: hit.start()])
+    return hit.group(0), owner.group(1) if owner else None
+
+
+def shape_retypes(
+    errors: str, names: set[str], type_of: Callable[[str], str | None]
+) -> list[tuple[str, str, str | None]]:
+    """``(stub name, type it must have, class it is reached through or None)`` for each shape
+    javac says a stub's guessed type lacks."""
+    out: list[tuple[str, str, str | None]] = []
+    for m in _FOREACH.finditer(errors):
+        line, col = m.group(1), len(m.group(2))
+        loop = _LOOP_VAR.search(line)
+        hit = _nearest(line, col + 1, names, before=True)
+        if loop and loop.group(1) != "var" and hit:
+            out.append((hit[0], loop.group(1).replace(" ", "") + "[]", hit[1]))  # an array of the loop's type
+    for m in _ARRAY.finditer(errors):
+        found, line, col = m.group(1), m.group(2), len(m.group(3))
+        hit = _nearest(line, col, names, before=True)
+        if hit and type_of(hit[0]) == found:
+            out.append((hit[0], found + "[]", hit[1]))  # indexed: an array of what it was guessed to be
+    for m in _OPERAND.finditer(errors):
+        line, col, first, second = m.group(1), len(m.group(2)), m.group(3), m.group(4)
+        left, right = _nearest(line, col, names, True), _nearest(line, col + 1, names, False)
+        if left and type_of(left[0]) == first and second not in ("<null>", "<nulltype>"):
+            out.append((left[0], second, left[1]))  # compared with the other operand's type
+        elif right and type_of(right[0]) == second and first not in ("<null>", "<nulltype>"):
+            out.append((right[0], first, right[1]))
+    return out
+
+
+#: ``method m in class Main cannot be applied to given types; ... found: int,String``.
+_APPLY = re.compile(
+    r"method (\w+) in class (\w+) cannot be applied to given types;.*?found:\s*([^\n]*)", re.S
+)
+
+
+def overload_calls(errors: str) -> list[tuple[str, str, list[str]]]:
+    """``(method, class, argument types)`` of each call no declared overload accepts."""
+    out: list[tuple[str, str, list[str]]] = []
+    for block in re.split(r"\n(?=\S[^\n]*error:)", errors):
+        m = _APPLY.search(block)
+        if m:
+            item = (m.group(1), m.group(2), _split_types(m.group(3)))
+            if item not in out:
+                out.append(item)
+    return out
 
 
 class _Registry:
@@ -485,6 +588,7 @@ class _Registry:
         self.fields: dict[tuple[str | None, str], list] = {}  # -> [type, static]
         self.methods: dict[tuple[str | None, str], list] = {}  # -> [args, return type, static]
         self.small: set[str] = set()  # methods whose results the golden compares for equality
+        self.overloads: list[tuple[str, list[str], str]] = []  # (name, args, return type) in Main
 
     def type_of(self, name: str) -> str | None:
         for (_, n), spec in self.fields.items():
@@ -498,9 +602,14 @@ class _Registry:
     def names(self) -> set[str]:
         return {n for _, n in self.fields} | {n for _, n in self.methods}
 
-    def retype(self, name: str, new: str) -> bool:
+    def retype(self, name: str, new: str, owner: str | None = None) -> bool:
+        """Give ``name`` the type ``new``: only ``owner``'s member when it has one so named
+        (``TruthState.values`` and ``CallState.values`` are two stubs), else every one."""
         hit = False
-        for key, spec in [*self.fields.items(), *self.methods.items()]:
+        entries = [*self.fields.items(), *self.methods.items()]
+        if owner is not None and any(k == (owner, name) for k, _ in entries):
+            entries = [(k, spec) for k, spec in entries if k == (owner, name)]
+        for key, spec in entries:
             if key[1] == name:
                 idx = 0 if key in self.fields else 1
                 if spec[idx] != new:
@@ -522,6 +631,11 @@ class _Registry:
             if src is None:
                 return f"helper method {name} returns {rtype}, which has no generator"
             (subject.stub_methods if owner is None else subject.stub_types[owner].methods).append(src)
+        for name, args, rtype in self.overloads:
+            src = stub_method(name, args, rtype, gen, static=True, small=name in self.small)
+            if src is None:
+                return f"helper method {name} returns {rtype}, which has no generator"
+            subject.stub_methods.append(src)
         return None
 
 
@@ -561,23 +675,55 @@ def complete(
                     return f"constructor of {name} called with null"
                 subject.stub_types[name].ctors.append(found)
                 added = True
+        renames: list[tuple[str, str]] = []
         for source, wanted, line, col in _retypes(errors):
+            if _subclass(subject, source, wanted):
+                added = True  # one stub passed where another is wanted: it becomes a subclass
+                continue
             name = _symbol_at(line, col, reg.names() - retyped)
             if name is None:
                 continue
             # ``int cannot be converted to Foo``: the stub's guess (int) becomes Foo; ``Foo cannot be
-            # converted to int`` where the stub is the target (``x = new Foo()``): it becomes Foo
-            new = wanted or f"BcType_{name}"
-            if wanted is not None and reg.type_of(name) == wanted:
-                new = source
+            # converted to int`` where the stub is the target (``x = new Foo()``): it becomes Foo.
+            # Written ``x[i]``, the types are its elements': ``x`` becomes ``Foo[]``.
+            rank = _indexed_rank(line, name)
+            current = re.sub(r"(\[\])+$", "", reg.type_of(name) or "")
+            new = (wanted or f"BcType_{name}") + "[]" * rank
+            if wanted is not None and current == wanted:
+                new = source + "[]" * rank
+            renames.append((name, new, None))
+        # iterated, indexed or compared as something else: the shape javac says it must have
+        for name, new, owner in shape_retypes(errors, reg.names(), reg.type_of):
+            if name not in retyped and f"{owner}.{name}" not in retyped:
+                renames.append((name, new, owner if owner in subject.stub_types else None))
+        firsts: dict[tuple[str, str | None], str] = {}
+        for name, new, owner in renames:  # one change per name and round: later errors may stem from it
+            firsts.setdefault((name, owner), new)
+        for (name, owner), new in firsts.items():
             base = re.sub(r"<.*|\[\]", "", new)
             if gen(new, name) is None and re.fullmatch(r"[A-Z]\w*", base) and base not in JDK_CLASSES:
                 if class_index(libs).get(base):
                     continue  # a library class without a generator: nothing to stand in with
                 _stub_type(subject, base)
-            if reg.retype(name, new):
-                retyped.add(name)
+            if reg.retype(name, new, owner):
+                retyped.add(name if owner is None else f"{owner}.{name}")
                 added = True
+        for mname, cls, args in overload_calls(errors):
+            # ``solve(f, a, b)`` next to the golden ``solve(f, a, b, c)``, or a stub called with other
+            # arguments the second time: an overload with no source, stubbed with these arguments
+            if cls not in ("Main", "Orig", "BcBase", subject.class_name):
+                continue
+            stubbed = [spec for (o, n), spec in reg.methods.items() if o is None and n == mname]
+            if mname != subject.name and not stubbed:
+                continue  # a sliced helper's own signature: the call is the golden's to get right
+            if any(spec[0] == args for spec in stubbed) or any(
+                n == mname and a == args for n, a, _ in reg.overloads
+            ):
+                continue
+            if any(a in ("<null>", "<nulltype>") for a in args):
+                return f"helper method {mname} is called with null: its parameter types are not evident"
+            reg.overloads.append((mname, args, stubbed[0][1] if stubbed else subject.return_type))
+            added = True
         for fq in ambiguous_imports(errors):
             # ``import java.util.*; import java.awt.*;`` and a bare ``List``: the single-type
             # import decides (java.util's, the one code means far more often)
@@ -603,7 +749,10 @@ def complete(
             if owner is not None and owner not in subject.stub_types:
                 return f"{owner}.{name} is not declared (a class with no source here)"
             if kind == "class" and re.search(r"(Exception|Error)$", name) and name not in JDK_CLASSES:
-                # a project's exception class: thrown and caught by name, nothing else
+                # a project's exception class: thrown and caught by name, nothing else (declared
+                # once, though javac names it missing from several places)
+                if any(re.match(rf"class {name}\b", c) for c in subject.stub_classes):
+                    continue
                 subject.stub_classes.append(
                     f"class {name} extends RuntimeException {{\n"
                     f"    {name}() {{ super(); }}\n"
