@@ -1446,3 +1446,52 @@ def test_file_layouts_follow_the_reader():
     assert kind(written) is None  # a file opened for writing is an output, not an input
     named = "def f(p):\n    t = pd.read_csv(p, header=None, names=['a'])\n    return t['a']\n"
     assert kind(named) is None  # the code names the columns itself: the header is not its vocabulary
+
+
+def test_sliced_code_that_names_the_function_under_test_calls_the_candidate(tmp_path: Path):
+    """A module table the golden needs names the golden itself (``MODES = {'fused': fused}``):
+    the slice gets a forwarder, not the golden's body (the harness would hand out the answer),
+    and a call through the table reaches the candidate inserted below it."""
+    repo = tmp_path / "frepo"
+    (repo / "fpkg").mkdir(parents=True)
+    (repo / "fpkg" / "__init__.py").write_text("")
+    mod = textwrap.dedent(
+        """\
+        def reverse(seq):
+            return seq[::-1]
+
+
+        def fused(seq, mode='reverse', sep='R'):
+            if mode == 'fused':
+                return MODES['fused'](seq[1:]) + seq[0]
+            return MODES[mode](seq) + sep + seq
+
+
+        MODES = {'reverse': reverse, 'fused': fused}
+        """
+    )
+    (repo / "fpkg" / "decoys.py").write_text(mod)
+    golden = textwrap.dedent(mod[mod.index("def fused") : mod.index("MODES =")]).strip() + "\n"
+    sl = python_slice.slice_repository(golden, "fused", repo, repo / "fpkg" / "decoys.py")
+    assert sl.unresolved == [] and any(d.startswith("MODES = ") for d in sl.definitions)
+    assert not any("return MODES[mode](seq) + sep + seq" in d for d in sl.definitions)
+    assert python_slice.forwarder("fused") in sl.definitions
+    prog = "\n\n".join([*sl.imports, *sl.definitions, golden])
+    calls = "print(fused('ACGT'), fused('ACGT', 'fused'), fused('AAC', 'fused', 'K'))"
+    golden_out = subprocess.run([sys.executable, "-c", prog + "\n" + calls], capture_output=True, text=True)
+    assert golden_out.returncode == 0 and golden_out.stdout.split() == ["TGCARACGT", "TGCRCGTA", "CARACA"]
+    # the candidate's own behaviour shows through the table (the recursive 'fused' mode)
+    cand = golden.replace("+ sep + seq", "+ seq")
+    cand_out = subprocess.run(
+        [sys.executable, "-c", "\n\n".join([*sl.imports, *sl.definitions, cand]) + "\n" + calls],
+        capture_output=True,
+        text=True,
+    )
+    assert cand_out.returncode == 0 and cand_out.stdout.split() == ["TGCAACGT", "TGCCGTA", "CAACA"]
+    # with no definition of the function at all, calling through the table fails
+    none = subprocess.run(
+        [sys.executable, "-c", "\n\n".join([*sl.imports, *sl.definitions]) + "\nprint(MODES['fused']('AC'))"],
+        capture_output=True,
+        text=True,
+    )
+    assert none.returncode != 0 and "RecursionError" in none.stderr

@@ -664,3 +664,32 @@ def test_a_class_with_array_initialisers_an_awt_list_import_and_a_private_golden
     results = [ln for o in got for ln in o.splitlines() if ln.startswith("result: ")]
     assert results and len(set(results)) > 1
     assert _run_java(ctx, DESCRIBE.replace("% 2", "% 1"), tmp_path) != got
+
+
+JAVA_PICKY = """public static int pick(int[] xs, int i) {
+    return xs[i] * 2 + i;
+}"""
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None, reason="needs a JDK (javac, java) to compile and run the harness"
+)
+def test_java_inputs_the_golden_rejects_are_drawn_again_and_the_rejections_compared(tmp_path: Path):
+    """``xs[i]`` with an index out of range raises on many draws: the call is drawn again (up to
+    the Python harnesses' ATTEMPTS), each rejection is a ``probe retry exception:`` line, so a
+    candidate that accepts those inputs (or rejects others) prints something else."""
+    from biocoder_metric.synth.python_harness import ATTEMPTS, RETRY_PREFIX
+
+    ctx = _java_context("pick", JAVA_PICKY)
+    seeds = range(6)
+    golden = _run_java(ctx, JAVA_PICKY, tmp_path, seeds)
+    lines = [ln for o in golden for ln in o.splitlines()]
+    retries = [ln for ln in lines if ln.startswith(RETRY_PREFIX)]
+    results = [ln for ln in lines if ln.startswith("result: ")]
+    errors = [ln for ln in lines if ln.startswith("exception: ")]
+    assert retries and set(retries) == {RETRY_PREFIX + "ArrayIndexOutOfBoundsException"}
+    assert len(results) + len(errors) == 4 * len(seeds)  # one verdict per call, after its retries
+    assert len(results) > len(errors)  # the redraws turn most rejected calls into results
+    assert len(retries) <= (ATTEMPTS - 1) * 4 * len(seeds)
+    lenient = JAVA_PICKY.replace("return xs[i]", "return i >= xs.length ? 0 : xs[i]")
+    assert _run_java(ctx, lenient, tmp_path, seeds) != golden

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from biocoder_metric.execution.harness import INSERT_MARKER
 from biocoder_metric.languages.java import drop_override
-from biocoder_metric.synth.python_harness import EXCEPTION_PREFIX, SEED_PLACEHOLDER
+from biocoder_metric.synth.python_harness import ATTEMPTS, EXCEPTION_PREFIX, RETRY_PREFIX, SEED_PLACEHOLDER
 from biocoder_metric.validity.mutation import java_mask
 
 #: Packages the reference image's classpath provides besides the JDK.
@@ -973,6 +973,12 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
     else:
         body.append(f'    _bcPrint("result: ", {call});')
     body.append("} catch (Exception | StackOverflowError _e) {")
+    # inputs the golden rejects are drawn again (as in Python harnesses): each rejection is a
+    # retry line the judge compares, and only the last attempt's exception is the call's
+    body.append(f"    if (_bcTry < {ATTEMPTS - 1}) {{")
+    body.append(f'        System.out.println("{RETRY_PREFIX}" + _e.getClass().getSimpleName());')
+    body.append("        continue;")
+    body.append("    }")
     body.append(f'    System.out.println("{EXCEPTION_PREFIX}" + _e.getClass().getSimpleName());')
     body.append("}")
     for i, p in enumerate(subject.params):
@@ -987,7 +993,11 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
             body.append(f'_bcPrint("after this.{f.name}: ", _o.{f.name});')
     for _, n in subject.stub_fields:
         body.append(f'_bcPrint("after this.{n}: ", {owner}.{n});')
+    body.append("break;")
     body[loop_start:] = ["    " + b for b in body[loop_start:]]
+    body.insert(loop_start, "    for (int _bcTry = 0; ; _bcTry++) {")
+    body[loop_start + 1 :] = ["    " + b for b in body[loop_start + 1 :]]
+    body.append("    }")
     body.append("}")
     lines += ["        " + b for b in body]
     lines.append("    }")

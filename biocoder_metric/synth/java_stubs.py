@@ -675,7 +675,7 @@ def complete(
                     return f"constructor of {name} called with null"
                 subject.stub_types[name].ctors.append(found)
                 added = True
-        renames: list[tuple[str, str]] = []
+        renames: list[tuple[str, str, str | None]] = []
         for source, wanted, line, col in _retypes(errors):
             if _subclass(subject, source, wanted):
                 added = True  # one stub passed where another is wanted: it becomes a subclass
@@ -687,7 +687,9 @@ def complete(
             # converted to int`` where the stub is the target (``x = new Foo()``): it becomes Foo.
             # Written ``x[i]``, the types are its elements': ``x`` becomes ``Foo[]``.
             rank = _indexed_rank(line, name)
-            current = re.sub(r"(\[\])+$", "", reg.type_of(name) or "")
+            current = reg.type_of(name) or ""
+            if rank:
+                current = re.sub(r"(\[\])+$", "", current)  # the elements' type
             new = (wanted or f"BcType_{name}") + "[]" * rank
             if wanted is not None and current == wanted:
                 new = source + "[]" * rank

@@ -417,6 +417,22 @@ def submodule_imports(node: ast.AST) -> list[str]:
 # ---------------------------------------------------------------------------- repository
 
 
+def forwarder(name: str) -> str:
+    """A stand-in for the function under test where sliced code refers to it: it calls whatever
+    the module binds to ``name`` when called, the candidate the harness inserts after the slice.
+
+    Why: a helper or a module table the golden needs may name the golden itself (a dispatch dict
+    of modes, recursion through a helper). Slicing its definition would put the answer in the
+    harness (which is then rejected) and make the helper call the golden, not the candidate.
+    Without a candidate definition the forwarder calls itself and the call fails, as it should.
+    """
+    return (
+        f"def {name}(*args, **kwargs):\n"
+        f"    # the function under test: the definition the harness inserts below\n"
+        f"    return globals()[{name!r}](*args, **kwargs)"
+    )
+
+
 class _RepoSlicer:
     """Resolve names module by module inside a repository checkout."""
 
@@ -429,6 +445,9 @@ class _RepoSlicer:
         self.unresolved: list[str] = []
         self._done: set[tuple[Path, str]] = set()
         self.modules: dict[str, tuple[Path, int]] = {}  # name -> module file inlined as a namespace
+        #: the module-level function under test (module, name): sliced code that refers to it
+        #: (``MODES = {'fused': fused_decoy}``) gets a forwarder to the harness's definition
+        self.under_test: tuple[Path, str] | None = None
 
     def tree(self, path: Path) -> ast.Module:
         if path not in self._trees:
@@ -657,6 +676,11 @@ class _RepoSlicer:
                     else:
                         self.unresolved.append(f"{name} (submodule {mod}.{a.name} cannot be inlined)")
             return
+        if (path, name) == self.under_test and isinstance(node, ast.FunctionDef):
+            text = forwarder(name)
+            if text not in self.definitions:
+                self.definitions.append(text)
+            return
         # A definition: resolve what it uses first, then emit it (dependencies come first).
         for dep in free_names(node):
             if dep != name:
@@ -724,6 +748,8 @@ def slice_repository(
     # a method's own name is no name in its body's scope: ``fasta`` inside method ``fasta`` is the module
     own_scope = not (gfunc is not None and is_method(gfunc))
     needed = [n for n in free_names(target, skip_self=own_scope) if n not in ("self", "cls")]
+    if gfunc is not None and not is_method(gfunc):
+        slicer.under_test = (path, function_name)
     members: list[str] = []
     if src_class is not None and gfunc is not None and is_method(gfunc):
         s.class_name = src_class.name
