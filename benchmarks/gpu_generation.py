@@ -41,7 +41,6 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-EOS = "<|endoftext|>"
 
 #: Qwen2.5-Coder-0.5B's shape (vocabulary aside: the model gets the locally trained tokenizer's).
 SHAPES: dict[str, dict[str, int]] = {
@@ -89,37 +88,24 @@ def _log(msg: str, t0: float) -> None:
 
 
 # ------------------------------------------------------------------------------------ model
-def _training_text() -> list[str]:
-    """The project's own Python and Markdown: code-shaped text that is always there."""
-    texts = []
-    for pattern in ("biocoder_metric/**/*.py", "biocoder_dataset/**/*.py", "tests/*.py", "docs/*.md"):
-        for path in sorted(REPO.glob(pattern)):
-            texts.append(path.read_text(encoding="utf-8", errors="replace"))
-    if not texts:
-        raise SystemExit(f"no project text under {REPO} to train the tokenizer on")
-    return texts
+def _train_tokenizer(vocab_size: int) -> Any:
+    """The tests' offline tokenizer builder (``tests/tiny_model.py``), loaded by path: a byte-level
+    BPE trained on the project's own text."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_bc_tiny_model", REPO / "tests" / "tiny_model.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.train_tokenizer(vocab_size)
 
 
 def build_model(out_dir: Path, shape: str, vocab_size: int, device: str, dtype: Any, seed: int) -> dict:
     """Tokenizer + random Qwen2 model saved to ``out_dir``; returns what was built."""
     import torch
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast, Qwen2Config, Qwen2ForCausalLM
+    from transformers import Qwen2Config, Qwen2ForCausalLM
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    bpe = Tokenizer(models.BPE())
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    bpe.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=vocab_size,
-        special_tokens=[EOS],
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        show_progress=False,
-    )
-    bpe.train_from_iterator(_training_text(), trainer=trainer)
-    tokenizer = PreTrainedTokenizerFast(
-        tokenizer_object=bpe, eos_token=EOS, bos_token=EOS, unk_token=EOS, pad_token=EOS
-    )
+    tokenizer = _train_tokenizer(vocab_size)
     tokenizer.save_pretrained(out_dir)
 
     torch.manual_seed(seed)

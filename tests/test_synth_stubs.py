@@ -57,6 +57,19 @@ def _java_context(name: str, golden: str) -> str:
     return out[0][2]
 
 
+def _repo_java_context(repo: Path, file: str, source: str, name: str, golden: str) -> tuple[dict, str]:
+    """The first harness the pipeline makes for ``golden`` with a one-file repository (``src/file``)."""
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / file).write_text(source)
+    row = {
+        "task_id": f"java_{name}", "language": "java", "function_name": name, "golden_code": golden,
+        "file_path": f"src/{file}", "repository": f"example/{repo.name}", "metadata": "{}", "signature": None,
+    }  # fmt: skip
+    out, reason, _ = pipeline.java_candidates(row, pipeline.SynthOptions(), str(repo), [])
+    assert reason is None, reason
+    return row, out[0][2]
+
+
 def _run_java(ctx: str, code: str, cwd: Path, seeds: range = range(4)) -> list[str]:
     """The stdout of the Java harness ``ctx`` with ``code`` inserted, compiled and run once per seed."""
     got = []
@@ -504,16 +517,7 @@ def test_a_type_the_sliced_class_itself_uses_is_a_stub_it_can_see(tmp_path: Path
     """The class the golden belongs to keeps a field of a library type the image lacks (read by
     a member the golden calls), and imports two packages that both declare ``List``: the stub
     must be visible to that class, not only to ``Main``, and ``List`` must mean java.util's."""
-    repo = tmp_path / "tree"
-    (repo / "src").mkdir(parents=True)
-    (repo / "src" / "Pruner.java").write_text(PRUNER)
-    row = {
-        "task_id": "java_offset", "language": "java", "function_name": "offset", "golden_code": OFFSET,
-        "file_path": "src/Pruner.java", "repository": "example/tree", "metadata": "{}", "signature": None,
-    }  # fmt: skip
-    out, reason, _ = pipeline.java_candidates(row, pipeline.SynthOptions(), str(repo), [])
-    assert reason is None, reason
-    ctx = out[0][2]
+    _, ctx = _repo_java_context(tmp_path / "tree", "Pruner.java", PRUNER, "offset", OFFSET)
     assert "class Node extends BcBase" in ctx and "class Pruner extends BcBase" in ctx
     assert "import java.util.List;" in ctx
     got = _run_java(ctx, OFFSET, tmp_path)
@@ -646,16 +650,8 @@ def test_a_class_with_array_initialisers_an_awt_list_import_and_a_private_golden
     assert [(n, k) for n, k, _ in members] == [
         ("KEYS", "field"), ("WIDTHS", "field"), ("shortened", "method"), ("describe", "method"),
     ]  # fmt: skip
-    repo = tmp_path / "export"
-    (repo / "src").mkdir(parents=True)
-    (repo / "src" / "Exporter.java").write_text(EXPORTER.replace("return depth;", 'return "";'))
-    row = {
-        "task_id": "java_describe", "language": "java", "function_name": "describe", "golden_code": DESCRIBE,
-        "file_path": "src/Exporter.java", "repository": "example/export", "metadata": "{}", "signature": None,
-    }  # fmt: skip
-    out, reason, _ = pipeline.java_candidates(row, pipeline.SynthOptions(), str(repo), [])
-    assert reason is None, reason
-    ctx = out[0][2]
+    source = EXPORTER.replace("return depth;", 'return "";')
+    row, ctx = _repo_java_context(tmp_path / "export", "Exporter.java", source, "describe", DESCRIBE)
     assert "import java.awt.List;" in ctx and "private String describe(String key, int depth)" in ctx
     # the class's copy calls the candidate (by reflection), so the answer is not in the harness
     assert 'getDeclaredMethod("describe", String.class, int.class)' in ctx

@@ -34,16 +34,11 @@ def _training_text() -> list[str]:
     return texts
 
 
-def build_tiny_model(
-    out_dir: Path, *, vocab_size: int = 600, n_positions: int = 1024, chat: bool = True
-) -> Path:
-    """Write a tiny GPT-2 + fast tokenizer to ``out_dir`` and return it (loadable with ``from_pretrained``)."""
-    import torch
+def train_tokenizer(vocab_size: int):
+    """A byte-level BPE ``PreTrainedTokenizerFast`` trained on the project's own text (offline;
+    also used by ``benchmarks/gpu_generation.py`` for its larger random model)."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
-
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    from transformers import PreTrainedTokenizerFast
 
     bpe = Tokenizer(models.BPE())
     bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
@@ -55,9 +50,21 @@ def build_tiny_model(
         show_progress=False,
     )
     bpe.train_from_iterator(_training_text(), trainer=trainer)
-    tokenizer = PreTrainedTokenizerFast(
+    return PreTrainedTokenizerFast(
         tokenizer_object=bpe, eos_token=EOS, bos_token=EOS, unk_token=EOS, pad_token=EOS
     )
+
+
+def build_tiny_model(
+    out_dir: Path, *, vocab_size: int = 600, n_positions: int = 1024, chat: bool = True
+) -> Path:
+    """Write a tiny GPT-2 + fast tokenizer to ``out_dir`` and return it (loadable with ``from_pretrained``)."""
+    import torch
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tokenizer = train_tokenizer(vocab_size)
     if chat:
         tokenizer.chat_template = CHAT_TEMPLATE
     tokenizer.save_pretrained(out_dir)
