@@ -41,6 +41,8 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
+#: The committed raw output ``scripts/figures.py`` renders (block ``gpu_generation`` in docs/generation.md).
+RESULTS_FILE = "gpu_generation.json"
 
 #: Qwen2.5-Coder-0.5B's shape (vocabulary aside: the model gets the locally trained tokenizer's).
 SHAPES: dict[str, dict[str, int]] = {
@@ -263,14 +265,18 @@ def render_markdown(data: dict[str, Any]) -> str:
         f"{env['transformers']}; random Qwen2 {model['shape']} ({model['parameters'] / 1e6:.1f}M parameters, "
         f"vocabulary {model['vocab_size']}); greedy, {data['max_new_tokens']} new tokens per sample.",
         "",
-        "| batch size | prompts | wall s | tokens | tokens/s | samples/s | ms/step | vs batch 1 | rows ok |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| batch size | prompts | wall s | tokens | tokens/s | samples/s | ms/step | vs batch 1 | "
+        "peak GPU memory | rows ok |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in data["runs"]:
+        ratio = r.get("speedup_vs_batch_1")
+        memory = r.get("peak_gpu_memory_gib")
         lines.append(
             f"| {r['batch_size']} | {r['prompts']} | {r['wall_s']:.2f} | {r['generated_tokens']} | "
             f"{r['tokens_per_s']:.1f} | {r['samples_per_s']:.2f} | {r['ms_per_step']:.1f} | "
-            f"{r.get('speedup_vs_batch_1') or '-'} | {r['check']['ok']} |"
+            f"{f'{ratio:.1f}x' if ratio else '-'} | {f'{memory:.1f} GiB' if memory is not None else '-'} | "
+            f"{r['check']['ok']} |"
         )
     return "\n".join(lines)
 
