@@ -109,8 +109,11 @@ def main(argv: list[str] | None = None) -> int:
             kept = previous[config]["synthesis"]
             if kept.get("validated") is None and kept.get("note"):
                 entry["synthesis"] = kept  # already "not kept": stays so until a run with a report
-            elif kept["validated"] >= entry["synthesized"]:
-                entry["synthesis"] = kept
+            elif (
+                kept["validated"] >= entry["synthesized"]
+                or previous[config]["synthesized"] == entry["synthesized"]
+            ):
+                entry["synthesis"] = kept  # the harnesses it describes are still the ones shipped
             else:  # the harness file grew since: the old yield no longer describes it
                 entry["synthesis"] = {
                     "processed": None,
