@@ -357,16 +357,10 @@ def slice_class(source: str, golden: str, name: str) -> tuple[str, list[str], li
             ):
                 wanted.add(n)
 
-    def key(code: str) -> tuple[str, ...] | None:
-        try:
-            return tuple(p.type for p in parse_signature(code, name)[1])
-        except ValueError:
-            return None
-
-    own = key(golden)
+    own = _param_types(golden, name)
     out: list[str] = []
     for n, kind, text in members:
-        if n == name and kind == "method" and key(text) == own:
+        if n == name and kind == "method" and _param_types(text, name) == own:
             continue  # the method under test itself goes to Main (unless a helper calls it, below)
         if n in wanted and not (
             kind == "method" and re.search(r"\b" + re.escape(cls) + r"\s*\(", java_mask(text).split("{")[0])
@@ -382,16 +376,19 @@ def slice_class(source: str, golden: str, name: str) -> tuple[str, list[str], li
     return cls, out, imports
 
 
+def _param_types(code: str, name: str) -> tuple[str, ...] | None:
+    """The parameter types of method ``name`` in ``code`` (its overload key), ``None`` if not found."""
+    try:
+        return tuple(p.type for p in parse_signature(code, name)[1])
+    except ValueError:
+        return None
+
+
 def _golden_copy(member: str, golden: str, name: str) -> bool:
     """Whether ``member`` is the class's own copy of the golden (same name and parameter types)."""
     if not re.search(r"\b" + re.escape(name) + r"\s*\(", java_mask(member).split("{", 1)[0]):
         return False
-    try:
-        return [p.type for p in parse_signature(member, name)[1]] == [
-            p.type for p in parse_signature(golden, name)[1]
-        ]
-    except ValueError:
-        return False
+    return _param_types(member, name) == _param_types(golden, name) is not None
 
 
 def _erasure(typ: str, tvars: list[str]) -> str:
