@@ -309,3 +309,26 @@ def test_digits_are_asked_for_where_int_parses_a_string_or_a_list_of_fields():
     )
     assert one == ["default:str(_r.randint(0, 100))"]
     assert many[0].startswith("default:[str(_r.randint(0, 100)) for _ in")
+
+
+def test_a_local_picked_by_position_from_a_self_attribute_blames_the_attribute_as_its_element():
+    """``counts = self.tally_list[i % n]`` failing on ``counts.values()``: the attribute holds
+    the wrong elements; the index only picked one, so it comes after."""
+    golden = (
+        "def report(self, i):\n"
+        "    counts = self.tally_list[i % len(self.tally_list)]\n"
+        "    return sum(counts.values()), len(counts)\n"
+    )
+    subject = python_harness.analyse(golden, "report", None, "Tally", [], [])
+    plan = Plan(
+        args=[(p, "int_small") for p in subject.params], attrs=[("tally_list", "list_str")], label="x"
+    )
+    d = Diag(
+        "AttributeError", "report", 2, "'str' object has no attribute 'values'", {"counts": "str", "i": "int"}
+    )
+    got = python_repair.blame(subject, plan, d)
+    assert got[0] == Blame(("attr", 0), "counts", True, "str")
+    assert [b.slot for b in got] == [("attr", 0), ("arg", 0)]
+    # the repair offers a list of dicts for the attribute (the elements are wrapped)
+    kinds = python_repair.repairs(subject, plan, d, got[0], "list_str")
+    assert kinds[0].startswith("dictlist:")

@@ -214,3 +214,103 @@ def test_boolean_mask_indexing_means_an_array():
     assert _kinds("def f(labels_a, mask):\n    return len(labels_a[mask])\n")["labels_a"][0].startswith(
         "ndarray"
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "family"),
+    [
+        ("contig_len", "int"),  # a length of a contig, not a contig
+        ("barcode_count", "int"),
+        ("umi2idx", "int"),  # words joined by a digit
+        ("peakStart", "int"),  # camelCase
+        ("n_samples", "int"),  # a count of samples
+        ("num_probes", "int"),
+        ("primer_list", "list_str"),
+        ("exon_lengths", "list_int"),  # a plural head: several lengths
+        ("sample_names", "list_str"),
+        ("alignments", "list"),  # several things the rules do not know
+        ("gene_name", "str"),
+        ("motif", "str"),
+        ("is_paired", "bool"),
+        ("out_file", "path"),
+        ("status", None),  # singular words ending in s are not plurals
+    ],
+)
+def test_a_parameter_name_is_read_as_an_english_compound_whose_last_word_is_the_head(name, family):
+    assert python_inputs.family_of_name(name) == family
+
+
+def test_the_head_word_decides_what_a_named_string_or_list_holds():
+    # ``gene_name`` is a name: words, not a DNA string; ``primer_list`` holds primers: DNA
+    assert python_inputs.refine("str", "probe_seq_name")[0] == "str_word"
+    assert python_inputs.refine("str", "probe_seq")[0] == "str_dna"
+    assert python_inputs.refine("list_str", "primer_list")[0] == "list_dna"
+    assert python_inputs.refine("list_str", "read_ids")[0] == "list_str"
+    k = _kinds("def trim(read_len, n_reads, min_qual):\n    return read_len * n_reads > min_qual\n")
+    assert k["read_len"][0].startswith("int") and k["n_reads"][0].startswith("int")
+
+
+def test_an_element_picked_by_position_types_the_collection_it_came_from():
+    # ``tally = self.tallies[i]`` then ``tally.values()``: a list of dicts, read as a loop would
+    subject = python_harness.analyse(
+        textwrap.dedent("""
+        def total(self, i):
+            tally = self.tallies[i % len(self.tallies)]
+            return sum(tally.values())
+    """),
+        "total",
+    )
+    assert dict(subject.attrs)["tallies"][0].startswith("dictlist:")
+    k = _kinds("def width(spans, k):\n    first = spans[k - 1]\n    return first.stop - first.begin\n")
+    assert k["spans"][0].startswith("objlist:")
+    # a lookup by a key is not a position: ``by_name`` is not turned into a list of objects
+    k = _kinds("def width(by_name, name):\n    rec = by_name[name]\n    return rec.stop - rec.begin\n")
+    assert not k["by_name"][0].startswith("objlist:")
+
+
+def test_a_callback_is_also_tried_as_one_that_hands_back_what_it_is_given():
+    # ``choose`` returns keys the golden looks up again: only a function returning (part of) its
+    # argument fits, which a value drawn at random never is
+    k = _kinds(
+        "def pick(groups, choose):\n    keys = choose(list(groups))\n    return [groups[x] for x in keys]\n"
+    )
+    assert k["choose"][0].startswith("callable:") and k["choose"][1] == "passthrough"
+    hand_back = eval(python_inputs.kind_expr("passthrough"))
+    assert hand_back(["a", "b"], 2) == ["a", "b"] and hand_back() is None
+
+
+def test_a_base_class_whose_methods_build_its_subclass_is_sliced_before_the_subclass(tmp_path: Path):
+    """``Table.head`` builds a ``SubTable(Table)``: the two need each other, and the slice must
+    still define the base first, or the harness fails with a NameError before any call."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "tables.py").write_text(
+        "from pkg._speedups import count_rows\n\n\n"  # a compiled extension: no source
+        "class Table:\n"
+        "    def __init__(self, rows):\n        self.rows = rows\n\n"
+        "    def head(self):\n        return SubTable(self.rows[:1])\n\n"
+        "    def fast_count(self):\n        return count_rows(self.rows)\n\n\n"
+        "class SubTable(Table):\n    kind = 'sub'\n\n\n"
+        "def first_rows(t):\n    return t.head().rows\n"
+    )
+    golden = "def first_rows(t):\n    return Table(t.rows).head().rows\n"
+    sl = python_slice.slice_repository(golden, "first_rows", tmp_path, "pkg/tables.py")
+    text = "\n\n".join(sl.definitions)
+    assert text.index("class Table") < text.index("class SubTable(Table)")
+    namespace: dict = {}
+    exec(compile(text, "slice", "exec"), namespace)  # defines without a NameError (only trusted text here)
+    assert namespace["SubTable"]([1, 2]).head().rows == [1]
+    # the class to build an argument from is sliced although a method body reads a name with no
+    # source (it fails only if that method runs); a class whose base has none is not
+    have = python_slice.Slice(origin="repository")
+    assert "Table" in python_slice.slice_classes(tmp_path, "pkg/tables.py", ["Table"], have)
+    (pkg / "more.py").write_text("from pkg._speedups import FastBase\n\n\nclass Quick(FastBase):\n    pass\n")
+    assert python_slice.slice_classes(tmp_path, "pkg/more.py", ["Quick"], have) == {}
+    # the order rule on its own: a use inside a function body imposes none
+    defs = [
+        "class B(A):\n    pass",
+        "def make():\n    return B()",
+        "class A:\n    def child(self):\n        return B()",
+    ]
+    assert python_slice.definition_order(defs) == [defs[2], defs[0], defs[1]]

@@ -269,3 +269,30 @@ def test_validation_cannot_be_met_vacuously(pool):
         mutants=[],
     )
     assert not v.passed and "no mutant" in v.reason, v.reason
+
+
+@pytest.mark.parametrize(
+    ("judged", "killed", "equivalent", "passes"),
+    [
+        (5, 4, 1, True),  # a small function with one mutant no input tells apart (a deleted log call)
+        (4, 3, 1, True),
+        (6, 4, 2, True),  # at most a third of a small function's mutants may be likely equivalent
+        (6, 3, 3, False),
+        (5, 3, 2, False),
+        (2, 1, 1, True),
+        (1, 0, 1, False),  # nothing killed: never
+        (0, 0, 0, False),
+        (20, 4, 16, False),  # a large function: five must count, whatever the share
+        (20, 5, 15, True),
+        (20, 5, 10, False),  # five of ten non-equivalent killed: under 80%
+    ],
+)
+def test_the_mutant_gate_tolerates_a_third_of_a_small_functions_mutants_being_equivalent(
+    judged, killed, equivalent, passes
+):
+    from biocoder_metric.synth.validate import Validation, _mutant_gate
+
+    v = Validation(
+        passed=False, mutants_judged=judged, mutants_killed=killed, mutants_likely_equivalent=equivalent
+    )
+    assert (_mutant_gate(v) is None) is passes, _mutant_gate(v)

@@ -348,7 +348,7 @@ def _bc_lines(_r, layout):
             return str(_r.randint(0, 10) if _r.random() < 0.5 else _r.randint(0, 1000))
         if t == "float":
             return "%.3f" % _r.uniform(0, 100)
-        return _bc_seq(_r, "abcdefgh", 1, 6)
+        return _bc_word(_r)
     return "".join(sep.join(one(t) for t in fields) + "\n" for _ in range(_r.randint(1, 6)))
 
 

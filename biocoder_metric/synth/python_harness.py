@@ -85,6 +85,16 @@ def _bc_seq(_r, alphabet, lo, hi):
     return "".join(_r.choice(alphabet) for _ in range(_r.randint(lo, hi)))
 
 
+def _bc_word(_r, fresh=0.5):
+    """A word: one of the case's four shared words, or (``fresh`` of the time) a new one.
+    Keys drawn for a dict, names in a file and a name argument then often meet, so lookups
+    and joins are reached; a new word keeps the miss reachable too."""
+    pool = _r.__dict__.get("_bc_pool")
+    if pool is None:
+        pool = _r._bc_pool = [_bc_seq(_r, "abcdefghijklmnopqrstuvwxyz", 3, 10) for _ in range(4)]
+    return _bc_seq(_r, "abcdefghijklmnopqrstuvwxyz", 3, 10) if _r.random() < fresh else _r.choice(pool)
+
+
 def _bc_line(_r):
     return " ".join(_bc_seq(_r, "abcdefghij", 2, 6) for _ in range(_r.randint(1, 5)))
 
@@ -127,7 +137,7 @@ def _bc_frame(_r, columns):
 def _bc_text(_r, seps, numeric):
     """Lines (when a newline is among ``seps``) of fields joined by the other separators."""
     def field():
-        return str(_r.randint(0, 99)) if numeric else _bc_seq(_r, "abcdefgh", 1, 6)
+        return str(_r.randint(0, 99)) if numeric else _bc_word(_r)
     inner = [s for s in seps if s not in ("\n", "\r\n")] or [" "]
     def line():
         return _r.choice(inner).join(field() for _ in range(_r.randint(3, 7)))

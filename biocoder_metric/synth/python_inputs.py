@@ -39,7 +39,9 @@ KINDS: dict[str, str] = {
     "float_pos": "round(_r.uniform(0.1, 100.0), 6)",
     "float": "round(_r.uniform(-100.0, 100.0), 6)",
     "bool": "_r.random() < 0.5",
-    "str_word": "_bc_seq(_r, 'abcdefghijklmnopqrstuvwxyz', 3, 10)",
+    # words come from the case's few shared words half the time (``_bc_word``): a name argument
+    # and the keys of a dict or the names in a file then meet
+    "str_word": "_bc_word(_r)",
     "str_dna": "_bc_seq(_r, 'ACGT', 5, 30)",
     "str_rna": "_bc_seq(_r, 'ACGU', 5, 30)",
     "str_protein": "_bc_seq(_r, 'ACDEFGHIKLMNPQRSTVWY', 5, 30)",
@@ -52,15 +54,15 @@ KINDS: dict[str, str] = {
     "path_out": "_bc_outpath(_r)",
     "list_int": "[_r.randint(0, 20) for _ in range(_r.randint(1, 8))]",
     "list_float": "[round(_r.uniform(0.0, 10.0), 6) for _ in range(_bc_n)]",
-    "list_str": "[_bc_seq(_r, 'abcdefghijklmnopqrstuvwxyz', 3, 8) for _ in range(_r.randint(1, 6))]",
+    "list_str": "[_bc_word(_r) for _ in range(_r.randint(1, 6))]",
     "list_dna": "[_bc_seq(_r, 'ACGT', 5, 20) for _ in range(_r.randint(1, 6))]",
-    "dict_str_int": "{_bc_seq(_r, 'abcdefgh', 2, 5): _r.randint(0, 20) for _ in range(_r.randint(1, 6))}",
-    "dict_str_ndarray": "{_bc_seq(_r, 'abcdefgh', 2, 5): _bc_np(_r).rand(_bc_h, _bc_w) for _ in range(_r.randint(1, 4))}",
-    "dict_str_float": "{_bc_seq(_r, 'abcdefgh', 2, 5): round(_r.random(), 6) for _ in range(_r.randint(1, 6))}",
+    "dict_str_int": "{_bc_word(_r): _r.randint(0, 20) for _ in range(_r.randint(1, 6))}",
+    "dict_str_ndarray": "{_bc_word(_r): _bc_np(_r).rand(_bc_h, _bc_w) for _ in range(_r.randint(1, 4))}",
+    "dict_str_float": "{_bc_word(_r): round(_r.random(), 6) for _ in range(_r.randint(1, 6))}",
     # dicts of number lists (some empty: ``len(d[k]) == 0`` is a branch), keyed by words or by numbers
-    "dict_str_list": "{_bc_seq(_r, 'abcdefgh', 2, 5): [_r.randint(0, 50) for _ in range(_r.randint(0, 5))] for _ in range(_r.randint(1, 6))}",
+    "dict_str_list": "{_bc_word(_r): [_r.randint(0, 50) for _ in range(_r.randint(0, 5))] for _ in range(_r.randint(1, 6))}",
     "dict_int_list": "{_r.randint(0, 20): [_r.randint(0, 50) for _ in range(_r.randint(0, 5))] for _ in range(_r.randint(1, 6))}",
-    "set_str": "set(_bc_seq(_r, 'abcdefgh', 2, 5) for _ in range(_r.randint(1, 6)))",
+    "set_str": "set(_bc_word(_r) for _ in range(_r.randint(1, 6)))",
     "tuple_int": "tuple(_r.randint(0, 20) for _ in range(2))",
     "ndarray1": "_bc_np(_r).rand(_bc_n)",
     "ndarray1_int": "_bc_np(_r).randint(0, 10, size=_bc_n)",
@@ -76,6 +78,9 @@ KINDS: dict[str, str] = {
     "series": "_bc_series(_r)",
     "str_path": "'/'.join(_bc_seq(_r, 'abcdefgh', 1, 5) for _ in range(_r.randint(1, 4))) + _r.choice(['', '.txt', '.tif'])",
     "a_type": "_bc_ns",
+    # a callback that hands back what it is given (a key function, a filter or grouping step
+    # whose result the caller looks up again): the one function sure to return what fits
+    "passthrough": "(lambda *a, **k: a[0] if a else None)",
     "none": "None",
 }
 
@@ -225,17 +230,83 @@ _NAME_RULES: tuple[tuple[str, str], ...] = (
 )  # fmt: skip
 
 
-def family_of_name(name: str) -> str | None:
-    n = name.lower()
+#: A leading word that makes the whole name a count (``n_seqs``, ``num_reads``): an int.
+_COUNT_WORDS = frozenset({"n", "num", "number", "nb", "count", "total"})
+#: A trailing word that makes the name a collection of what the rest names (``seq_list``).
+_COLLECTION_WORDS = {"list": "list", "lst": "list", "array": "list", "arr": "list", "set": "set"}
+_ELEMENT_LISTS = {"int": "list_int", "float": "list_float", "str": "list_str", "path": "list_str"}
+
+
+def name_words(name: str) -> list[str]:
+    """The words of an identifier, lower-cased: ``seq1Idx`` -> ``seq, idx``; digits are dropped.
+
+    Why: the rules match words, and compound names hide them (``seq1idx``, ``startPos``)."""
+    s = re.sub(r"([a-z])([A-Z])", r"\1_\2", name)
+    s = re.sub(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])", "_", s)
+    return [w for w in s.lower().split("_") if w and not w.isdigit()]
+
+
+def _subject(words: list[str]) -> str | None:
+    """The word that says what the values are: the head, or the one before a collection word."""
+    content = [w for w in words if w not in _COLLECTION_WORDS]
+    return content[-1] if content else None
+
+
+def _rule_family(text: str) -> str | None:
     for pattern, fam in _NAME_RULES:
-        if re.search(pattern, n):
+        if re.search(pattern, text):
             return fam
+    return None
+
+
+def family_of_name(name: str) -> str | None:
+    """The value family a parameter's name suggests, read as an English compound: the last word
+    is the head (``seq_len`` is a length, ``chrom_start`` a position, ``read_count`` a count,
+    ``contig_lengths`` several lengths, ``seq_list`` a list of sequences), a leading ``n_`` or
+    ``num_`` makes a count (``n_seqs``), and only a name whose head says nothing is matched as
+    a whole. Why: matching anywhere in the name took ``seq_len`` for a sequence."""
+    n = name.lower()
+    if _rule_family(n) == "bool":
+        return "bool"
+    whole = _rule_family(n)
+    words = name_words(name)
+    if not words:
+        return whole
+    head, rest = words[-1], "_".join(words[:-1])
+    if len(words) > 1 and words[0] in _COUNT_WORDS and head not in _COLLECTION_WORDS:
+        return "int"
+    if len(words) > 1 and head in _COLLECTION_WORDS:
+        if _COLLECTION_WORDS[head] == "set":
+            return "set"
+        return _ELEMENT_LISTS.get(family_of_name(rest) or "", "list")
+    if len(words) > 1 and len(head) > 1 and _rule_family(head):
+        return _rule_family(head)
+    plural = len(head) > 3 and head.endswith("s") and not head.endswith(("ss", "us", "is", "os", "as"))
+    if whole and (len(words) == 1 or not plural):
+        return whole
+    if head in ("indices", "indexes"):
+        return "list_int"
+    if plural:  # a plural head: several of the singular (``positions``), or several things (``records``)
+        fam = _rule_family(head[:-3] + "y" if head.endswith("ies") else head[:-1])
+        return _ELEMENT_LISTS.get(fam or "", fam or "list")
     return None
 
 
 def refine(family: str, name: str) -> list[str]:
     """Concrete kinds for a value family, ordered by what the parameter's name suggests."""
     n = name.lower()
+    words = name_words(name)
+    if (
+        family == "str"
+        and len(words) > 1
+        and _rule_family(words[-1]) == "str"
+        and not re.search(
+            r"^(seq|sequence|dna|rna|read|kmer|motif|primer|codon|barcode|adapter|nucleotides?|"
+            r"protein|peptide|aa|residues?|chrom|chromosome|contig)$",
+            words[-1],
+        )
+    ):
+        n = words[-1]  # the head names what the string is (``seq_name`` is a name, not a sequence)
     if family == "str":
         if re.search(r"protein|peptide|(^|_)aa($|_)|residue", n):
             return ["str_protein", "str_word"]
@@ -290,7 +361,9 @@ def refine(family: str, name: str) -> list[str]:
             return ["list_str", "list_int"]
         return ["list_int", "list_str", "list_float"]
     return {
-        "list_str": ["list_dna", "list_str"] if re.search(r"seq|read", n) else ["list_str", "list_int"],
+        "list_str": ["list_dna", "list_str"]
+        if re.search(r"seq|read|kmer|primer|motif|barcode|adapter|codon|dna|rna", _subject(words) or n)
+        else ["list_str", "list_int"],
         "list_int": ["list_int", "list_float"],
         "list_float": ["list_float", "list_int"],
         "dict": ["dict_str_int", "dict_str_float"],
@@ -344,7 +417,7 @@ def called(body: ast.AST, target: str) -> bool:
 
 
 #: Kinds a function's value is never drawn from (a class, a nested function, an output path).
-NOT_RESULTS = ("stub:", "callable:", "a_type", "member:", "path_out")
+NOT_RESULTS = ("stub:", "callable:", "passthrough", "a_type", "member:", "path_out")
 
 
 def unpacked_kind(body: ast.AST, target: str, depth: int = 0) -> str | None:
@@ -1089,7 +1162,27 @@ def _loop_targets(body: ast.AST, target: str) -> list[ast.AST]:
             continue
         if _is_target(it, target):
             out.append(var)
+    for node in ast.walk(body):  # ``occr = target[i]``: one element, picked by its position
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Subscript)
+            and _is_target(node.value.value, target)
+            and _positional(node.value.slice)
+        ):
+            out.append(node.targets[0])
     return out
+
+
+def _positional(index: ast.AST) -> bool:
+    """An index that is a position, not a key or a slice: an int literal, arithmetic, or a name
+    an int would have (``i``, ``seq_idx``). Why: ``rec = by_name[name]`` reads a dict."""
+    if isinstance(index, ast.Constant):
+        return isinstance(index.value, int) and not isinstance(index.value, bool)
+    if isinstance(index, (ast.BinOp, ast.UnaryOp)):
+        return True
+    return isinstance(index, ast.Name) and family_of_name(index.id) == "int"
 
 
 def element_kind(body: ast.AST, target: str, depth: int = 0) -> str | None:
@@ -1593,7 +1686,7 @@ def refine_kinds(
     if depth == 0 and kinds[0] != "a_type" and "." not in target and called(body, target):
         # a parameter the body calls is a function: its value for given arguments is drawn from
         # them (the same call, the same value), typed by how the body uses what it returns
-        kinds.insert(0, "callable:" + repr(result_kind(body, target, "ret")))
+        kinds[:0] = ["callable:" + repr(result_kind(body, target, "ret")), "passthrough"]
     if depth == 0 and not kinds[0].startswith(("file:", "fmt:", "callable:")):
         handle = handle_kind(body, target)  # the parameter is the open file itself (python_files)
         if handle:

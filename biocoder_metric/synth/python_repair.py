@@ -202,8 +202,19 @@ def slot_names(subject: Subject, plan: Plan) -> dict[str, Slot]:
 
 
 def _element_of(func: ast.AST, local: str, param: str) -> bool:
-    """``for local in param`` (or in a comprehension): ``local`` is one of ``param``'s elements."""
+    """``for local in param`` (or in a comprehension), or ``local = param[i]``: ``local`` is one
+    of ``param``'s elements."""
     for node in ast.walk(func):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and node.targets[0].id == local
+            and isinstance(node.value, ast.Subscript)
+            and not isinstance(node.value.slice, ast.Slice)
+            and ast.unparse(node.value.value) == param
+        ):
+            return True
         if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name):
             if node.target.id == local and isinstance(node.iter, ast.Name) and node.iter.id == param:
                 return True
@@ -259,8 +270,6 @@ def blame(subject: Subject, plan: Plan, d: Diag) -> list[Blame]:
                 found.append(Blame(slots[name], name, False, d.types.get(name)))
         derived_from: dict[str, list[tuple[str, bool]]] = {}
         for pname in slots:
-            if pname.startswith("self."):
-                continue
             for local, element in derived(subject.func, pname).items():
                 derived_from.setdefault(local, []).append((pname, element))
         for name in sorted(names):
@@ -268,7 +277,9 @@ def blame(subject: Subject, plan: Plan, d: Diag) -> list[Blame]:
                 continue
             # a value derived from a call of a name with no source (``recs = load(path)``) is what
             # that call returned: the stub before the arguments it was given
-            for pname, element in sorted(derived_from.get(name, []), key=lambda t: slots[t[0]][0] != "stub"):
+            # (then the collection it is an element of, before an index that only picked it)
+            ranked = sorted(derived_from.get(name, []), key=lambda t: (slots[t[0]][0] != "stub", not t[1]))
+            for pname, element in ranked:
                 found.append(Blame(slots[pname], name, element, d.types.get(name)))
         # ``for rec in self.records``: an element of a self attribute
         for name in sorted(names):
@@ -475,7 +486,7 @@ def _asked(
         if re.search(r"expected str, bytes or os\.PathLike|path should be", msg):
             return list(_PATHS)
         if re.search(r"is not callable", msg):
-            return ["callable:'int_small'", "callable:'str_word'"]
+            return ["callable:'int_small'", "passthrough", "callable:'str_word'"]
         if re.search(
             r"unsupported operand|not supported between|can't multiply|must be real number|bad operand|can only concatenate|must be str, not|can't convert",
             msg,

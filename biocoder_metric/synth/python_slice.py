@@ -776,10 +776,94 @@ def slice_repository(
     heads = [f"class _BCBases({', '.join(s.class_bases)}): pass"] if s.class_bases else []
     slicer.finish_modules([golden, *members, *heads])
     s.imports = list(dict.fromkeys(slicer.imports + submodule_imports(target)))
-    s.definitions = slicer.definitions
+    s.definitions = definition_order(slicer.definitions)
     s.class_members = members
     s.unresolved = list(dict.fromkeys(slicer.unresolved))
     return s
+
+
+def _needed_at_definition(node: ast.stmt) -> set[str]:
+    """Names a top-level statement reads when it runs: a class's bases, decorators and class-level
+    statements, a function's decorators and defaults, all of any other statement; not what a
+    function body reads, which runs later (annotations are strings: harnesses import
+    ``annotations`` from ``__future__``)."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        parts: list[ast.AST] = [*node.decorator_list, *node.args.defaults]
+        parts += [d for d in node.args.kw_defaults if d is not None]
+    elif isinstance(node, ast.ClassDef):
+        parts = [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]
+        out = {n.id for p in parts for n in ast.walk(p) if isinstance(n, ast.Name)}
+        for stmt in node.body:
+            out |= _needed_at_definition(stmt)
+        return out
+    else:
+        parts = [node]
+    return {
+        n.id for p in parts for n in ast.walk(p) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    }
+
+
+def definition_order(definitions: list[str]) -> list[str]:
+    """``definitions`` reordered so each comes after those it needs when it runs, else as given.
+
+    Why: the slicer emits a definition after what it uses, but two that use each other (a base
+    class whose methods build its subclass) meet in the middle of that recursion, and the subclass
+    could come out before its base: ``class GenotypeVector(Genotypes)`` then fails with a
+    ``NameError`` when the harness starts. Uses inside function bodies impose no order."""
+    parsed: list[tuple[set[str], set[str]]] = []
+    for text in definitions:
+        try:
+            body = ast.parse(text).body
+        except SyntaxError:
+            body = []
+        provides = set().union(*(bound_names_top(stmt) for stmt in body)) if body else set()
+        parsed.append((provides, _needed_when_run(text) - provides))
+    provider: dict[str, int] = {}
+    for i, (provides, _) in enumerate(parsed):
+        for name in provides:
+            provider.setdefault(name, i)
+    out: list[int] = []
+    state: dict[int, int] = {}  # 1: being placed, 2: placed
+
+    def place(i: int) -> None:
+        if state.get(i):
+            return  # placed, or a cycle: the given order decides
+        state[i] = 1
+        for name in sorted(parsed[i][1]):
+            j = provider.get(name)
+            if j is not None and j != i:
+                place(j)
+        state[i] = 2
+        out.append(i)
+
+    for i in range(len(definitions)):
+        place(i)
+    return [definitions[i] for i in out]
+
+
+def bound_names_top(stmt: ast.stmt) -> set[str]:
+    """The names a top-level statement binds in its module."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {stmt.name}
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in stmt.names}
+    out: set[str] = set()
+    targets: list[ast.AST] = []
+    if isinstance(stmt, ast.Assign):
+        targets = list(stmt.targets)
+    elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
+        targets = [stmt.target]
+    elif isinstance(stmt, (ast.Try, ast.If, ast.With)):
+        for sub in ast.iter_child_nodes(stmt):
+            if isinstance(sub, ast.stmt):
+                out |= bound_names_top(sub)
+        for handler in getattr(stmt, "handlers", []):
+            for sub in handler.body:
+                out |= bound_names_top(sub)
+        return out
+    for t in targets:
+        out |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return out
 
 
 def _class_members(
@@ -962,7 +1046,10 @@ def slice_classes(
         slicer = _RepoSlicer(repo)
         slicer.resolve(path, name)
         slicer.finish_modules(slicer.definitions[:])
-        if slicer.unresolved:
+        missing = {u.split()[0] for u in slicer.unresolved}
+        if missing & set().union(*(_needed_when_run(d) for d in slicer.definitions)):
+            # a name the class needs to be defined at all (a base, a class attribute); one only a
+            # method body reads (a compiled extension's function) fails only if that method runs
             continue
         source = next(
             (d for d in slicer.definitions if re.match(r"(?:@.*\n)*class\s+" + re.escape(name) + r"\b", d)),
@@ -976,8 +1063,18 @@ def slice_classes(
         for d in slicer.definitions:
             if d not in have.definitions:
                 have.definitions.append(d)
+        have.definitions[:] = definition_order(have.definitions)
         out[name] = source
     return out
+
+
+def _needed_when_run(text: str) -> set[str]:
+    """The names a definition's text reads when it runs (see ``_needed_at_definition``)."""
+    try:
+        body = ast.parse(text).body
+    except SyntaxError:
+        return set()
+    return set().union(*(_needed_at_definition(stmt) for stmt in body)) if body else set()
 
 
 _DEF_INDEX: dict[Path, dict[str, list[Path]]] = {}
