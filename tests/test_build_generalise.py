@@ -191,6 +191,47 @@ def test_select_counts_each_scaffolding_rule_and_ignores_a_repository_importing_
     assert len(kept_all) == 3
 
 
+def test_functions_that_take_nothing_a_harness_could_vary_are_counted_and_dropped():
+    base = {"repoName": "o,r", "numLines": 5, "comment": "Build it.", "fileImports": ["import pysam"]}
+    body = "    x = {'A': 1}\n    y = dict(x)\n    y['C'] = 2\n    return y\n"
+    recs = [
+        dict(_py("def table():\n" + body, "table"), **base, numParams=0, params=[], function_id="none"),
+        dict(_py("def table(k):\n" + body, "table"), **base, numParams=1, params=["k"], function_id="arg"),
+        # a method without arguments still has ``self`` (counted among Python's parameters)
+        dict(
+            _py(
+                "def size(self):\n    n = len(self.rows)\n    if n > 2:\n        n -= 1\n    return n\n",
+                "size",
+                cls="T",
+            ),
+            **base,
+            numParams=1,
+            params=["self"],
+            function_id="self",
+        ),
+        dict(
+            _java("public static int[] table() {\n    return new int[] {1, 2};\n}\n", "table"),
+            **base,
+            numParams=0,
+            params=[],
+            signature="public static int[] table()",
+            function_id="jstatic",
+        ),
+        dict(
+            _java("public int size() {\n    return rows.size() + 1;\n}\n", "size"),
+            **base,
+            numParams=0,
+            params=[],
+            signature="public int size()",
+            function_id="jinstance",
+        ),
+    ]
+    kept, report = select(recs, SelectConfig(relevance=False))
+    assert report["rules"]["no_inputs"]["dropped"] == 2
+    assert sorted(r["function_id"] for r in kept) == ["arg", "jinstance", "self"]
+    assert {d["function_id"] for d in report["dropped_functions"]} == {"none", "jstatic"}
+
+
 # ---------------------------------------------------------------------------- extraction, slicing
 def test_java_content_from_a_tab_indented_file_is_dedented(tmp_path: Path):
     src = tmp_path / "r" / "src" / "a"

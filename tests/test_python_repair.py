@@ -332,3 +332,27 @@ def test_a_local_picked_by_position_from_a_self_attribute_blames_the_attribute_a
     # the repair offers a list of dicts for the attribute (the elements are wrapped)
     kinds = python_repair.repairs(subject, plan, d, got[0], "list_str")
     assert kinds[0].startswith("dictlist:")
+
+
+def test_a_type_error_naming_a_class_of_the_slice_asks_for_that_class_built_by_its_constructor():
+    """``check_type(g, Calls)`` raising ``expected <class '__main__.Calls'>, found <class 'dict'>``:
+    the argument must be one of the slice's own classes, built through its ``__init__``."""
+    sl = python_slice.Slice(origin="repository")
+    sl.definitions = [
+        "class Calls:\n    def __init__(self, data, ploidy=2):\n        self.data = data\n",
+        "def check_type(x, cls):\n    if not isinstance(x, cls):\n"
+        "        raise TypeError('expected %r, found %r' % (cls, type(x)))\n",
+    ]
+    golden = "def n_calls(g):\n    check_type(g, Calls)\n    return len(g.data)\n"
+    subject = python_harness.analyse(golden, "n_calls", None, None, [], sl.definitions)
+    plan = _plan(subject, {"g": "dict_str_int"})
+    message = "expected <class '__main__.Calls'>, found <class 'dict'>"
+    d = Diag("TypeError", "n_calls", 1, message, {"g": "dict"})
+    b = python_repair.blame(subject, plan, d)[0]
+    kinds = python_repair.repairs(subject, plan, d, b, "dict_str_int", python_search._sources(sl))
+    assert kinds[0].startswith("ctor:Calls:") and "'data'" in kinds[0] and "ploidy" not in kinds[0]
+    # a class the slice does not define is not offered
+    other = Diag("TypeError", "n_calls", 1, "expected <class 'numpy.ndarray'>", {"g": "dict"})
+    assert not any(
+        k and k.startswith("ctor:") for k in python_repair.repairs(subject, plan, other, b, "dict_str_int")
+    )

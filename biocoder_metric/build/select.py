@@ -354,6 +354,18 @@ def existing_goldens(paths: list[str | Path]) -> list[tuple[str, str, str]]:
     return out
 
 
+def no_inputs(rec: dict[str, Any]) -> bool:
+    """Whether a function takes nothing a harness could vary: no parameter at all (Python counts
+    ``self``/``cls`` among them), or a static Java method without parameters. Why: every call gives
+    the same result, so no generated input can tell a right answer from a memorised one."""
+    if int(rec.get("numParams", 0)) or rec.get("params"):
+        return False
+    if rec.get("language") == "java":
+        head = str(rec.get("signature") or "").split("(", 1)[0]
+        return bool(re.search(r"\bstatic\b", head))
+    return True
+
+
 def select(
     functions: list[dict[str, Any]], cfg: SelectConfig, existing: list[tuple[str, str, str]] = ()
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -366,6 +378,7 @@ def select(
         "too_short": f"numLines < {cfg.min_lines}",
         "too_long": f"numLines > {cfg.max_lines}",
         "too_many_params": f"numParams > {cfg.max_params}",
+        "no_inputs": "takes no argument and has no object (no self, a static method): nothing a harness can vary",
         "no_comment": "no docstring/Javadoc" if cfg.require_comment else "(disabled)",
         "not_bioinformatics": f"no bio import and < {cfg.min_keyword_hits} bio keywords"
         if cfg.relevance
@@ -403,6 +416,8 @@ def select(
             drop(rec, "too_long", f"numLines {n_lines} > {cfg.max_lines}")
         elif n_params > cfg.max_params:
             drop(rec, "too_many_params", f"numParams {n_params} > {cfg.max_params}")
+        elif no_inputs(rec):
+            drop(rec, "no_inputs", "no parameter and no object: its result is the same on every call")
         elif cfg.require_comment and not (rec.get("comment") or "").strip():
             drop(rec, "no_comment", "no docstring/Javadoc")
         else:

@@ -46,6 +46,7 @@ from biocoder_metric.synth.python_inputs import (
     _SET_METHODS,
     _STR_METHODS,
     _derived_names,
+    constructor_kind,
     key_kinds,
     rank_kinds,
     read_keys,
@@ -581,6 +582,10 @@ def repairs(
         asked = [k for k in (_as_elements(k) for k in asked) if k]
         if d.exc in ("TypeError", "ValueError") and re.search(r"unpack", d.message):
             asked = [*_tuples("tuplelist:", _unpack_width(stmt, d.message) or 2), *asked]
+    if d.exc == "TypeError" and not b.element:
+        # ``expected <class 'GenotypeArray'>, found <class 'dict'>``: one of the slice's classes,
+        # built through its constructor
+        asked = [*classes_named(d.message, sources or {}), *asked]
     if d.exc in ("ValueError", "KeyError", "AssertionError") or d.exc.endswith("Error") and b.type == "str":
         # rejected by value: one of the strings the failing function knows
         funcs = [subject.func] if golden else (sources or {}).get(d.func, [])
@@ -604,6 +609,19 @@ def repairs(
         if k != current and k not in out:
             out.append(k)
     return out[:PER_SLOT]
+
+
+def classes_named(message: str, sources: dict[str, list[ast.AST]]) -> list[str]:
+    """``ctor:`` kinds for the slice's classes a message names (``<class 'mod.Name'>`` or a bare
+    capitalised ``Name``), in the order named; a class whose constructor has no generator is left out."""
+    out: list[str] = []
+    for quoted, bare in re.findall(r"<class '(?:[\w.]*\.)?(\w+)'>|\b([A-Z]\w*)\b", message):
+        name = quoted or bare
+        for node in sources.get("class:" + name, [])[:1]:
+            kind = constructor_kind(ast.unparse(node), name)
+            if kind and kind not in out:
+                out.append(kind)
+    return out
 
 
 def missing_attribute(subject: Subject, plan: Plan, d: Diag) -> list[tuple[str, str]]:

@@ -339,6 +339,8 @@ def _sources(sl) -> dict[str, list[ast.AST]]:
         for n in ast.walk(tree):
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 out.setdefault(n.name, []).append(n)
+            elif isinstance(n, ast.ClassDef):  # a class a type error may name (``class:`` keys)
+                out.setdefault("class:" + n.name, []).append(n)
     return out
 
 
