@@ -689,3 +689,57 @@ def test_java_inputs_the_golden_rejects_are_drawn_again_and_the_rejections_compa
     assert len(retries) <= (ATTEMPTS - 1) * 4 * len(seeds)
     lenient = JAVA_PICKY.replace("return xs[i]", "return i >= xs.length ? 0 : xs[i]")
     assert _run_java(ctx, lenient, tmp_path, seeds) != golden
+
+
+TALLY = """package example;
+
+public class KmerTally {
+    private long[][] counts = new long[0][];
+    private int seen = 0;
+    private final String label = "kmers";
+
+    /** Count a k-mer at a position, growing the table as needed. */
+    private void addCount(int position, int length, String kmer) {
+        if (position >= counts.length) {
+            long[][] grown = new long[position + 1][];
+            for (int i = 0; i < counts.length; i++) grown[i] = counts[i];
+            for (int i = counts.length; i < grown.length; i++) grown[i] = new long[8];
+            counts = grown;
+        }
+        if (kmer.indexOf("N") >= 0) return;
+        seen++;
+        ++counts[position][length % 8];
+    }
+}
+"""
+
+ADD_COUNT = """private void addCount(int position, int length, String kmer) {
+    if (position >= counts.length) {
+        long[][] grown = new long[position + 1][];
+        for (int i = 0; i < counts.length; i++) grown[i] = counts[i];
+        for (int i = counts.length; i < grown.length; i++) grown[i] = new long[8];
+        counts = grown;
+    }
+    if (kmer.indexOf("N") >= 0) return;
+    seen++;
+    ++counts[position][length % 8];
+}"""
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None, reason="needs a JDK (javac, java) to compile and run the harness"
+)
+def test_a_void_method_whose_effect_is_on_initialised_fields_shows_them_after_the_call(tmp_path: Path):
+    """``addCount`` returns nothing and only changes fields that have initialisers (the harness
+    does not set them): they are shown after the call, so a wrong count shows; a field the
+    method only reads is not."""
+    from biocoder_metric.synth.java_harness import changed_fields, class_members
+
+    _, members = class_members(TALLY)
+    assert [f.name for f in changed_fields(ADD_COUNT, [text for _, _, text in members])] == ["counts", "seen"]
+    _, ctx = _repo_java_context(tmp_path / "tally", "KmerTally.java", TALLY, "addCount", ADD_COUNT)
+    assert "after this.counts" in ctx and "after this.label" not in ctx
+    got = _run_java(ctx, ADD_COUNT, tmp_path)
+    assert any("after this.counts: [[" in o for o in got)
+    assert _run_java(ctx, ADD_COUNT.replace("length % 8", "(length + 1) % 8"), tmp_path) != got
+    assert _run_java(ctx, ADD_COUNT.replace("    seen++;\n", ""), tmp_path) != got

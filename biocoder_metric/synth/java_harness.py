@@ -146,6 +146,8 @@ class JavaSubject:
     members: list[str] = field(default_factory=list)  # sliced member sources (for the base class)
     imports: list[str] = field(default_factory=list)
     settable_fields: list[JavaParam] = field(default_factory=list)
+    #: fields with an initialiser that the method changes: shown after the call, like settable ones
+    changed_fields: list[JavaParam] = field(default_factory=list)
     unresolved: list[str] = field(default_factory=list)
     repo_types: dict[str, RepoType] = field(default_factory=dict)  # the project's own types, inlined
     #: fields and helper methods with no source, declared in ``Main`` (java_stubs): (type, name)
@@ -442,6 +444,47 @@ def delegating_copy(member: str, golden: str, name: str) -> str:
     return "\n".join(lines)
 
 
+#: Field types whose value the harness can show the same way on every run.
+_SHOWN_TYPE = re.compile(
+    r"(int|long|short|byte|char|boolean|double|float|Integer|Long|Short|Byte|Character|Boolean|Double|"
+    r"Float|String|StringBuilder|BitSet|(?:java\.util\.)?(?:List|ArrayList|LinkedList|Set|HashSet|"
+    r"TreeSet|LinkedHashSet|Map|HashMap|TreeMap|LinkedHashMap|Deque|ArrayDeque|Collection)(?:<.*>)?)"
+    r"(\[\])*"
+)
+_MUTATORS = r"add|addAll|put|putAll|set|remove|removeAll|clear|append|insert|push|pop|offer|poll|setLength"
+
+
+def changed_fields(golden: str, members: list[str]) -> list[JavaParam]:
+    """Instance fields with an initialiser that ``golden`` assigns, increments or mutates
+    (``counts[i]++``, ``seen.add(x)``, ``total += n``), of a type shown the same on every run.
+
+    Why: a ``void`` method whose only effect is on such a field (a count it keeps, a table it
+    grows) printed only ``result: void``, and no mutant could show; fields without an
+    initialiser are set by the harness and already shown after the call."""
+    mask = java_mask(golden)
+    out: list[JavaParam] = []
+    for member in members:
+        head = java_mask(member).split("{")[0]
+        if "=" not in head or "(" in head.split("=")[0] or re.search(r"\bstatic\b", head):
+            continue
+        fm = re.match(
+            r"\s*(?:(?:public|protected|private|transient|volatile|final)\s+)*([\w.<>\[\], ?]+?)\s+(\w+)\s*=",
+            member,
+        )
+        if not fm or not _SHOWN_TYPE.fullmatch(fm.group(1).replace(" ", "")):
+            continue
+        n = re.escape(fm.group(2))
+        ref = r"(?<![\w.])(?:this\s*\.\s*)?" + n
+        if re.search(
+            ref + r"\s*(?:\[[^\]]*\]\s*)*(?:=(?!=)|\+\+|--|[-+*/%&|^]=)"
+            r"|(?:\+\+|--)\s*" + ref + r"\b"
+            r"|" + ref + r"\s*(?:\[[^\]]*\]\s*)*\.\s*(?:" + _MUTATORS + r")\s*\(",
+            mask,
+        ):
+            out.append(JavaParam(type=fm.group(1).replace(" ", ""), name=fm.group(2)))
+    return out
+
+
 def _loosen(member: str) -> str:
     """Make a sliced member visible to ``Main`` and settable by the harness."""
     mask = java_mask(member)
@@ -555,6 +598,7 @@ def analyse_java(
             )
             if fm and fm.group(2) in gids:
                 subject.settable_fields.append(JavaParam(type=fm.group(1).replace(" ", ""), name=fm.group(2)))
+        subject.changed_fields = changed_fields(golden, subject.members)
     if repo_dir:
         subject.repo_types = repo_types_for(
             [p.type for p in subject.params + subject.settable_fields], Path(repo_dir), subject.type_vars
@@ -986,7 +1030,7 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
         ):
             body.append(f'_bcPrint("after {p.name}: ", _a{i});')
     if not subject.is_static:
-        for f in subject.settable_fields:
+        for f in [*subject.settable_fields, *subject.changed_fields]:
             body.append(f'_bcPrint("after this.{f.name}: ", _o.{f.name});')
     for _, n in subject.stub_fields:
         body.append(f'_bcPrint("after this.{n}: ", {owner}.{n});')
