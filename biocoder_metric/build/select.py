@@ -355,15 +355,11 @@ def existing_goldens(paths: list[str | Path]) -> list[tuple[str, str, str]]:
 
 
 def no_inputs(rec: dict[str, Any]) -> bool:
-    """Whether a function takes nothing a harness could vary: no parameter at all (Python counts
-    ``self``/``cls`` among them), or a static Java method without parameters. Why: every call gives
-    the same result, so no generated input can tell a right answer from a memorised one."""
-    if int(rec.get("numParams", 0)) or rec.get("params"):
-        return False
-    if rec.get("language") == "java":
-        head = str(rec.get("signature") or "").split("(", 1)[0]
-        return bool(re.search(r"\bstatic\b", head))
-    return True
+    """Whether a function takes nothing a harness could vary (the language's rule:
+    :meth:`biocoder_metric.languages.base.LanguageRunner.takes_no_inputs`)."""
+    from biocoder_metric.languages import runner
+
+    return runner(rec.get("language") or "python").takes_no_inputs(rec)
 
 
 def select(

@@ -94,6 +94,12 @@ class LanguageRunner:
         """``code`` without comments (and docstrings), for near-duplicate token sets."""
         raise NotImplementedError
 
+    def takes_no_inputs(self, rec: dict[str, Any]) -> bool:
+        """Whether an extracted function takes nothing a harness could vary: no parameter at all
+        (Python counts ``self``/``cls`` among them). Every call gives the same result, so no
+        generated input can tell a right answer from a memorised one (``build.select``)."""
+        return not int(rec.get("numParams", 0)) and not rec.get("params")
+
     def own_packages(self, rec: dict[str, Any]) -> set[str]:
         """Module prefixes a function record's repository is itself (its imports of them say
         nothing about whether the code is bioinformatics)."""

@@ -100,6 +100,11 @@ class JavaRunner(LanguageRunner):
     def strip_comments(self, code: str) -> str:
         return _JAVA_COMMENT.sub(" ", code)
 
+    def takes_no_inputs(self, rec: dict[str, Any]) -> bool:
+        """No parameter and static: an instance method without parameters still has ``this``."""
+        head = str(rec.get("signature") or "").split("(", 1)[0]
+        return super().takes_no_inputs(rec) and bool(re.search(r"\bstatic\b", head))
+
     def own_packages(self, rec: dict[str, Any]) -> set[str]:
         pkg = str(rec.get("packageName") or "")
         return {".".join(pkg.split(".")[:2])} if pkg else set()

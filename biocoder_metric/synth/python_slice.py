@@ -813,7 +813,7 @@ def definition_order(definitions: list[str]) -> list[str]:
     parsed: list[tuple[set[str], set[str]]] = []
     for text in definitions:
         try:
-            body = ast.parse(text).body
+            body = pyast.parse(text).body
         except SyntaxError:
             body = []
         provides = set().union(*(bound_names_top(stmt) for stmt in body)) if body else set()
@@ -1071,7 +1071,7 @@ def slice_classes(
 def _needed_when_run(text: str) -> set[str]:
     """The names a definition's text reads when it runs (see ``_needed_at_definition``)."""
     try:
-        body = ast.parse(text).body
+        body = pyast.parse(text).body
     except SyntaxError:
         return set()
     return set().union(*(_needed_at_definition(stmt) for stmt in body)) if body else set()
