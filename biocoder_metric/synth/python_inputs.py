@@ -1162,7 +1162,15 @@ def _loop_targets(body: ast.AST, target: str) -> list[ast.AST]:
             continue
         if _is_target(it, target):
             out.append(var)
-    for node in ast.walk(body):  # ``occr = target[i]``: one element, picked by its position
+    return out
+
+
+def _element_targets(body: ast.AST, target: str) -> list[ast.AST]:
+    """Names bound to one element of ``target``: loop targets (:func:`_loop_targets`), then a name
+    assigned an element picked by a varying position (``occr = target[i]``), typed as a loop
+    variable would be."""
+    out = _loop_targets(body, target)
+    for node in ast.walk(body):
         if (
             isinstance(node, ast.Assign)
             and len(node.targets) == 1
@@ -1176,10 +1184,9 @@ def _loop_targets(body: ast.AST, target: str) -> list[ast.AST]:
 
 
 def _positional(index: ast.AST) -> bool:
-    """An index that is a position, not a key or a slice: an int literal, arithmetic, or a name
-    an int would have (``i``, ``seq_idx``). Why: ``rec = by_name[name]`` reads a dict."""
-    if isinstance(index, ast.Constant):
-        return isinstance(index.value, int) and not isinstance(index.value, bool)
+    """An index that is a varying position, not a key, a slice or a constant: arithmetic, or a
+    name an int would have (``i``, ``seq_idx``). Why: ``rec = by_name[name]`` reads a dict, and
+    ``x = t[0]`` may be a field of a tuple (as :func:`element_names` has it)."""
     if isinstance(index, (ast.BinOp, ast.UnaryOp)):
         return True
     return isinstance(index, ast.Name) and family_of_name(index.id) == "int"
@@ -1197,7 +1204,7 @@ def element_kind(body: ast.AST, target: str, depth: int = 0) -> str | None:
       with the string keys read);
     * ``for name in target: name.upper()``: a list of strings.
     """
-    for var in _loop_targets(body, target):
+    for var in _element_targets(body, target):
         if (
             isinstance(var, ast.Tuple)
             and 2 <= len(var.elts) <= 6
@@ -1342,7 +1349,7 @@ def indexed_tuple_kind(body: ast.AST, target: str, depth: int) -> str | None:
 
 def _element_name(body: ast.AST, target: str) -> str | None:
     """The loop variable of ``for x in target`` / ``for i, x in enumerate(target)``, if any."""
-    return next((v.id for v in _loop_targets(body, target) if isinstance(v, ast.Name)), None)
+    return next((v.id for v in _element_targets(body, target) if isinstance(v, ast.Name)), None)
 
 
 def _mask_names(body: ast.AST) -> set[str]:
