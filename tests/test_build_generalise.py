@@ -191,6 +191,15 @@ def test_select_counts_each_scaffolding_rule_and_ignores_a_repository_importing_
     assert len(kept_all) == 3
 
 
+def _java_record(code: str, function_id: str, base: dict) -> dict:
+    """An extracted Java method without parameters; its signature is the code's first line."""
+    signature = code.split(" {", 1)[0]
+    name = signature.split("(", 1)[0].split()[-1]
+    return dict(
+        _java(code, name), **base, numParams=0, params=[], signature=signature, function_id=function_id
+    )
+
+
 def test_functions_that_take_nothing_a_harness_could_vary_are_counted_and_dropped():
     base = {"repoName": "o,r", "numLines": 5, "comment": "Build it.", "fileImports": ["import pysam"]}
     body = "    x = {'A': 1}\n    y = dict(x)\n    y['C'] = 2\n    return y\n"
@@ -209,22 +218,8 @@ def test_functions_that_take_nothing_a_harness_could_vary_are_counted_and_droppe
             params=["self"],
             function_id="self",
         ),
-        dict(
-            _java("public static int[] table() {\n    return new int[] {1, 2};\n}\n", "table"),
-            **base,
-            numParams=0,
-            params=[],
-            signature="public static int[] table()",
-            function_id="jstatic",
-        ),
-        dict(
-            _java("public int size() {\n    return rows.size() + 1;\n}\n", "size"),
-            **base,
-            numParams=0,
-            params=[],
-            signature="public int size()",
-            function_id="jinstance",
-        ),
+        _java_record("public static int[] table() {\n    return new int[] {1, 2};\n}\n", "jstatic", base),
+        _java_record("public int size() {\n    return rows.size() + 1;\n}\n", "jinstance", base),
     ]
     kept, report = select(recs, SelectConfig(relevance=False))
     assert report["rules"]["no_inputs"]["dropped"] == 2

@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -691,28 +692,6 @@ def test_java_inputs_the_golden_rejects_are_drawn_again_and_the_rejections_compa
     assert _run_java(ctx, lenient, tmp_path, seeds) != golden
 
 
-TALLY = """package example;
-
-public class KmerTally {
-    private long[][] counts = new long[0][];
-    private int seen = 0;
-    private final String label = "kmers";
-
-    /** Count a k-mer at a position, growing the table as needed. */
-    private void addCount(int position, int length, String kmer) {
-        if (position >= counts.length) {
-            long[][] grown = new long[position + 1][];
-            for (int i = 0; i < counts.length; i++) grown[i] = counts[i];
-            for (int i = counts.length; i < grown.length; i++) grown[i] = new long[8];
-            counts = grown;
-        }
-        if (kmer.indexOf("N") >= 0) return;
-        seen++;
-        ++counts[position][length % 8];
-    }
-}
-"""
-
 ADD_COUNT = """private void addCount(int position, int length, String kmer) {
     if (position >= counts.length) {
         long[][] grown = new long[position + 1][];
@@ -724,6 +703,17 @@ ADD_COUNT = """private void addCount(int position, int length, String kmer) {
     seen++;
     ++counts[position][length % 8];
 }"""
+
+TALLY = (
+    "package example;\n\n"
+    "public class KmerTally {\n"
+    "    private long[][] counts = new long[0][];\n"
+    "    private int seen = 0;\n"
+    '    private final String label = "kmers";\n\n'
+    "    /** Count a k-mer at a position, growing the table as needed. */\n"
+    + textwrap.indent(ADD_COUNT, "    ")
+    + "\n}\n"
+)
 
 
 @pytest.mark.skipif(
