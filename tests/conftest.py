@@ -54,6 +54,7 @@ FAST = {
     "test_postprocess.py",
     "test_processors.py",
     "test_prompts.py",
+    "test_python_access.py",
     "test_python_compile.py",
     "test_python_repair.py",
     "test_python_search.py",

@@ -356,3 +356,133 @@ def test_a_type_error_naming_a_class_of_the_slice_asks_for_that_class_built_by_i
     assert not any(
         k and k.startswith("ctor:") for k in python_repair.repairs(subject, plan, other, b, "dict_str_int")
     )
+
+
+MASS = '''def molar_mass(sample, weights):
+    """Mass of a sample: each atom's weight times its count."""
+    total = 0.0
+    for atom, count in sample.atoms:
+        total += weights.get(atom.symbol, 1.0) * count
+    return total
+'''
+
+LEADERS = '''def leader_score(groups, bonus):
+    """The first group's leader's score, plus a bonus per group."""
+    lead = groups[0].leader
+    return lead.score + bonus * len(groups)
+'''
+
+
+def _repaired(pool, source, name, forced):
+    subject, sl = _subject(source, name)
+    probe = make_probe(pool, _row(name, source), SynthOptions(sandbox="bwrap"))
+    base = _plan(subject, forced)
+    out = python_search._outputs(subject, sl, [base], probe)[0]
+    assert python_search.score(out).returned == 0
+    return python_repair.repair(
+        subject,
+        base,
+        out,
+        run=lambda ps: python_search._outputs(subject, sl, ps, probe),
+        value=lambda o: python_search.score(o).value,
+        variant=python_search._variant,
+        current_kind=python_search.base_kind_of,
+        label="repaired",
+    )
+
+
+@pytest.mark.bwrap
+def test_a_value_deep_in_a_record_is_repaired_where_the_code_reached_it(pool):
+    """``atom`` is position 0 of an element of ``sample.atoms``: its missing ``symbol`` is
+    repaired there, not on ``sample`` or on the dict the symbol is looked up in."""
+    got = _repaired(pool, MASS, "molar_mass", {"sample": "int_small", "weights": "dict_str_float"})
+    assert got is not None
+    plan, outs, steps = got
+    assert python_search.score(outs).returned == len(outs)
+    kinds = dict((p.name, k) for p, k in plan.args)
+    assert kinds["weights"] == "dict_str_float"
+    atoms = ast.literal_eval(kinds["sample"][len("obj:") :])["atoms"]
+    assert atoms.startswith("tuplelist:")
+    first = ast.literal_eval(atoms[len("tuplelist:") :])[0]
+    assert first.startswith("obj:") and "symbol" in ast.literal_eval(first[len("obj:") :])
+
+
+@pytest.mark.bwrap
+def test_an_element_picked_by_index_gets_the_fields_read_on_it(pool):
+    got = _repaired(pool, LEADERS, "leader_score", {"groups": "list_int", "bonus": "int_small"})
+    assert got is not None
+    plan, outs, steps = got
+    assert python_search.score(outs).returned == len(outs)
+    kinds = dict((p.name, k) for p, k in plan.args)
+    assert kinds["groups"].startswith("objlist:")
+    lead = ast.literal_eval(kinds["groups"][len("objlist:") :])["leader"]
+    assert "score" in ast.literal_eval(lead[len("obj:") :])
+
+
+def test_path_repairs_stay_off_a_failure_on_the_slot_itself():
+    subject, _ = _subject(LEADERS, "leader_score")
+    plan = _plan(subject, {"groups": "int_small", "bonus": "int_small"})
+    d = Diag("TypeError", "leader_score", 2, "'int' object is not subscriptable", {"groups": "int"})
+    got = python_repair.path_repairs(subject, plan, d, python_search.base_kind_of)
+    # ``groups[0]`` is the slot subscripted: blame's repair, not a path's
+    assert got == []
+    d2 = Diag(
+        "AttributeError", "leader_score", 2, "'int' object has no attribute 'leader'", {"groups": "list"}
+    )
+    plan2 = _plan(subject, {"groups": "list_int", "bonus": "int_small"})
+    got2 = python_repair.path_repairs(subject, plan2, d2, python_search.base_kind_of)
+    assert got2 and got2[0][0] == ("arg", 0) and got2[0][1].startswith("objlist:")
+
+
+def test_a_value_written_to_is_repaired_into_an_open_file():
+    golden = "def dump(rows, sink):\n    for r in rows:\n        sink.write(r)\n    return len(rows)\n"
+    subject = python_harness.analyse(golden, "dump", None, None, [], [])
+    plan = _plan(subject, {"rows": "list_str", "sink": "str_word"})
+    d = Diag(
+        "AttributeError", "dump", 2, "'str' object has no attribute 'write'", {"sink": "str", "r": "str"}
+    )
+    b = python_repair.blame(subject, plan, d)[0]
+    assert b.slot == ("arg", 1)
+    assert python_repair.repairs(subject, plan, d, b, "str_word")[0] == "handle_out"
+
+
+def test_a_value_rejected_by_value_is_drawn_from_the_words_the_docstring_quotes():
+    golden = '''def styled(text, style):
+    """Wrap ``text`` in a style.
+
+    Args:
+        style (str): one of ``bold``, ``italic`` or 'mono'.
+    """
+    assert style in _STYLES, "unknown style"
+    return "<%s>%s</%s>" % (style, text, style)
+'''
+    subject = python_harness.analyse(golden, "styled", None, None, [], [])
+    plan = _plan(subject, {"text": "str_word", "style": "int_small"})
+    d = Diag("AssertionError", "styled", 6, "unknown style", {"style": "int", "text": "str"})
+    b = python_repair.blame(subject, plan, d)[0]
+    assert b.slot == ("arg", 1)
+    first = python_repair.repairs(subject, plan, d, b, "int_small")[0]
+    assert first.startswith("choice:")
+    assert {"bold", "italic", "mono"} <= set(ast.literal_eval(first[len("choice:") :]))
+
+
+ARMS = '''def arm_weight(genome, scale):
+    """Total weight of the genome's arms, each scaled by its name's length."""
+    total = 0.0
+    for name, arm in genome.arms():
+        total += arm.weight * len(name) * scale
+    return total
+'''
+
+
+@pytest.mark.bwrap
+def test_what_a_records_method_returns_is_repaired_through_the_call(pool):
+    """``genome.arms()`` returns the pairs the loop unpacks, and the second of each is an object:
+    the repair follows the path through the method's result."""
+    got = _repaired(pool, ARMS, "arm_weight", {"genome": "int_small", "scale": "float_pos"})
+    assert got is not None
+    plan, outs, steps = got
+    assert python_search.score(outs).returned == len(outs)
+    genome = dict((p.name, k) for p, k in plan.args)["genome"]
+    arms = ast.literal_eval(genome[len("obj:") :])["arms"]
+    assert arms.startswith("stub:tuplelist:") and "weight" in arms

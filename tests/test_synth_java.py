@@ -122,7 +122,7 @@ def test_generators_cover_the_supported_types():
         "Function<Double, Double>",
     ):
         assert java_harness.generator(t, "x", []) is not None, t
-    assert java_harness.generator("SAMRecord", "record", []) is None
+    assert java_harness.generator("VCFHeader", "header", []) is None
 
 
 @pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac) to compile the harness")
@@ -168,9 +168,51 @@ def test_helpers_without_source_are_stubbed_with_their_declared_type():
     assert reason is None and "static class BcType_helper" in cands[0][2]
     assert "static BcType_helper helper(double[] _p0)" in cands[0][2]
     # a parameter type nothing can stand in for (the image's own class, no generator) still fails
-    library = "public static int flags(htsjdk.samtools.SAMRecord r) {\n    return r.getFlags();\n}"
-    cands, reason, _ = candidates(_row(library, "flags"), SynthOptions(), [])
-    assert not cands and "SAMRecord" in reason
+    library = "public static int count(htsjdk.variant.vcf.VCFHeader h) {\n    return h.getInfoHeaderLines().size();\n}"
+    cands, reason, _ = candidates(_row(library, "count"), SynthOptions(), [])
+    assert not cands and "VCFHeader" in reason
+
+
+HTSJDK = Path("/usr/share/java/htsjdk.jar")
+
+CLIPPED = """public static int clippedBases(SAMRecord read) {
+    int n = 0;
+    for (CigarElement e : read.getCigar().getCigarElements()) {
+        if (e.getOperator() == CigarOperator.S) n += e.getLength();
+    }
+    return read.getReadNegativeStrandFlag() ? -n : n;
+}"""
+
+
+@pytest.mark.skipif(shutil.which("javac") is None or not HTSJDK.exists(), reason="needs a JDK and htsjdk.jar")
+def test_an_htsjdk_read_is_built_by_its_setters_and_its_fields_agree(tmp_path: Path):
+    """A ``SAMRecord`` parameter (the Java bioinformatics library the image ships) is a read
+    built as a person would: a header with two references, bases, qualities and a CIGAR of one
+    length, with soft clips, strands and mate fields varying between cases."""
+    for t in ("SAMRecord", "htsjdk.samtools.SAMRecord", "List<SAMRecord>", "Cigar", "Interval", "Allele"):
+        assert java_harness.generator(t, "x", []) is not None, t
+    cands, reason, _ = candidates(_row(CLIPPED, "clippedBases"), SynthOptions(), [])
+    assert reason is None and cands
+    row = {
+        "task_id": "t",
+        "language": "java",
+        "function_name": "clippedBases",
+        "context": cands[0][2],
+        "signature": None,
+    }
+    prog = harness.build_harness_programs(row, CLIPPED, fuzz_cases=1, seed=3)[0]
+    (tmp_path / "Main.java").write_text(prog)
+    cp = f"{tmp_path / 'out'}:{HTSJDK}"
+    done = subprocess.run(
+        ["javac", "-cp", str(HTSJDK), "-d", str(tmp_path / "out"), str(tmp_path / "Main.java")],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    ran = subprocess.run(["java", "-cp", cp, "Main"], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    results = [ln for ln in ran.stdout.splitlines() if "result" in ln]
+    assert len(results) >= 4 and "Exception" not in ran.stdout
+    assert len(set(results)) > 1, results  # clips and strands vary: the count does too
 
 
 @pytest.mark.upstream

@@ -25,8 +25,8 @@ def _kinds(code: str) -> dict[str, list[str]]:
     return {p.name: p.kinds for p in python_inputs.infer_params(func)}
 
 
-def _run(golden: str, name: str, seed: int = 7, helpers=None) -> str:
-    """Render the best-guess harness, insert the golden and run it on the host."""
+def _run(golden: str, name: str, seed: int = 7, helpers=None, cwd: Path | None = None) -> str:
+    """Render the best-guess harness, insert the golden and run it on the host (in ``cwd``)."""
     golden = textwrap.dedent(golden)
     sl = python_slice.slice_golden(golden, name, helpers=helpers)
     assert not sl.unresolved, sl.unresolved
@@ -36,7 +36,9 @@ def _run(golden: str, name: str, seed: int = 7, helpers=None) -> str:
     indent = re.search(r"^( *)" + re.escape(INSERT_MARKER), ctx, re.M).group(1)
     body = "\n".join(indent + ln if ln.strip() else ln for ln in golden.splitlines())
     prog = ctx.replace(indent + INSERT_MARKER, body).replace(python_harness.SEED_PLACEHOLDER, str(seed))
-    out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True, cwd=cwd
+    )
     return out.stdout
 
 
@@ -314,3 +316,66 @@ def test_a_base_class_whose_methods_build_its_subclass_is_sliced_before_the_subc
         "class A:\n    def child(self):\n        return B()",
     ]
     assert python_slice.definition_order(defs) == [defs[2], defs[0], defs[1]]
+
+
+WRITE_COUNTS = """
+import os
+
+
+def write_counts(out_dir, counts):
+    \"\"\"One file per sample under ``out_dir``, holding its count.\"\"\"
+    for sample, n in sorted(counts.items()):
+        with open(os.path.join(out_dir, sample + ".txt"), "w") as fh:
+            fh.write("%s\\t%d\\n" % (sample, n))
+    return len(counts)
+"""
+
+
+def test_a_directory_parameter_is_an_empty_directory_and_what_is_written_there_is_shown(tmp_path: Path):
+    """Named or used as a directory (``os.path.join(d, name)``, ``os.listdir(d)``), a parameter is
+    an empty directory of its own; every file the function writes there is printed, so a wrong
+    file name or content changes the output, not only the returned count."""
+    golden = WRITE_COUNTS.split("\n\n\n", 1)[1]
+    assert _kinds(golden)["out_dir"][0] == "path_dir"
+    assert (
+        _kinds("def f(base, label):\n    return open(os.path.join(base, label), 'w')\n")["base"][0]
+        == "path_dir"
+    )
+    assert _kinds("def f(where):\n    return sorted(os.listdir(where))\n")["where"][0] == "path_dir"
+    out = _run(golden, "write_counts", cwd=tmp_path)
+    shown = re.findall(r"^file (_bc_out_\d+_dir/\w+\.txt): (.*)$", out, re.M)
+    assert shown, out
+    # the content as bytes: ``b'name\\t<count>\\n'``, under the file named for the sample
+    assert all(text.startswith("b'" + name.split("/")[1][: -len(".txt")] + "\\t") for name, text in shown)
+    (tmp_path / "again").mkdir()
+    assert _run(golden, "write_counts", cwd=tmp_path / "again") == out
+    wrong = golden.replace("(sample, n))", "(sample, n + 1))")
+    assert wrong != golden
+    (tmp_path / "wrong").mkdir()
+    assert _run(wrong, "write_counts", cwd=tmp_path / "wrong") != out
+
+
+WRITE_FASTA = '''def write_fasta(names, seq, out):
+    """Each name as a FASTA record of the sequence, printed to the open file ``out``."""
+    for name in names:
+        print(">" + name, file=out)
+        print(seq, file=out)
+    return len(names)
+'''
+
+
+def test_a_file_the_function_writes_to_is_an_open_text_file_shown_by_what_it_holds(tmp_path: Path):
+    """``print(..., file=out)``, ``out.write(...)``, ``csv.writer(out)`` and ``json.dump(x, out)``
+    write to an open file: the parameter is one (never a file to read, whatever its name), and
+    what it holds after the call is part of the output."""
+    assert _kinds(WRITE_FASTA)["out"][0] == "handle_out"
+    assert _kinds("def f(rows, fh):\n    for r in rows:\n        fh.write(r)\n")["fh"][0] == "handle_out"
+    assert _kinds("def f(d, fh):\n    json.dump(d, fh)\n")["fh"][0] == "handle_out"
+    assert _kinds("def f(handle):\n    for line in handle:\n        print(line.split())\n")["handle"][0] != (
+        "handle_out"
+    )
+    out = _run(WRITE_FASTA, "write_fasta", cwd=tmp_path)
+    written = re.findall(r"^after out: written\('(.*)'\)$", out, re.M)
+    assert written and any(w.startswith(">") for w in written), out
+    wrong = WRITE_FASTA.replace("print(seq, file=out)", "print(seq[1:], file=out)")
+    assert _run(wrong, "write_fasta", cwd=tmp_path) != out

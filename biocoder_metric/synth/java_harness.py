@@ -872,7 +872,73 @@ def generator(
         if any(a is None for a in args):
             return None
         return f"new {t}({', '.join(args)})"
-    return None
+    return library_generator(t)
+
+
+def _supplied(typ: str, block: str) -> str:
+    """A Java expression that runs ``block`` (statements ending in ``return``) for a ``typ``:
+    a library object is built by a constructor and then its setters, as a person would."""
+    return f"((java.util.function.Supplier<{typ}>) () -> {{ {block} }}).get()"
+
+
+_SAM = "htsjdk.samtools."
+#: A header with two reference sequences: records may name either, and a dictionary lookup finds it.
+_SAM_HEADER = _supplied(
+    _SAM + "SAMFileHeader",
+    f"{_SAM}SAMFileHeader _bcSamH = new {_SAM}SAMFileHeader(); "
+    f'_bcSamH.addSequence(new {_SAM}SAMSequenceRecord("chr1", 100000)); '
+    f'_bcSamH.addSequence(new {_SAM}SAMSequenceRecord("chr2", 100000)); return _bcSamH;',
+)
+#: An aligned read whose fields agree (bases, qualities and CIGAR of one length); flags, soft clips,
+#: mate fields and tags vary, so the branches code takes on them are reached.
+_SAM_RECORD = _supplied(
+    _SAM + "SAMRecord",
+    f"{_SAM}SAMRecord _bcSamR = new {_SAM}SAMRecord({_SAM_HEADER}); "
+    "int _bcSamN = 10 + _r.nextInt(40); "
+    '_bcSamR.setReadName(_bcStr(_r, "abcdefghij", 3, 8)); '
+    '_bcSamR.setReadString(_bcStr(_r, _r.nextInt(4) == 0 ? "ACGTN" : "ACGT", _bcSamN, _bcSamN)); '
+    '_bcSamR.setBaseQualityString(_bcStr(_r, "#+5?I", _bcSamN, _bcSamN)); '
+    '_bcSamR.setReferenceName(_r.nextBoolean() ? "chr1" : "chr2"); '
+    "_bcSamR.setAlignmentStart(1 + _r.nextInt(1000)); "
+    "int _bcSamC = _r.nextInt(_bcSamN / 2 + 1); "
+    '_bcSamR.setCigarString(_bcSamC > 0 && _r.nextBoolean() ? _bcSamC + "S" + (_bcSamN - _bcSamC) + "M" : _bcSamN + "M"); '
+    "_bcSamR.setMappingQuality(_r.nextInt(61)); "
+    "_bcSamR.setFlags(new int[] {0, 16, 99, 147, 83, 163, 4, 256, 1024, 2048}[_r.nextInt(10)]); "
+    "if (_bcSamR.getReadPairedFlag()) { _bcSamR.setMateReferenceName(_bcSamR.getReferenceName()); "
+    "_bcSamR.setMateAlignmentStart(1 + _r.nextInt(1000)); _bcSamR.setInferredInsertSize(_r.nextInt(601) - 300); } "
+    '_bcSamR.setAttribute("NM", _r.nextInt(5)); '
+    '_bcSamR.setAttribute("RG", "rg" + _r.nextInt(2)); '
+    "return _bcSamR;",
+)
+_CIGAR_ELEMENT = (
+    f"new {_SAM}CigarElement(1 + _r.nextInt(30), new {_SAM}CigarOperator[] "
+    f"{{{_SAM}CigarOperator.M, {_SAM}CigarOperator.I, {_SAM}CigarOperator.D, {_SAM}CigarOperator.S}}[_r.nextInt(4)])"
+)
+#: htsjdk's records (the Java bioinformatics library the sandbox image ships), by simple name.
+LIBRARY_GENERATORS = {
+    "SAMFileHeader": _SAM_HEADER,
+    "SAMRecord": _SAM_RECORD,
+    "SAMSequenceDictionary": f"{_SAM_HEADER}.getSequenceDictionary()",
+    "CigarElement": _CIGAR_ELEMENT,
+    "Cigar": f"new {_SAM}Cigar(_bcList(_r, 1, 4, () -> {_CIGAR_ELEMENT}))",
+    "Interval": _supplied(
+        _SAM + "util.Interval",
+        "int _bcIvA = 1 + _r.nextInt(1000); "
+        f'return new {_SAM}util.Interval(_r.nextBoolean() ? "chr1" : "chr2", _bcIvA, _bcIvA + _r.nextInt(200));',
+    ),
+    "Allele": 'htsjdk.variant.variantcontext.Allele.create(new String[] {"A", "C", "G", "T", "AC"}[_r.nextInt(5)], _r.nextBoolean())',
+}
+LIBRARY_GENERATORS["Locatable"] = LIBRARY_GENERATORS["Interval"]  # htsjdk's interval is one
+_LIBRARY_PREFIXES = ("htsjdk.samtools.util.", "htsjdk.samtools.", "htsjdk.variant.variantcontext.")
+
+
+def library_generator(typ: str) -> str | None:
+    """A generator for one of the image's library record types (``SAMRecord``), else None."""
+    short = typ
+    for prefix in _LIBRARY_PREFIXES:
+        if typ.startswith(prefix):
+            short = typ[len(prefix) :]
+    return LIBRARY_GENERATORS.get(short)
 
 
 FN_HELPER = """

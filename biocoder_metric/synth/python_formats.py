@@ -206,6 +206,8 @@ def _path_checked(func: ast.AST, target: str) -> bool:
 def role_of(func: ast.AST, target: str, top_kind: str) -> str | None:
     """How the text reaches the function: ``path``, ``handle``, ``lines``, ``line`` or ``text`` (None: not text)."""
     name = target.rsplit(".", 1)[-1]
+    if top_kind == "handle_out":
+        return None  # a file the function writes to, not one it reads
     if is_handle(func, target):
         return "handle"
     if _LINES_NAME.search(name):  # vcf_lines, mol2_lines: a list of lines, whatever the name's format word

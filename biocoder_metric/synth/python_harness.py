@@ -77,6 +77,7 @@ PRELUDE = r'''
 import random as _bc_random
 import re as _bc_re
 import os as _bc_os
+import io as _bc_io
 
 _BC_LIMIT = 20000
 
@@ -173,6 +174,22 @@ def _bc_outpath(_r):
     return path
 
 
+class _bc_Out(_bc_io.StringIO):
+    """An open text file the function writes to (``print(..., file=out)``); shown by what it holds."""
+
+
+def _bc_outhandle(_r):
+    return _bc_Out()
+
+
+def _bc_outdir(_r):
+    """An empty directory for the function to write into; what it writes there is shown."""
+    path = "./_bc_out_%d_dir" % len(_bc_files)
+    _bc_os.makedirs(path, exist_ok=True)
+    _bc_files.append(path)
+    return path
+
+
 def _bc_float(v):
     if v != v:
         return "nan"
@@ -186,6 +203,8 @@ def _bc_show(v, depth=0):
     if depth > 20:
         return "..."
     d = depth + 1
+    if isinstance(v, _bc_Out):
+        return "written(%r)" % v.getvalue()
     if v is None or isinstance(v, bool):
         return repr(v)
     if isinstance(v, int):
@@ -348,9 +367,19 @@ def _bc_diag(e):
 
 def _bc_print_files():
     for path in _bc_files:
-        if _bc_os.path.isfile(path) and "_bc_out_" in path:
+        if "_bc_out_" not in path:
+            continue
+        if _bc_os.path.isfile(path):
             with open(path, "rb") as fh:
                 _bc_print("file %s: " % path, fh.read())
+        elif _bc_os.path.isdir(path):
+            # every file written under the directory, by relative name, in a fixed order
+            for root, dirs, names in sorted(_bc_os.walk(path)):
+                dirs.sort()
+                for name in sorted(names):
+                    full = _bc_os.path.join(root, name)
+                    with open(full, "rb") as fh:
+                        _bc_print("file %s: " % _bc_os.path.relpath(full, "."), fh.read())
 '''
 
 
@@ -884,6 +913,7 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
                 "tuplelist",
                 "dictlist",
                 "dictkeys",
+                "handle_out",
             )
         ):
             shown.append((p.name, var))

@@ -52,6 +52,10 @@ KINDS: dict[str, str] = {
     "path_fasta": "_bc_file(_r, 'fasta')",
     "path_fastq": "_bc_file(_r, 'fastq')",
     "path_out": "_bc_outpath(_r)",
+    # an empty directory the function writes into (``os.path.join(out_dir, name)``)
+    "path_dir": "_bc_outdir(_r)",
+    # an open text file the function writes to; what it holds after the call is shown
+    "handle_out": "_bc_outhandle(_r)",
     "list_int": "[_r.randint(0, 20) for _ in range(_r.randint(1, 8))]",
     "list_float": "[round(_r.uniform(0.0, 10.0), 6) for _ in range(_bc_n)]",
     "list_str": "[_bc_word(_r) for _ in range(_r.randint(1, 6))]",
@@ -107,6 +111,27 @@ _SERIES_ATTRS = {
     "to_numpy", "rank", "between",
 }  # fmt: skip
 _SET_METHODS = {"add", "discard", "union", "intersection", "difference", "issubset"}
+#: Calls that read, write or test files: a function making them joins paths onto real directories.
+_FILE_CALLS = frozenset(
+    {"open", "to_csv", "savefig", "savetxt", "makedirs", "mkdir", "listdir", "exists", "isfile", "isdir",
+     "glob", "copy", "copyfile", "move", "rename", "remove", "unlink", "walk", "scandir", "to_excel"}
+)  # fmt: skip
+
+
+def _touches_files(body: ast.AST) -> bool:
+    """Whether the function reads, writes or tests files itself (``open(...)``, ``os.makedirs``)."""
+    for n in ast.walk(body):
+        if isinstance(n, ast.Call):
+            f = n.func
+            if (
+                f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            ) in _FILE_CALLS:
+                return True
+    return False
+
+
+#: Calls whose first argument is a directory.
+_DIR_CALLS = {"listdir", "makedirs", "mkdir", "scandir", "walk", "chdir", "isdir", "rmtree"}
 _PATH_CALLS = {"open", "exists", "isfile", "isdir", "getsize", "basename", "dirname", "splitext", "abspath"}
 _NUMERIC_CALLS = {"abs", "round", "math", "sqrt", "log", "log2", "log10", "exp", "floor", "ceil"}
 
@@ -215,6 +240,7 @@ def docstring_types(doc: str | None) -> dict[str, str]:
 
 _NAME_RULES: tuple[tuple[str, str], ...] = (
     (r"^(is_|has_|use_|do_|should_|allow_|skip_|keep_|wants?_|verbose|quiet|strict|force|debug|flag)", "bool"),
+    (r"(^|_)(dir|directory|folder|outdir|workdir|tmpdir|tempdir|dirpath|wdir)($|_)", "dir"),
     (r"(^|_)(path|file|filename|fname|fn|infile|outfile|fasta|fastq|bam|vcf|bed)s?($|_)", "path"),
     (r"(^|_)(seqs|sequences|reads|names|ids|labels_list|items|words|lines|tokens|keys)$", "list_str"),
     (r"(^|_)(seq|sequence|dna|rna|read|kmer|motif|primer|codon|barcode|adapter|nucleotides?)($|_)", "str"),
@@ -336,6 +362,10 @@ def refine(family: str, name: str) -> list[str]:
         if re.search(r"scale|sigma|std|var|tol|eps|gamma|beta|lambda|factor", n):
             return ["float_pos", "float_unit"]
         return ["float", "float_unit"]
+    if family == "dir":
+        return ["path_dir", "str_word"]
+    if family == "handle_out":
+        return ["handle_out", "path_out"]
     if family == "path":
         if "fastq" in n:
             return ["path_fastq", "path_text"]
@@ -417,7 +447,7 @@ def called(body: ast.AST, target: str) -> bool:
 
 
 #: Kinds a function's value is never drawn from (a class, a nested function, an output path).
-NOT_RESULTS = ("stub:", "callable:", "passthrough", "a_type", "member:", "path_out")
+NOT_RESULTS = ("stub:", "callable:", "passthrough", "a_type", "member:", "path_out", "path_dir", "handle_out")
 
 
 def unpacked_kind(body: ast.AST, target: str, depth: int = 0) -> str | None:
@@ -537,6 +567,8 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             a = node.attr
             if a not in _DATA_ATTRS and id(node) not in called and isinstance(node.ctx, ast.Load):
                 vote("object", 1.0)  # ``size_range.min`` read, not called: a field of an object
+            elif a in ("write", "writelines") and id(node) in called:
+                vote("handle_out", 5.0)  # out.write(line): an open file written to
             elif a in _STR_METHODS:
                 vote("str")
             elif a in _LIST_METHODS:
@@ -635,14 +667,35 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             if fname == "isinstance" and len(node.args) == 2 and _is_target(node.args[1], target):
                 vote("type", 10.0)
             elif (
+                fname == "print"
+                and any(k.arg == "file" and _is_target(k.value, target) for k in node.keywords)
+                or first
+                and fname == "writer"
+                and base == "csv"
+                or fname == "dump"
+                and base in ("json", "yaml")
+                and len(node.args) >= 2
+                and _is_target(node.args[1], target)
+            ):
+                vote("handle_out", 6.0)  # print(..., file=out), csv.writer(out), json.dump(obj, out)
+            elif (
                 first
                 and fname == "join"
                 and isinstance(fn, ast.Attribute)
                 and ast.unparse(fn.value) not in ("os.path", "path", "posixpath", "osp")
             ):
                 vote("list_str", 4.0)  # ", ".join(parts): strings to join
+            elif (
+                first
+                and fname == "join"
+                and ast.unparse(fn) in ("os.path.join", "path.join", "osp.join")
+                and _touches_files(body)
+            ):
+                vote("dir", 3.0)  # os.path.join(out_dir, name), then files opened: a directory
             elif fname == "join" and isinstance(fn, ast.Attribute):
                 vote("str", 2.0)  # os.path.join(root, name): parts of a path
+            elif first and fname in _DIR_CALLS:
+                vote("dir", 5.0)  # os.listdir(folder), os.makedirs(out_dir)
             elif first and base == "subprocess":
                 vote("list_str", 4.0)  # subprocess.run(cmd): a command and its arguments
             elif fname == "range":
@@ -1684,7 +1737,7 @@ def refine_kinds(
             )
         ):
             kinds.insert(0, "str_path")  # named like a path, only handled as a string: vary the string
-    if top.startswith("path") and top != "path_out" and kinds[0] != "str_path":
+    if top.startswith("path") and top not in ("path_out", "path_dir") and kinds[0] != "str_path":
         content = file_kind(
             body, target, string_columns
         )  # the lines or table the reader expects (python_files)

@@ -37,6 +37,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from biocoder_metric import pyast
+from biocoder_metric.synth.python_access import (
+    as_elements,
+    attributes_at,
+    bindings,
+    expr_path,
+    kind_at,
+    rewrite,
+)
 from biocoder_metric.synth.python_harness import DIAG_PREFIX, Plan, Subject
 from biocoder_metric.synth.python_inputs import (
     _ARRAY_ATTRS,
@@ -55,7 +63,7 @@ from biocoder_metric.synth.python_inputs import (
 from biocoder_metric.synth.python_stubs import SLOT_RE
 
 #: Rounds of repair (each one sandbox job), and repairs tried per round and per blamed slot.
-ROUNDS = 5
+ROUNDS = 7
 PER_ROUND = 16
 PER_SLOT = 8
 #: Joint repairs (the n-th kind of every blamed slot of the named type at once) per round.
@@ -72,6 +80,8 @@ _DECIMAL = "str(round(_r.uniform(0, 100), 3))"
 _NUMBER_TYPES = frozenset({"int", "float", "bool", "int64", "float64", "int32", "float32"})
 
 Slot = tuple[str, int]
+#: Methods of a file written to (``out.write(line)``): the value is an open text file.
+_WRITE_METHODS = frozenset({"write", "writelines", "flush"})
 
 
 @dataclass(frozen=True)
@@ -133,24 +143,30 @@ def failing_names(func: ast.FunctionDef, offset: int) -> tuple[set[str], ast.AST
         guard = _guard_of(func, best)
         if guard is not None:
             best = guard
-    if isinstance(best, (ast.For, ast.AsyncFor)):
-        parts: list[ast.AST] = [best.target, best.iter]
-    elif isinstance(best, (ast.If, ast.While)):
-        parts = [best.test]
-    elif isinstance(best, (ast.With, ast.AsyncWith)):
-        parts = list(best.items)
-    elif isinstance(best, (ast.Try, ast.FunctionDef, ast.ClassDef)):
-        parts = []
-    else:
-        parts = [best]
     names: set[str] = set()
-    for part in parts:
+    for part in header_parts(best):
         for n in ast.walk(part):
             if isinstance(n, ast.Name):
                 names.add(n.id)
             elif isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name):
                 names.add(f"{n.value.id}.{n.attr}")  # ``self.size``, a stub's ``mpistate.rank``
     return names, best
+
+
+def header_parts(stmt: ast.AST | None) -> list[ast.AST]:
+    """The parts of a statement on its own line: a compound statement's header only (the loop's
+    target and iterable, the condition); its body has lines of its own."""
+    if stmt is None:
+        return []
+    if isinstance(stmt, (ast.For, ast.AsyncFor)):
+        return [stmt.target, stmt.iter]
+    if isinstance(stmt, (ast.If, ast.While)):
+        return [stmt.test]
+    if isinstance(stmt, (ast.With, ast.AsyncWith)):
+        return list(stmt.items)
+    if isinstance(stmt, (ast.Try, ast.FunctionDef, ast.ClassDef)):
+        return []
+    return [stmt]
 
 
 def _guard_of(func: ast.AST, stmt: ast.stmt) -> ast.If | None:
@@ -328,28 +344,6 @@ def _field_kind(name: str) -> str:
     return kinds[0] if kinds else "int_small"
 
 
-def _as_elements(kind: str) -> str | None:
-    """The kind of a list whose elements are of ``kind`` (None: no such kind)."""
-    if kind.startswith("obj:"):
-        return "objlist:" + kind[len("obj:") :]
-    if kind.startswith("dictkeys:"):
-        return "dictlist:" + kind[len("dictkeys:") :]
-    if kind.startswith("fixed:"):
-        return "tuplelist:" + kind[len("fixed:") :]
-    return {
-        "str_word": "list_str",
-        "str_dna": "list_dna",
-        "int_small": "list_int",
-        "int_pos": "list_int",
-        "float_pos": "list_float",
-        "float": "list_float",
-        "float_unit": "list_float",
-        "dict_str_int": "dictlist:{}",
-        "list_int": "tuplelist:['int_small', 'int_small']",
-        "tuple_int": "tuplelist:['int_small', 'int_small']",
-    }.get(kind)
-
-
 def _held_fields(kind: str | None) -> dict[str, str]:
     """The keys (fields) a dict (object) kind already holds, so a repair adds to them."""
     for head in ("obj:", "objlist:", "dictkeys:", "dictlist:"):
@@ -442,6 +436,8 @@ def _asked(
         if not m:
             return []
         attr = m.group(1)
+        if attr in _WRITE_METHODS:
+            return ["handle_out"]
         if attr in _STR_METHODS:
             return ["str_word", "str_dna", "str_line"]
         if attr in _LIST_METHODS:
@@ -550,7 +546,23 @@ def literals(func: ast.AST | None) -> list[str]:
         and 0 < len(n.value) <= 24
         and "\n" not in n.value
     ]
-    return list(dict.fromkeys(found))[:MAX_LITERALS]
+    return list(dict.fromkeys([*found, *doc_literals(func)]))[:MAX_LITERALS]
+
+
+#: A word quoted in a docstring (````texttt````, ```fasta```, ``'euclid'``, ``"gff3"``).
+_DOC_QUOTED = re.compile(
+    r"``([A-Za-z_][\w.+-]{0,23})``|`([A-Za-z_][\w.+-]{0,23})`|'([A-Za-z_][\w.+-]{0,23})'|\"([A-Za-z_][\w.+-]{0,23})\""
+)
+
+
+def doc_literals(func: ast.AST | None) -> list[str]:
+    """Words a function's docstring quotes: the values it documents (``Only the following
+    formats are available: ``texttt``, ``emph``...``), after the body's own literals."""
+    doc = ast.get_docstring(func) if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    if not doc:
+        return []
+    words = ["".join(g) for g in _DOC_QUOTED.findall(doc)]
+    return list(dict.fromkeys(w for w in words if w))
 
 
 def repairs(
@@ -579,7 +591,7 @@ def repairs(
         )
     asked = message_kinds(subject, d, b, stmt, held)
     if b.element:
-        asked = [k for k in (_as_elements(k) for k in asked) if k]
+        asked = [k for k in (as_elements(k) for k in asked) if k]
         if d.exc in ("TypeError", "ValueError") and re.search(r"unpack", d.message):
             asked = [*_tuples("tuplelist:", _unpack_width(stmt, d.message) or 2), *asked]
     if d.exc == "TypeError" and not b.element:
@@ -590,7 +602,7 @@ def repairs(
         # rejected by value: one of the strings the failing function knows
         funcs = [subject.func] if golden else (sources or {}).get(d.func, [])
         words = list(dict.fromkeys(w for f in funcs for w in literals(f)))[:MAX_LITERALS]
-        if words and b.type in ("str", None) and not b.element:
+        if words and (b.type in ("str", None) or d.exc == "AssertionError") and not b.element:
             asked = [f"choice:{words!r}", *asked]
     kind_of, i = b.slot
     if kind_of == "arg":
@@ -609,6 +621,154 @@ def repairs(
         if k != current and k not in out:
             out.append(k)
     return out[:PER_SLOT]
+
+
+#: Repairs tried per round at an access path inside a slot's value (:func:`path_repairs`).
+PER_PATH = 6
+
+
+def _method_kinds(attr: str) -> list[str] | None:
+    """Kinds a builtin method or data attribute asks for (``.split`` a string); None: a field."""
+    for names, kinds in (
+        (_WRITE_METHODS, ["handle_out"]),
+        (_STR_METHODS, ["str_word", "str_dna", "str_line"]),
+        (_LIST_METHODS, ["list_int", "list_str"]),
+        (_DICT_METHODS, ["dict_str_int", "dict_str_list"]),
+        (_ARRAY_ATTRS, ["ndarray1", "ndarray2"]),
+        (_SERIES_ATTRS, ["series"]),
+        (_SET_METHODS, ["set_str"]),
+    ):
+        if attr in names:
+            return kinds
+    return None
+
+
+def _leaf_kinds(
+    d: Diag, stmt: ast.AST | None, old: str | None, func: ast.AST, binds: dict, where: tuple
+) -> list[str]:
+    """Kinds the failure asks for at an access path (``where``), keeping the fields the value
+    there already has: every attribute (key) the function reads at that same path, not only the
+    missing one, so the next statement does not fail on the next field."""
+    msg = d.message
+    if d.exc == "AttributeError":
+        m = re.search(r"has no attribute '(\w+)'", msg)
+        if not m or "NoneType" in message_types(msg):
+            return []
+        simple = _method_kinds(m.group(1))
+        if simple is not None:
+            return simple
+        held = _held_fields(old) if old and old.startswith("obj:") else {}
+        read = attributes_at(func, binds, where)
+        read.setdefault(m.group(1), False)
+        names = list(dict.fromkeys([*held, *(a for a in read if _method_kinds(a) is None)]))[:12]
+
+        def field(name: str, fallback: str) -> str:
+            return held.get(name) or ("stub:int_small" if read.get(name) else fallback)
+
+        return [
+            "obj:" + repr({f: field(f, _field_kind(f)) for f in names}),
+            "obj:" + repr({f: field(f, "int_small") for f in names}),
+        ]
+    if d.exc == "KeyError":
+        try:
+            key = pyast.literal_eval(msg)
+        except (ValueError, SyntaxError):
+            return []
+        if not isinstance(key, str):
+            return ["dict_int_list"]
+        held = _held_fields(old) if old and old.startswith("dictkeys:") else {}
+        keys = [key, *held]
+        for node in ast.walk(func):
+            if (
+                isinstance(node, ast.Subscript)
+                and isinstance(node.slice, ast.Constant)
+                and isinstance(node.slice.value, str)
+                and expr_path(node.value, binds) == where
+            ):
+                keys.append(node.slice.value)
+        keys = list(dict.fromkeys(keys))[:12]
+        return [
+            "dictkeys:" + repr({k: held.get(k) or _field_kind(k) for k in keys}),
+            "dictkeys:" + repr({k: held.get(k) or "int_small" for k in keys}),
+        ]
+    if d.exc in ("TypeError", "ValueError") and re.search(r"unpack", msg):
+        return _tuples("fixed:", _unpack_width(stmt, msg) or 2)
+    if d.exc == "TypeError" and re.search(r"indices must be integers", msg):
+        return ["dict_str_int", "dict_str_list"]  # ``d[rec.id] = ...`` on a list: a mapping
+    if d.exc == "TypeError" and re.search(r"not subscriptable|is not iterable|has no len\(\)", msg):
+        return ["list_int", "list_str"]
+    return []
+
+
+def _path_targets(d: Diag, stmt: ast.AST | None) -> list[tuple[ast.AST, tuple]]:
+    """Expressions on the failing line the failure is about, with any steps beyond them (the
+    element a loop unpacks): ``x.attr`` for a missing ``attr``, ``x['k']`` for a missing key, what
+    is subscripted, iterated or unpacked."""
+    parts = header_parts(stmt)
+    nodes = [n for part in parts for n in ast.walk(part)]
+    msg = d.message
+    out: list[tuple[ast.AST, tuple]] = []
+    if d.exc == "AttributeError":
+        m = re.search(r"has no attribute '(\w+)'", msg)
+        out = [(n.value, ()) for n in nodes if m and isinstance(n, ast.Attribute) and n.attr == m.group(1)]
+    elif d.exc == "KeyError":
+        out = [
+            (n.value, ())
+            for n in nodes
+            if isinstance(n, ast.Subscript)
+            and isinstance(n.slice, ast.Constant)
+            and repr(n.slice.value) == msg
+        ]
+    elif re.search(r"unpack", msg):
+        if isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Tuple):
+            out.append((stmt.iter, (("elem",),)))
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Tuple):
+            out.append((stmt.value, ()))
+        out += [
+            (n.iter, (("elem",),))
+            for n in nodes
+            if isinstance(n, ast.comprehension) and isinstance(n.target, ast.Tuple)
+        ]
+    elif d.exc == "TypeError" and re.search(r"not subscriptable|indices must be integers", msg):
+        out = [(n.value, ()) for n in nodes if isinstance(n, ast.Subscript)]
+    elif d.exc == "TypeError" and "is not iterable" in msg:
+        if isinstance(stmt, (ast.For, ast.AsyncFor)):
+            out.append((stmt.iter, ()))
+        out += [(n.iter, ()) for n in nodes if isinstance(n, ast.comprehension)]
+    elif d.exc == "TypeError" and "has no len()" in msg:
+        out = [
+            (n.args[0], ())
+            for n in nodes
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" and n.args
+        ]
+    return out
+
+
+def path_repairs(
+    subject: Subject, plan: Plan, d: Diag, current_kind: Callable[[Plan, Slot], str | None]
+) -> list[tuple[Slot, str]]:
+    """Repairs of a value the golden reached inside a slot's value (``reaction.compounds[i][0]``,
+    ``clusters[0].model``): the slot's kind with the kind at that access path replaced
+    (:mod:`biocoder_metric.synth.python_access`). A failure on the slot itself is :func:`blame`'s."""
+    if d.func != subject.function_name:
+        return []
+    _, stmt = failing_names(subject.func, d.offset)
+    slots = {n: s for n, s in slot_names(subject, plan).items() if s[0] in ("arg", "attr")}
+    binds = bindings(subject.func, slots)
+    out: list[tuple[Slot, str]] = []
+    for expr, extra in _path_targets(d, stmt):
+        found = expr_path(expr, binds)
+        if found is None or not (found[1] or extra):
+            continue
+        root, path = found[0], (*found[1], *extra)
+        slot = slots[root]
+        cur = current_kind(plan, slot)
+        old = kind_at(cur, path)
+        for leaf in _leaf_kinds(d, stmt, old, subject.func, binds, (root, path)):
+            new = rewrite(cur, path, leaf)
+            if new is not None and new != cur and (slot, new) not in out:
+                out.append((slot, new))
+    return out[:PER_PATH]
 
 
 def classes_named(message: str, sources: dict[str, list[ast.AST]]) -> list[str]:
@@ -684,6 +844,9 @@ def repair(
         for name, kind in missing_attribute(subject, cur, d):
             trials.append((("new attr", len(cur.attrs)), f"{name}={kind}"))
             plans.append(dataclasses.replace(cur, attrs=[*cur.attrs, (name, kind)], label=label))
+        for slot, k in path_repairs(subject, cur, d, current_kind):
+            trials.append((slot, k))
+            plans.append(variant(cur, {slot: k}, label))
         blamed = blame(subject, cur, d)
         options = {b.slot: repairs(subject, cur, d, b, current_kind(cur, b.slot), sources) for b in blamed}
         # slots whose values all have the type the message names (``len(a) != len(b)`` on two

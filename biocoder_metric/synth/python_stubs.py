@@ -253,7 +253,7 @@ def _kinds(scope: ast.Module, label: str) -> list[str]:
     votes = usage_votes(tree, target)
     kinds = refine_kinds(tree, target, rank_kinds(_hint(label), votes), votes)
     # a stub returns what its caller uses; a nested stub or a class would be a value of no use
-    kinds = [k for k in kinds if not k.startswith(("stub:", "a_type", "member:", "path_out"))]
+    kinds = [k for k in kinds if not k.startswith(("stub:", "a_type", "member:", "path_out", "path_dir"))]
     return kinds[:KEEP] or ["int_small"]
 
 
