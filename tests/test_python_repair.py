@@ -486,3 +486,13 @@ def test_what_a_records_method_returns_is_repaired_through_the_call(pool):
     genome = dict((p.name, k) for p, k in plan.args)["genome"]
     arms = ast.literal_eval(genome[len("obj:") :])["arms"]
     assert arms.startswith("stub:tuplelist:") and "weight" in arms
+
+
+def test_a_list_extended_by_text_is_repaired_into_text():
+    golden = "def bim_path(prefix, suffix):\n    return prefix + '.bim' + suffix\n"
+    subject = python_harness.analyse(golden, "bim_path", None, None, [], [])
+    plan = _plan(subject, {"prefix": "list_int", "suffix": "str_word"})
+    d = Diag("TypeError", "bim_path", 1, 'can only concatenate list (not "str") to list', {"prefix": "list"})
+    b = python_repair.blame(subject, plan, d)[0]
+    assert b.slot == ("arg", 0)
+    assert python_repair.repairs(subject, plan, d, b, "list_int")[0] == "str_word"

@@ -230,3 +230,18 @@ def test_real_java_tasks_get_candidates(upstream_dir: Path):
         ok += bool(cands)
         assert cands or reason
     assert ok >= 40, ok
+
+
+@pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac) to find what is missing")
+def test_a_helper_called_with_null_is_stubbed_with_an_object_parameter():
+    """``report(null, "empty")``: javac names the argument's type ``<null>``; any reference type
+    takes it, so the stub's parameter is an ``Object`` and the harness compiles."""
+    golden = (
+        "public static int first(int[] xs) {\n"
+        '    if (xs.length == 0) {\n        report(null, "empty");\n        return -1;\n    }\n'
+        "    int w = weight(null);\n    return xs[0] + w;\n}"
+    )
+    cands, reason, _ = candidates(_row(golden, "first"), SynthOptions(), [])
+    assert reason is None and cands, reason
+    ctx = cands[0][2]
+    assert "report(Object _p0, String _p1)" in ctx and "weight(Object _p0)" in ctx

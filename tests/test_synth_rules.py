@@ -379,3 +379,39 @@ def test_a_file_the_function_writes_to_is_an_open_text_file_shown_by_what_it_hol
     assert written and any(w.startswith(">") for w in written), out
     wrong = WRITE_FASTA.replace("print(seq, file=out)", "print(seq[1:], file=out)")
     assert _run(wrong, "write_fasta", cwd=tmp_path) != out
+
+
+def test_a_series_and_a_table_have_the_cases_length_like_its_arrays():
+    """Values combined elementwise (a Series of depths and an array of widths, a table's rows and
+    a weight per row) must have one length: every Series, table and 1-D array of a case has
+    the case's length."""
+    golden = (
+        "def scaled(depths, widths, table):\n    return (depths * widths).sum() + len(table) * len(widths)\n"
+    )
+    sl = python_slice.slice_golden(golden, "scaled")
+    subject = python_harness.analyse(golden, "scaled")
+    kinds = {"depths": "series", "widths": "ndarray1", "table": "frame:['gene', 'log2']"}
+    plan = python_harness.Plan(args=[(p, kinds[p.name]) for p in subject.params], label="t", explore=False)
+    ctx = python_harness.render(subject, sl, plan)
+    indent = re.search(r"^( *)" + re.escape(INSERT_MARKER), ctx, re.M).group(1)
+    body = "\n".join(indent + ln if ln.strip() else ln for ln in golden.splitlines())
+    for seed in range(5):
+        prog = ctx.replace(indent + INSERT_MARKER, body).replace(python_harness.SEED_PLACEHOLDER, str(seed))
+        out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, timeout=60).stdout
+        assert "result: " in out and "exception" not in out, out
+
+
+@pytest.mark.parametrize(
+    ("golden", "line"),
+    [
+        ("def f(d):\n    return sorted(glob(os.path.join(d, '*.fa')))\n", "from glob import glob"),
+        ("def f(s):\n    return datetime.strptime(s, '%Y').year\n", "from datetime import datetime"),
+        ("def f(x):\n    return glob.glob(x)\n", "import glob"),
+        ("def f(x):\n    return datetime.timedelta(days=x)\n", "import datetime"),
+        ("def f(x):\n    return copy.deepcopy(x)\n", "import copy"),
+    ],
+)
+def test_a_standard_modules_same_named_member_is_imported_when_the_code_uses_it(golden, line):
+    """``glob(pattern)`` calls the function ``from glob import glob`` binds; ``datetime.strptime``
+    is the class's; ``glob.glob`` and ``datetime.timedelta`` are the module's."""
+    assert line in python_slice.slice_golden(golden, "f").imports

@@ -430,6 +430,12 @@ def stub_method(
     )
 
 
+def _null_as_object(args: list[str]) -> list[str]:
+    """Argument types of a stub, with ``null`` (javac's ``<null>``) as ``Object``: any reference
+    type accepts it, and the stub draws its value from the arguments as shown (``null``)."""
+    return ["Object" if a in ("<null>", "<nulltype>") else a for a in args]
+
+
 def _stub_type(subject, name: str) -> StubType:
     """The stub class ``name`` (created and made constructible by the generators on first use)."""
     from biocoder_metric.synth.java_harness import RepoType
@@ -722,8 +728,7 @@ def complete(
                 n == mname and a == args for n, a, _ in reg.overloads
             ):
                 continue
-            if any(a in ("<null>", "<nulltype>") for a in args):
-                return f"helper method {mname} is called with null: its parameter types are not evident"
+            args = _null_as_object(args)
             reg.overloads.append((mname, args, stubbed[0][1] if stubbed else subject.return_type))
             added = True
         for fq in ambiguous_imports(errors):
@@ -806,9 +811,7 @@ def complete(
                 )
                 if rtype is None:
                     rtype = "int"  # only passed on: a number is the plainest guess, javac checks it
-                if any(a in ("<null>", "<nulltype>") for a in args):
-                    return f"helper method {name} is called with null: its parameter types are not evident"
-                reg.methods[(owner, name)] = [args, rtype, static]
+                reg.methods[(owner, name)] = [_null_as_object(args), rtype, static]
                 if compared_for_equality(golden, name):
                     reg.small.add(name)
     return "fields or helpers still missing after declaring " + ", ".join(sorted(n for _, n in done))

@@ -112,15 +112,16 @@ class _bc_ns:
         self.__dict__.update(kw)
 
 
-def _bc_series(_r):
+def _bc_series(_r, n=None):
+    """``n`` values: the case's length, shared with its arrays and tables (they are combined)."""
     import pandas
-    return pandas.Series(_bc_np(_r).rand(_bc_np(_r).randint(5, 20)))
+    return pandas.Series(_bc_np(_r).rand(n if n is not None else _bc_np(_r).randint(5, 20)))
 
 
-def _bc_frame(_r, columns):
+def _bc_frame(_r, columns, n=None):
     import pandas
     rs = _bc_np(_r)
-    n = _r.randint(5, 20)
+    n = n if n is not None else _r.randint(5, 20)
     data = {}
     for c in columns:
         low = c.lower()

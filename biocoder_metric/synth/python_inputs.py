@@ -79,7 +79,7 @@ KINDS: dict[str, str] = {
     "ndarray1_pos": "__import__('numpy').sort(_bc_np(_r).choice(100000, size=_bc_n, replace=False)) + 1",
     "ndarray2_bool": "_bc_np(_r).rand(_bc_h, _bc_w) > 0.5",
     "ndarray_strel": "_bc_np(_r).rand(3, 3) > 0.3",
-    "series": "_bc_series(_r)",
+    "series": "_bc_series(_r, _bc_n)",
     "str_path": "'/'.join(_bc_seq(_r, 'abcdefgh', 1, 5) for _ in range(_r.randint(1, 4))) + _r.choice(['', '.txt', '.tif'])",
     "a_type": "_bc_ns",
     # a callback that hands back what it is given (a key function, a filter or grouping step
@@ -1986,7 +1986,7 @@ def kind_expr(kind: str) -> str:
     if kind.startswith("default:"):
         return kind[len("default:") :]
     if kind.startswith("frame:"):
-        return f"_bc_frame(_r, {kind[len('frame:') :]})"
+        return f"_bc_frame(_r, {kind[len('frame:') :]}, _bc_n)"
     if kind.startswith("file:"):  # a file written with what the reader expects (python_files)
         inner, sep = pyast.literal_eval(kind[len("file:") :])
         return f"_bc_write(_r, {kind_expr(inner)}, {sep!r})"

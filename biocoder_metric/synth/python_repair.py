@@ -80,6 +80,8 @@ _DECIMAL = "str(round(_r.uniform(0, 100), 3))"
 _NUMBER_TYPES = frozenset({"int", "float", "bool", "int64", "float64", "int32", "float32"})
 
 Slot = tuple[str, int]
+#: A table for a pandas-only method (``data.idxmax(axis=1)``): a Series or, as often, a DataFrame.
+_FRAME = "frame:['a', 'b', 'c']"
 #: Methods of a file written to (``out.write(line)``): the value is an open text file.
 _WRITE_METHODS = frozenset({"write", "writelines", "flush"})
 
@@ -447,7 +449,7 @@ def _asked(
         if attr in _ARRAY_ATTRS:
             return ["ndarray1", "ndarray2"]
         if attr in _SERIES_ATTRS:
-            return ["series"]
+            return ["series", _FRAME]
         if attr in _SET_METHODS:
             return ["set_str"]
         fields = list(dict.fromkeys([*held, *sub_attributes(func, local), attr]))[:12]
@@ -499,6 +501,8 @@ def _asked(
                 if "list" in other:
                     return ["list_int", "list_float"]
                 return []
+            if b.type in ("list", "tuple") and "str" in types:
+                return ["str_word", "str_path"]  # ``prefix + '.bim'`` on a list: the text it extends
             return list(_NUMBERS)
         return []
     if exc == "ValueError":
@@ -635,7 +639,7 @@ def _method_kinds(attr: str) -> list[str] | None:
         (_LIST_METHODS, ["list_int", "list_str"]),
         (_DICT_METHODS, ["dict_str_int", "dict_str_list"]),
         (_ARRAY_ATTRS, ["ndarray1", "ndarray2"]),
-        (_SERIES_ATTRS, ["series"]),
+        (_SERIES_ATTRS, ["series", _FRAME]),
         (_SET_METHODS, ["set_str"]),
     ):
         if attr in names:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import builtins
 import functools
+import inspect
 import re
 import sys
 from dataclasses import dataclass, field
@@ -149,6 +150,33 @@ _STDLIB_SOURCES = (
     "urllib.parse",
     "multiprocessing",
 )
+
+
+def uses_same_named_member(node: ast.AST, name: str) -> bool:
+    """Whether code uses a standard module's same-named member, not the module: it calls the
+    name (``glob(pattern)``, ``deepcopy`` aside) or reads attributes only that member has
+    (``datetime.now()``, ``time.time()`` is the module's). Why: the bare name is what
+    ``from glob import glob`` binds, and ``import glob`` made every call a ``TypeError``."""
+    import importlib
+
+    try:
+        mod = importlib.import_module(name)
+    except ImportError:
+        return False
+    member = getattr(mod, name, None)
+    if member is None or inspect.ismodule(member):
+        return False
+    called = any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name for n in ast.walk(node)
+    )
+    attrs = {
+        n.attr
+        for n in ast.walk(node)
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == name
+    }
+    if attrs:
+        return all(not hasattr(mod, a) and hasattr(member, a) for a in attrs)
+    return called and callable(member)
 
 
 def _sole_owners(modules: tuple[str, ...], keep: Any) -> dict[str, str]:
@@ -358,6 +386,8 @@ def slice_golden(golden: str, function_name: str, helpers: dict[str, str] | None
                 continue
             done.add(name)
             line = KNOWN_IMPORTS.get(name)
+            if line is None and name in STDLIB and uses_same_named_member(node, name):
+                line = f"from {name} import {name}"  # ``glob(pattern)``, ``datetime.now()``
             if line is None and (name in STDLIB or name in IMAGE_MODULES):
                 line = f"import {name}"
             if line is None and name not in helpers:
