@@ -245,3 +245,13 @@ def test_a_helper_called_with_null_is_stubbed_with_an_object_parameter():
     assert reason is None and cands, reason
     ctx = cands[0][2]
     assert "report(Object _p0, String _p1)" in ctx and "weight(Object _p0)" in ctx
+
+
+@pytest.mark.skipif(shutil.which("javac") is None or not HTSJDK.exists(), reason="needs a JDK and htsjdk.jar")
+def test_a_class_several_jars_declare_is_the_one_the_harness_can_build():
+    """``Interval`` is declared by commons-math, htsjdk's util and htsjdk's tribble: the import is
+    the one a generator builds (htsjdk's util), not a failure."""
+    golden = "public static int span(Interval iv) {\n    return iv.getEnd() - iv.getStart() + 1;\n}"
+    cands, reason, _ = candidates(_row(golden, "span"), SynthOptions(), [])
+    assert reason is None and cands, reason
+    assert "import htsjdk.samtools.util.Interval;" in cands[0][2]

@@ -415,3 +415,40 @@ def test_a_standard_modules_same_named_member_is_imported_when_the_code_uses_it(
     """``glob(pattern)`` calls the function ``from glob import glob`` binds; ``datetime.strptime``
     is the class's; ``glob.glob`` and ``datetime.timedelta`` are the module's."""
     assert line in python_slice.slice_golden(golden, "f").imports
+
+
+REACHABLE = '''def reachable(start_node, adj_list):
+    """Nodes reachable from ``start_node`` in the adjacency mapping, sorted."""
+    found = {start_node}
+    todo = [start_node]
+    while todo:
+        n = todo.pop()
+        for nb in adj_list.get(n, []):
+            if nb not in found:
+                found.add(nb)
+                todo.append(nb)
+    return sorted(found)
+'''
+
+
+def test_a_graph_is_an_adjacency_mapping_whose_neighbours_are_keys_and_nodes_meet_it(tmp_path: Path):
+    """``adj_list`` is a graph (a dict by usage, an adjacency list by name): its neighbours are
+    keys too, so a traversal walks on; a ``node`` is one of the words it is keyed by."""
+    k = _kinds(REACHABLE)
+    assert k["adj_list"][0] == "dict_graph" and k["start_node"][0] == "str_word"
+    outs = [_run(REACHABLE, "reachable", seed=s, cwd=tmp_path) for s in range(20)]
+    walked = [re.search(r"^result: \[(.*)\]$", o, re.M).group(1).count(",") for o in outs]
+    assert max(walked) >= 2, outs  # three or more nodes reached: the walk went past a neighbour
+    shallow = REACHABLE.replace("todo.append(nb)", "pass")
+    assert [_run(shallow, "reachable", seed=s, cwd=tmp_path) for s in range(20)] != outs
+
+
+def test_options_read_by_attribute_are_a_namespace_and_by_key_a_dict():
+    """``args``/``options`` name a dict only when the code uses them as one; read by attribute
+    only (``args.path``), they are a namespace object holding those fields."""
+    k = _kinds("def check(args):\n    return open(args.path).read() + args.org\n")
+    assert k["args"][0].startswith("obj:")
+    assert {"path", "org"} <= set(ast.literal_eval(k["args"][0][len("obj:") :]))
+    assert _kinds("def f(options):\n    return options['k'] + options.get('j', 1)\n")["options"][
+        0
+    ].startswith("dictkeys:")

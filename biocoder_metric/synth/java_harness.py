@@ -935,9 +935,10 @@ _LIBRARY_PREFIXES = ("htsjdk.samtools.util.", "htsjdk.samtools.", "htsjdk.varian
 def library_generator(typ: str) -> str | None:
     """A generator for one of the image's library record types (``SAMRecord``), else None."""
     short = typ
-    for prefix in _LIBRARY_PREFIXES:
+    for prefix in _LIBRARY_PREFIXES:  # the longest first: ``htsjdk.samtools.util.`` before its parent
         if typ.startswith(prefix):
             short = typ[len(prefix) :]
+            break
     return LIBRARY_GENERATORS.get(short)
 
 

@@ -39,6 +39,7 @@ from pathlib import Path
 
 from biocoder_metric.execution.harness import INSERT_MARKER
 from biocoder_metric.languages.java import drop_override
+from biocoder_metric.synth.java_harness import library_generator
 from biocoder_metric.synth.python_harness import SEED_PLACEHOLDER
 from biocoder_metric.validity.mutation import java_mask
 
@@ -773,6 +774,11 @@ def complete(
                 # a class (``Allele.BREAKEND``): imported when exactly one jar of the image has it,
                 # else (used as a type, not through static members) one of the project's own
                 found = [JDK_CLASSES[name]] if name in JDK_CLASSES else class_index(libs).get(name, [])
+                built = [fq for fq in found if library_generator(fq)]
+                if len(found) > 1 and len(built) == 1:
+                    # several jars declare it (``Interval``): the one the harness can build is
+                    # the one to try; javac rejects a wrong guess like any other
+                    found = built
                 if len(found) == 1:
                     subject.imports.append(f"import {found[0]};")
                 elif not found:

@@ -96,6 +96,14 @@ def _bc_word(_r, fresh=0.5):
     return _bc_seq(_r, "abcdefghijklmnopqrstuvwxyz", 3, 10) if _r.random() < fresh else _r.choice(pool)
 
 
+def _bc_graph(_r):
+    """An adjacency mapping over the case's shared words: every neighbour is itself a key, so
+    a traversal (``for nb in adj[node]: ... adj[nb]``) walks on, and cycles and leaves occur."""
+    _bc_word(_r, 0)
+    pool = sorted(set(_r._bc_pool))
+    return {w: _r.sample(pool, _r.randint(0, min(3, len(pool)))) for w in pool}
+
+
 def _bc_line(_r):
     return " ".join(_bc_seq(_r, "abcdefghij", 2, 6) for _ in range(_r.randint(1, 5)))
 

@@ -54,6 +54,8 @@ KINDS: dict[str, str] = {
     "path_out": "_bc_outpath(_r)",
     # an empty directory the function writes into (``os.path.join(out_dir, name)``)
     "path_dir": "_bc_outdir(_r)",
+    # a graph as an adjacency dict whose neighbours are keys too (the case's shared words)
+    "dict_graph": "_bc_graph(_r)",
     # an open text file the function writes to; what it holds after the call is shown
     "handle_out": "_bc_outhandle(_r)",
     "list_int": "[_r.randint(0, 20) for _ in range(_r.randint(1, 8))]",
@@ -253,6 +255,8 @@ _NAME_RULES: tuple[tuple[str, str], ...] = (
     (r"(^|_)(name|label|text|string|s|prefix|suffix|sep|delimiter|mode|method|kind|type|key|tag|title|sample|id|query|url|header|word)($|_)", "str"),
     (r"(^|_)(scale|sigma|mean|std|var|weight|score|value|factor|tol|eps|epsilon|gamma|beta|lambda|logr)($|_)", "float"),
     (r"(^|_)(args|opts|options|params|config|settings|kwargs)$", "dict"),
+    (r"(^|_)(adj|adjacency|graph|neighbors|neighbours|successors|predecessors)($|_)", "graph"),
+    (r"(^|_)(node|vertex)($|_)", "str"),  # a graph's node: one of the words its mapping is keyed by
 )  # fmt: skip
 
 
@@ -304,7 +308,10 @@ def family_of_name(name: str) -> str | None:
     if len(words) > 1 and head in _COLLECTION_WORDS:
         if _COLLECTION_WORDS[head] == "set":
             return "set"
-        return _ELEMENT_LISTS.get(family_of_name(rest) or "", "list")
+        inner = family_of_name(rest)
+        if inner == "graph":  # ``adj_list``: an adjacency list is a graph, not a list of graphs
+            return "graph"
+        return _ELEMENT_LISTS.get(inner or "", "list")
     if len(words) > 1 and len(head) > 1 and _rule_family(head):
         return _rule_family(head)
     plural = len(head) > 3 and head.endswith("s") and not head.endswith(("ss", "us", "is", "os", "as"))
@@ -364,6 +371,8 @@ def refine(family: str, name: str) -> list[str]:
         return ["float", "float_unit"]
     if family == "dir":
         return ["path_dir", "str_word"]
+    if family == "graph":
+        return ["dict_graph", "dict_str_list"]
     if family == "handle_out":
         return ["handle_out", "path_out"]
     if family == "path":
@@ -1581,10 +1590,14 @@ def rank_kinds(name: str, votes: dict[str, float]) -> list[str]:
             votes[specific] += votes.pop("dict", 0.0)
     _resolve_number(votes, name)
     by_name = family_of_name(name)
+    if by_name == "dict" and votes.get("object") and not votes.get("dict"):
+        by_name = None  # ``args.path``, never ``args['path']``: a namespace, whatever its name
     if by_name:
         votes[by_name] = votes.get(by_name, 0.0) + W_NAME
     if by_name == "path":  # a path *is* a string: string usage confirms the name
         votes["path"] += votes.pop("str", 0.0)
+    if by_name == "graph":  # an adjacency mapping *is* a dict: dict usage confirms the name
+        votes["graph"] += votes.pop("dict", 0.0)
     families = sorted(votes, key=lambda f: (-votes[f], f))
     kinds: list[str] = []
     for fam in families:
