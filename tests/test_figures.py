@@ -30,3 +30,18 @@ def test_no_speed_up_is_typed_outside_a_generated_block():
         text = BLOCK_RE.sub("", FENCE_RE.sub("", doc.read_text(encoding="utf-8")))
         found = RATIO_RE.findall(text)
         assert not found, f"{doc.relative_to(REPO)}: speed-ups typed by hand: {found[:5]}"
+
+
+def test_the_round_11_dev_probe_counts_quoted_are_the_raw_outputs():
+    """The README and docs/synthesis.md quote how many dev-hash hidden rows validate before and
+    after round 11; ``scripts/dev_probe_counts.py`` prints those numbers from the committed raw
+    output, and the quotes must be what it prints."""
+    proc = subprocess.run(
+        [sys.executable, "scripts/dev_probe_counts.py"], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    got = dict(re.findall(r"^(\w+): .*?validated (\d+ -> \d+)", proc.stdout, re.M))
+    assert set(got) == {"python_hidden", "java_hidden"}, proc.stdout
+    for doc in (REPO / "README.md", REPO / "docs" / "synthesis.md"):
+        text = " ".join(doc.read_text(encoding="utf-8").split())
+        for quoted in got.values():
+            assert quoted in text, f"{doc.name} does not quote {quoted}"
