@@ -438,20 +438,11 @@ def _asked(
         if not m:
             return []
         attr = m.group(1)
-        if attr in _WRITE_METHODS:
-            return ["handle_out"]
-        if attr in _STR_METHODS:
-            return ["str_word", "str_dna", "str_line"]
-        if attr in _LIST_METHODS:
-            return ["list_int", "list_str"]
-        if attr in _DICT_METHODS:
+        if attr in _DICT_METHODS:  # the keys the function reads first
             return _dict_kinds(func, local) + ["dictkeys:{}", "dict_str_int", "dict_str_list"]
-        if attr in _ARRAY_ATTRS:
-            return ["ndarray1", "ndarray2"]
-        if attr in _SERIES_ATTRS:
-            return ["series", _FRAME]
-        if attr in _SET_METHODS:
-            return ["set_str"]
+        simple = _method_kinds(attr)
+        if simple is not None:
+            return simple
         fields = list(dict.fromkeys([*held, *sub_attributes(func, local), attr]))[:12]
         by_name = {f: held.get(f) or _field_kind(f) for f in fields}
         return ["obj:" + repr(by_name), "obj:" + repr({f: held.get(f, "int_small") for f in fields})]
