@@ -118,8 +118,22 @@ def apply(config: str, row: dict[str, Any], path: str | os.PathLike = SHIPPED_FI
 
 
 def write_shipped(records: list[dict[str, Any]], path: str | os.PathLike = SHIPPED_FILE) -> int:
-    """Merge validated ``biocoder build harness`` report records into the shipped file; returns its size."""
+    """Merge validated ``biocoder build harness`` report records into the shipped file; returns its size.
+
+    The file is read again here, under an exclusive lock held until it is rewritten: a run reads
+    it (cached) when it loads its config, and another ``--ship`` run may have merged into it
+    since. Merging into the copy read at the start dropped that run's harnesses."""
+    import fcntl
+
     p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    with open(f"{p}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _load.cache_clear()
+        return _merge(records, p)
+
+
+def _merge(records: list[dict[str, Any]], p: Path) -> int:
     current = dict(_load(str(p)))
     for r in records:
         if r.get("status") != "validated" or not r.get("config"):
@@ -138,7 +152,6 @@ def write_shipped(records: list[dict[str, Any]], path: str | os.PathLike = SHIPP
             "plan": r.get("plan"),
             "synth_version": SYNTH_VERSION,
         }
-    p.parent.mkdir(parents=True, exist_ok=True)
     lines = [json.dumps(current[k], sort_keys=True) for k in sorted(current)]
     p.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     _load.cache_clear()

@@ -114,3 +114,19 @@ def test_no_shipped_harness_holds_its_golden(upstream_dir, monkeypatch):
         r["task_id"] for r in records if context_leaks_golden(rows[(r["config"], r["task_id"])], r["context"])
     ]
     assert records and not leaks
+
+
+def test_two_shipping_runs_keep_each_others_harnesses(tmp_path: Path):
+    """Two ``--ship`` runs at once: each read the shipped file when it loaded its config, and the
+    one that merges second must keep what the first merged meanwhile (it merged into its stale
+    copy before, and the first run's harnesses were lost)."""
+    path = tmp_path / "h.jsonl"
+    golden = _row()["golden_code"]
+    sh.write_shipped([_record(golden)], path)
+    sh.apply("c", _row(), path)  # the second run reads (and caches) the file: one harness
+    first = json.loads(path.read_text())
+    with path.open("a") as fh:  # the first run, another process, merges its harness meanwhile
+        fh.write(json.dumps({**first, "config": "first_run"}) + "\n")
+    assert sh.write_shipped([{**_record(golden), "config": "second_run"}], path) == 3
+    configs = {json.loads(line)["config"] for line in path.read_text().splitlines()}
+    assert configs == {"c", "first_run", "second_run"}
