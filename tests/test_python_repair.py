@@ -272,16 +272,14 @@ POOLED = '''def pooled(counts, totals):
 '''
 
 
-@pytest.mark.bwrap
-def test_slots_that_fail_the_same_way_are_repaired_together(pool):
-    """Both arguments are ints where ``len`` needs sequences: fixing one leaves the very same
-    failure on the other, so only a joint repair makes progress."""
-    subject, sl = _subject(POOLED, "pooled")
-    probe = make_probe(pool, _row("pooled", POOLED), SynthOptions(sandbox="bwrap"))
-    base = _plan(subject, {"counts": "int_small", "totals": "int_small"})
+def _repaired(pool, source, name, forced):
+    """The repair of a plan on which the golden returns on no probe call (asserted), or None."""
+    subject, sl = _subject(source, name)
+    probe = make_probe(pool, _row(name, source), SynthOptions(sandbox="bwrap"))
+    base = _plan(subject, forced)
     out = python_search._outputs(subject, sl, [base], probe)[0]
     assert python_search.score(out).returned == 0
-    got = python_repair.repair(
+    return python_repair.repair(
         subject,
         base,
         out,
@@ -291,6 +289,13 @@ def test_slots_that_fail_the_same_way_are_repaired_together(pool):
         current_kind=python_search.base_kind_of,
         label="repaired",
     )
+
+
+@pytest.mark.bwrap
+def test_slots_that_fail_the_same_way_are_repaired_together(pool):
+    """Both arguments are ints where ``len`` needs sequences: fixing one leaves the very same
+    failure on the other, so only a joint repair makes progress."""
+    got = _repaired(pool, POOLED, "pooled", {"counts": "int_small", "totals": "int_small"})
     assert got is not None
     plan, outs, steps = got
     assert steps[0].startswith("joint")
@@ -371,24 +376,6 @@ LEADERS = '''def leader_score(groups, bonus):
     lead = groups[0].leader
     return lead.score + bonus * len(groups)
 '''
-
-
-def _repaired(pool, source, name, forced):
-    subject, sl = _subject(source, name)
-    probe = make_probe(pool, _row(name, source), SynthOptions(sandbox="bwrap"))
-    base = _plan(subject, forced)
-    out = python_search._outputs(subject, sl, [base], probe)[0]
-    assert python_search.score(out).returned == 0
-    return python_repair.repair(
-        subject,
-        base,
-        out,
-        run=lambda ps: python_search._outputs(subject, sl, ps, probe),
-        value=lambda o: python_search.score(o).value,
-        variant=python_search._variant,
-        current_kind=python_search.base_kind_of,
-        label="repaired",
-    )
 
 
 @pytest.mark.bwrap
