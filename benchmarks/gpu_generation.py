@@ -12,7 +12,7 @@ Everything runs offline in one process, through the project's own generation pat
 3. the demo config's Python tasks, repeated under new task ids until each batch size has whole
    batches, go through ``generate_samples`` once per batch size (after one short warm-up batch
    per size); every sample is forced to ``--max-new-tokens`` tokens (``min_new_tokens`` equal to
-   it, newline tokens suppressed so the language's stop strings never fire), so all batch sizes
+   it, every token that could complete one of the language's stop strings suppressed, so none fires), so all batch sizes
    do the same work per sample;
 4. per batch size: wall seconds, generated tokens, tokens/s, samples/s, the ratio to batch size
    1, the project's own ``samples.meta.json`` figures, peak GPU memory; and a check that the
@@ -130,13 +130,28 @@ def build_model(out_dir: Path, shape: str, vocab_size: int, device: str, dtype: 
     return {"shape": shape, **SHAPES[shape], "vocab_size": len(tokenizer), "parameters": params}
 
 
-def newline_token_ids(path: Path) -> list[int]:
-    """Ids of every token whose text holds a newline: suppressed, no stop string can match."""
+def stop_blocking_token_ids(path: Path, stops: tuple[str, ...]) -> list[int]:
+    """Ids of every token that could let a stop string match: suppressed, so samples run full length.
+
+    A token holding a newline is one. So is a token that continues a stop string from a newline
+    the prompt already ends with: ``transformers``' stop criterion matches ``"\\n```"`` on a
+    prompt ending in a newline followed by ``"``"`` twice (the last token may overhang the end),
+    so a token that is a prefix of what follows the stop's newline, or starts with all of it,
+    is suppressed too.
+    """
     from transformers import AutoTokenizer
 
     tok = AutoTokenizer.from_pretrained(str(path))
     special = set(tok.all_special_ids)
-    return [i for i in range(len(tok)) if i not in special and "\n" in tok.decode([i])]
+    rests = [s.rsplit("\n", 1)[-1] for s in stops]
+    blocked = []
+    for i in range(len(tok)):
+        if i in special:
+            continue
+        text = tok.decode([i])
+        if "\n" in text or any(text and (r.startswith(text) or text.startswith(r)) for r in rests if r):
+            blocked.append(i)
+    return blocked
 
 
 def write_models_file(path: Path, model_dir: Path, dtype_name: str, gen: dict[str, Any]) -> Path:
@@ -348,6 +363,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from biocoder_metric.generation.generate import generate_samples, meta_path, process_state
     from biocoder_metric.generation.processors import make_processor
+    from biocoder_metric.generation.processors.base import STOP_SEQUENCES
     from biocoder_metric.generation.processors.registry import resolve_model
 
     device = args.device or ("cuda" if torch.cuda.is_available() else "cpu")
@@ -378,9 +394,9 @@ def main(argv: list[str] | None = None) -> int:
 
         gen: dict[str, Any] = {"max_new_tokens": args.max_new_tokens}
         if not args.no_fixed_length:
-            suppressed = newline_token_ids(model_dir)
+            suppressed = stop_blocking_token_ids(model_dir, STOP_SEQUENCES.get(args.language, ()))
             gen.update(min_new_tokens=args.max_new_tokens, suppress_tokens=suppressed)
-            report["suppressed_newline_tokens"] = len(suppressed)
+            report["suppressed_stop_tokens"] = len(suppressed)
         models_file = write_models_file(work / "models.yaml", model_dir, dtype_name, gen)
 
         t = time.perf_counter()

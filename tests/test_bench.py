@@ -286,6 +286,34 @@ def test_sandbox_stats_are_public_and_feed_the_cpu_reading():
     assert sb.stats()["closed"] is True and sb.stats()["worker_pid"] is None
 
 
+def test_gpu_generation_blocks_every_token_that_could_end_a_sample_at_a_stop(tmp_path):
+    """Fixed-length samples need every stop string unreachable. A prompt may already end in the
+    stop's newline, and the stop criterion lets a last token overhang the stop's end (two ``"``"``
+    after a newline match ``"\\n```"``), so no token left allowed, alone or twice, after a newline
+    may trip any stop of either language."""
+    pytest.importorskip("transformers", reason="the generation extra (transformers) is not installed")
+    import torch
+    from transformers import AutoTokenizer
+    from transformers.generation.stopping_criteria import StopStringCriteria
+
+    from benchmarks.gpu_generation import _train_tokenizer, stop_blocking_token_ids
+    from biocoder_metric.generation.processors.base import STOP_SEQUENCES
+
+    _train_tokenizer(1000).save_pretrained(tmp_path)
+    tok = AutoTokenizer.from_pretrained(str(tmp_path))
+    newline = tok("x\n")["input_ids"]
+    for language, stops in STOP_SEQUENCES.items():
+        blocked = set(stop_blocking_token_ids(tmp_path, stops))
+        allowed = [i for i in range(len(tok)) if i not in blocked and i not in set(tok.all_special_ids)]
+        assert len(allowed) > len(tok) // 2, (language, len(allowed))
+        criterion = StopStringCriteria(tok, list(stops))
+        for repeat in (1, 2, 3):
+            ids = torch.tensor([newline + [i] * repeat for i in allowed])
+            fired = criterion(ids, None)
+            assert not fired.any(), (language, [tok.decode([allowed[j]]) for j in fired.nonzero()[:, 0]])
+        assert any("`" in tok.decode([i]) for i in blocked), language
+
+
 def test_gpu_generation_runs_the_real_generation_path_at_every_batch_size(tmp_path):
     """The GPU benchmark's CPU smoke run: a tiny random model through ``generate_samples``; every
     batch size writes one full-length row per prompt, and the report says so."""
