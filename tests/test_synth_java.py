@@ -120,6 +120,9 @@ def test_generators_cover_the_supported_types():
         "Map<String, Integer>",
         "Collection<Double>",
         "Function<Double, Double>",
+        "float[]",
+        "short[]",
+        "boolean[]",
     ):
         assert java_harness.generator(t, "x", []) is not None, t
     assert java_harness.generator("VCFHeader", "header", []) is None
@@ -255,3 +258,92 @@ def test_a_class_several_jars_declare_is_the_one_the_harness_can_build():
     cands, reason, _ = candidates(_row(golden, "span"), SynthOptions(), [])
     assert reason is None and cands, reason
     assert "import htsjdk.samtools.util.Interval;" in cands[0][2]
+
+
+def test_type_arity_counts_the_type_arguments_the_golden_writes():
+    from biocoder_metric.synth.java_stubs import type_arity
+
+    golden = (
+        "static int f(Table<String, List<Integer>> t, int n) {\n"
+        "    Table<String, List<Integer>> u = new Table<>();\n"
+        "    if (n < t.size) { return n > 2 ? 1 : 0; }\n"
+        "    return 0;\n}"
+    )
+    assert type_arity(golden, "Table") == 2
+    assert type_arity(golden, "List") == 1
+    assert type_arity(golden, "n") == 0  # ``n < t.size`` is a comparison, not type arguments
+    assert type_arity(golden, "Missing") == 0
+
+
+@pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac) to find what is missing")
+def test_a_generic_class_with_no_source_becomes_a_generic_stub():
+    """``TreeCell<String>`` and ``Box<String>`` are the project's generic classes with no source:
+    each stub takes as many type parameters as the golden writes (javac said "does not take
+    parameters" before), a stub passed where another is wanted extends it even when written with
+    type arguments, and a constructor called with ``null`` takes an ``Object`` there."""
+    golden = (
+        "public static String depth(TreeCell<String> cell) {\n"
+        "    int d = 0;\n"
+        "    for (TreeCell<String> c = cell; c != null && d < 50; c = c.parent) d++;\n"
+        "    Box<String> b = new Box<String>(cell.label, null);\n"
+        "    Shelf<String> s = b;\n"
+        "    return b.name + d + cell.weight + s.hashCode();\n}"
+    )
+    cands, reason, _ = candidates(_row(golden, "depth"), SynthOptions(), [])
+    assert reason is None and cands, reason
+    ctx = cands[0][2]
+    assert "static class TreeCell<_BcT0>" in ctx
+    assert "static class Box<_BcT0> extends Shelf" in ctx and "static class Shelf<_BcT0>" in ctx
+    assert "Box(String _p0, Object _p1)" in ctx
+
+
+@pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac) to compile the harness")
+def test_arrays_of_floats_shorts_and_booleans_are_generated_and_compile():
+    golden = (
+        "public static double mix(float[] w, short[] c, boolean[] on) {\n"
+        "    double s = 0;\n"
+        "    for (int i = 0; i < Math.min(w.length, Math.min(c.length, on.length)); i++) if (on[i]) s += w[i] * c[i];\n"
+        "    return s;\n}"
+    )
+    cands, reason, _ = candidates(_row(golden, "mix"), SynthOptions(), [])
+    assert reason is None and cands, reason
+    assert "_bcPrimArray(" in cands[0][2]
+
+
+@pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac, java) to build and run")
+def test_a_stub_holding_stubs_of_its_own_kind_is_filled_a_few_levels_deep(tmp_path: Path):
+    """``Cell`` has no source and its field ``next`` is a ``Cell``: filling every field of every
+    new stub never ended (a stack overflow in the constructor). The harness, run with the golden
+    (our own code, so on the host), now builds a few levels and prints each case's result."""
+    golden = (
+        "public static int depth(Cell cell) {\n"
+        "    int d = 0;\n"
+        "    for (Cell c = cell; c != null && d < 100; c = c.next) d += c.weight > 0 ? 1 : 2;\n"
+        "    return d;\n}"
+    )
+    cands, reason, _ = candidates(_row(golden, "depth"), SynthOptions(), [])
+    assert reason is None and cands, reason
+    row = {
+        "task_id": "t",
+        "language": "java",
+        "function_name": "depth",
+        "context": cands[0][2],
+        "signature": None,
+    }
+    prog = harness.build_harness_programs(row, golden, fuzz_cases=1, seed=3)[0]
+    (tmp_path / "Main.java").write_text(prog)
+    built = subprocess.run(
+        ["javac", "-d", str(tmp_path / "out"), str(tmp_path / "Main.java")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert built.returncode == 0, built.stderr
+    ran = subprocess.run(
+        ["java", "-Xss512k", "-cp", str(tmp_path / "out"), "Main"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert ran.returncode == 0 and "StackOverflowError" not in ran.stderr, ran.stderr[-500:]
+    assert "exception" not in ran.stdout and ran.stdout.strip(), ran.stdout[-500:]

@@ -118,6 +118,11 @@ HELPERS = r"""
         if (s.length() > 20000) s = s.substring(0, 20000) + "...(" + s.length() + " chars)";
         System.out.println(label + s);
     }
+    static Object _bcPrimArray(java.util.List<?> l, Class<?> c) {
+        Object a = java.lang.reflect.Array.newInstance(c, l.size());
+        for (int i = 0; i < l.size(); i++) java.lang.reflect.Array.set(a, i, l.get(i));
+        return a;
+    }
     static <T> java.util.List<T> _bcList(java.util.Random r, int lo, int hi, java.util.function.Supplier<T> g) {
         int n = lo + r.nextInt(hi - lo + 1);
         java.util.List<T> out = new java.util.ArrayList<>();
@@ -806,8 +811,10 @@ def generator(
         if base in _PRIMS:
             unbox = {"int": "mapToInt(Integer::intValue)", "long": "mapToLong(Long::longValue)",
                      "double": "mapToDouble(Double::doubleValue)"}.get(base)  # fmt: skip
-            if unbox is None:
-                return None
+            if unbox is None:  # no stream of floats, shorts or booleans: filled through reflection
+                return (
+                    f"(({t}) _bcPrimArray(_bcList(_r, 3, 15, () -> {boxed}.valueOf(({base}) ({elem}))), {base}.class))"
+                )
             return f"_bcList(_r, 3, 15, () -> {boxed}.valueOf({elem})).stream().{unbox}.toArray()"
         # ``new int[0][]`` for an array of arrays (``new int[][0]`` does not parse)
         empty = f"new {base.split('[')[0]}[0]" + "[]" * base.count("[]")
@@ -863,6 +870,12 @@ def generator(
         return (
             'java.util.regex.Pattern.compile(new String[]{"\\\\d+", "[ACGT]+", "(\\\\d+)M"}[_r.nextInt(3)])'
         )
+    gb = re.match(r"([A-Z]\w*)<(.+)>$", t)
+    if gb and gb.group(1) in rt and not rt[gb.group(1)].enum:
+        # a generic class of the project (``IntervalNode<S>``): built raw, cast to the type asked
+        # for (unchecked, as the project's own raw code would be), so lists of them type-check too
+        raw = generator(gb.group(1), name, tvars, variant, rt)
+        return f"(({t}) {raw})" if raw is not None else None
     if t in rt:
         spec = rt[t]
         if spec.enum:
@@ -972,6 +985,7 @@ _STUB_STATICS = (
     "static long _bcStubSeed;",
     "static java.util.Random _bcIds = new java.util.Random(0);",
     "static long _bcNextId() { return _bcIds.nextLong(); }",
+    "static int _bcFillDepth;",
 )
 
 

@@ -43,6 +43,8 @@ from biocoder_metric.synth.java_harness import library_generator
 from biocoder_metric.synth.python_harness import SEED_PLACEHOLDER
 from biocoder_metric.validity.mutation import java_mask
 
+#: Levels of stub objects a stub's fields are filled to (a tree of nodes: its top levels).
+FILL_DEPTH = 4
 #: Compile rounds (each one may declare several missing symbols).
 ROUNDS = 4
 #: javac's report of a missing symbol: ``symbol:   variable x`` / ``symbol:   method m(int,String)``.
@@ -250,7 +252,7 @@ _LOCATION = re.compile(
 )
 #: ``constructor Foo in class Foo cannot be applied to given types; ... found: int,String``.
 _CTOR = re.compile(
-    r"constructor (\w+) in class \w+ cannot be applied to given types;.*?found:\s*([^\n]*)", re.S
+    r"constructor (\w+) in class \w+(?:<[\w,]*>)? cannot be applied to given types;.*?found:\s*([^\n]*)", re.S
 )
 
 
@@ -349,12 +351,16 @@ class StubType:
         self.static_fields: list[tuple[str, str]] = []
         self.methods: list[str] = []
         self.parent: str | None = None  # another stub it must be (``Node`` passed as ``Attributable``)
+        self.arity = 0  # type parameters, when the golden writes it generic (``IntervalNode<S>``)
 
     def source(self, gen: Callable[[str, str], str | None]) -> str:
         from biocoder_metric.synth.java_harness import qualified
 
         extends = f" extends {self.parent}" if self.parent else ""
-        lines = [f"static class {self.name}{extends} {{", "    long _bcId = _bcNextId();"]
+        # unused type parameters: the golden's ``IntervalNode<S>`` is a type, the stub's members
+        # are typed from use (a raw ``new IntervalNode()`` is assignable to any of them)
+        params = "<" + ", ".join(f"_BcT{i}" for i in range(self.arity)) + ">" if self.arity else ""
+        lines = [f"static class {self.name}{params}{extends} {{", "    long _bcId = _bcNextId();"]
         lines.append(f"    {self.name}() {{ _bcFill(); }}")
         for args in self.ctors:
             params = ", ".join(f"{t} _p{i}" for i, t in enumerate(args))
@@ -370,8 +376,15 @@ class StubType:
             )
         lines.append("    void _bcFill() {")
         if self.fields:
-            lines.append("        java.util.Random _r = new java.util.Random(_bcId);")
-            lines += [f"        {n} = {gen(t, n)};" for t, n in self.fields]
+            # a record holding records of its kind (``node.left``, ``entry.next``) is filled a few
+            # levels deep; below that its fields keep their defaults (null: the leaves), where an
+            # unbounded fill never returned (a stack overflow in the constructor)
+            lines.append(f"        if (_bcFillDepth >= {FILL_DEPTH}) return;")
+            lines.append("        _bcFillDepth++;")
+            lines.append("        try {")
+            lines.append("            java.util.Random _r = new java.util.Random(_bcId);")
+            lines += [f"            {n} = {gen(t, n)};" for t, n in self.fields]
+            lines.append("        } finally { _bcFillDepth--; }")
         lines.append("    }")
         for m in self.methods:
             lines += ["    " + ln for ln in m.splitlines()]
@@ -437,6 +450,36 @@ def _null_as_object(args: list[str]) -> list[str]:
     return ["Object" if a in ("<null>", "<nulltype>") else a for a in args]
 
 
+def type_arity(golden: str, name: str) -> int:
+    """How many type arguments the golden gives class ``name`` (``Pair<String, Integer>``: 2; the
+    most it writes; 0 when it never writes them)."""
+    mask = java_mask(golden)
+    most = 0
+    for m in re.finditer(r"(?<![\w.])" + re.escape(name) + r"\s*<", mask):
+        depth, args, i = 1, 1, m.end()
+        if mask[i : i + 1] == ">":  # the diamond ``new Pair<>()``: says nothing of the count
+            continue
+        while i < len(mask) and depth:
+            c = mask[i]
+            if c == "<":
+                depth += 1
+            elif c == ">":
+                depth -= 1
+            elif c == "," and depth == 1:
+                args += 1
+            elif c in ";{}()=":  # not a type argument list after all (``n < limit``)
+                args = 0
+                break
+            i += 1
+        if depth == 0:
+            most = max(most, args)
+    return most
+
+
+#: ``type Foo does not take parameters``: a stub class the golden writes as a generic type.
+_NOT_GENERIC = re.compile(r"error: type (\w+) does not take parameters")
+
+
 def _stub_type(subject, name: str) -> StubType:
     """The stub class ``name`` (created and made constructible by the generators on first use)."""
     from biocoder_metric.synth.java_harness import RepoType
@@ -474,7 +517,9 @@ def _unknown_types(subject, gen, libs: list[str]) -> list[str]:
     for p in [*subject.params, *subject.settable_fields]:
         if gen(p.type, p.name) is not None:
             continue
-        for t in _element_types(p.type):
+        # a generic class of the project (``DoubleMatrixDataset<String, String>``) is its raw name
+        types = [r for t in _element_types(p.type) for r in (t, re.sub(r"<.*", "", t))]
+        for t in dict.fromkeys(types):
             if (
                 re.fullmatch(r"[A-Z]\w*", t)
                 and t not in subject.type_vars
@@ -491,9 +536,15 @@ def _unknown_types(subject, gen, libs: list[str]) -> list[str]:
 #: ``incompatible types: int cannot be converted to Foo`` / ``int cannot be dereferenced``, with the
 #: source line and the caret line javac prints under them.
 _RETYPE = re.compile(
-    r"error: (?:incompatible types: (\w+) cannot be converted to ([\w.<>,\[\] ?]+)|(\w+) cannot be dereferenced)"
+    r"error: (?:incompatible types: (\w+(?:<[\w.<>,\[\] ?]*>)?) cannot be converted to ([\w.<>,\[\] ?]+)"
+    r"|(\w+) cannot be dereferenced)"
     r"\n([^\n]*)\n([ \t]*)\^"
 )
+
+
+def _raw(typ: str | None) -> str | None:
+    """``Node<V>`` -> ``Node`` (a stub class is named without its type arguments)."""
+    return re.sub(r"<.*", "", typ) if typ else typ
 
 
 def _retypes(errors: str) -> list[tuple[str, str | None, str, int]]:
@@ -661,7 +712,7 @@ def complete(
     reg = _Registry()
     retyped: set[str] = set()
     for t in _unknown_types(subject, gen, libs):
-        _stub_type(subject, t)
+        _stub_type(subject, t).arity = type_arity(golden, t)
     for _ in range(ROUNDS + 2 * bool(subject.stub_types) + 2):
         why = reg.apply(subject, gen)
         if why:
@@ -677,14 +728,19 @@ def complete(
         added = False
         for m in _CTOR.finditer(errors):  # ``new Interval(pos, len)`` of a stub class
             name, found = m.group(1), _split_types(m.group(2))
+            found = _null_as_object(found)  # ``new Dataset(path, null)``: any reference type takes null
             if name in subject.stub_types and found not in subject.stub_types[name].ctors:
-                if any(t in ("<null>", "<nulltype>") for t in found):
-                    return f"constructor of {name} called with null"
                 subject.stub_types[name].ctors.append(found)
+                added = True
+        for name in dict.fromkeys(_NOT_GENERIC.findall(errors)):
+            st = subject.stub_types.get(name)
+            arity = type_arity(golden, name) if st is not None else 0
+            if st is not None and arity and st.arity != arity:
+                st.arity = arity  # written ``IntervalNode<S>``: the stub takes that many type parameters
                 added = True
         renames: list[tuple[str, str, str | None]] = []
         for source, wanted, line, col in _retypes(errors):
-            if _subclass(subject, source, wanted):
+            if _subclass(subject, _raw(source), _raw(wanted)):
                 added = True  # one stub passed where another is wanted: it becomes a subclass
                 continue
             name = _symbol_at(line, col, reg.names() - retyped)
