@@ -812,9 +812,7 @@ def generator(
             unbox = {"int": "mapToInt(Integer::intValue)", "long": "mapToLong(Long::longValue)",
                      "double": "mapToDouble(Double::doubleValue)"}.get(base)  # fmt: skip
             if unbox is None:  # no stream of floats, shorts or booleans: filled through reflection
-                return (
-                    f"(({t}) _bcPrimArray(_bcList(_r, 3, 15, () -> {boxed}.valueOf(({base}) ({elem}))), {base}.class))"
-                )
+                return f"(({t}) _bcPrimArray(_bcList(_r, 3, 15, () -> {boxed}.valueOf(({base}) ({elem}))), {base}.class))"
             return f"_bcList(_r, 3, 15, () -> {boxed}.valueOf({elem})).stream().{unbox}.toArray()"
         # ``new int[0][]`` for an array of arrays (``new int[][0]`` does not parse)
         empty = f"new {base.split('[')[0]}[0]" + "[]" * base.count("[]")
