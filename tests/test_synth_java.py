@@ -188,6 +188,26 @@ CLIPPED = """public static int clippedBases(SAMRecord read) {
 
 
 @pytest.mark.skipif(shutil.which("javac") is None or not HTSJDK.exists(), reason="needs a JDK and htsjdk.jar")
+def _build_and_run(
+    tmp_path: Path, golden: str, name: str, ctx: str, classpath: list[str], java_opts: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess:
+    """The harness ``ctx`` with the golden inserted (fuzz seed 3), compiled and run on the host
+    (our own golden, not a candidate); the compile must succeed, the run is returned."""
+    row = {"task_id": "t", "language": "java", "function_name": name, "context": ctx, "signature": None}
+    prog = harness.build_harness_programs(row, golden, fuzz_cases=1, seed=3)[0]
+    (tmp_path / "Main.java").write_text(prog)
+    flags = ["-cp", ":".join(classpath)] if classpath else []
+    done = subprocess.run(
+        ["javac", *flags, "-d", str(tmp_path / "out"), str(tmp_path / "Main.java")],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    run_cp = ":".join([str(tmp_path / "out"), *classpath])
+    return subprocess.run(
+        ["java", *java_opts, "-cp", run_cp, "Main"], capture_output=True, text=True, timeout=120
+    )
+
+
 def test_an_htsjdk_read_is_built_by_its_setters_and_its_fields_agree(tmp_path: Path):
     """A ``SAMRecord`` parameter (the Java bioinformatics library the image ships) is a read
     built as a person would: a header with two references, bases, qualities and a CIGAR of one
@@ -196,22 +216,7 @@ def test_an_htsjdk_read_is_built_by_its_setters_and_its_fields_agree(tmp_path: P
         assert java_harness.generator(t, "x", []) is not None, t
     cands, reason, _ = candidates(_row(CLIPPED, "clippedBases"), SynthOptions(), [])
     assert reason is None and cands
-    row = {
-        "task_id": "t",
-        "language": "java",
-        "function_name": "clippedBases",
-        "context": cands[0][2],
-        "signature": None,
-    }
-    prog = harness.build_harness_programs(row, CLIPPED, fuzz_cases=1, seed=3)[0]
-    (tmp_path / "Main.java").write_text(prog)
-    cp = f"{tmp_path / 'out'}:{HTSJDK}"
-    done = subprocess.run(
-        ["javac", "-cp", str(HTSJDK), "-d", str(tmp_path / "out"), str(tmp_path / "Main.java")],
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    ran = subprocess.run(["java", "-cp", cp, "Main"], capture_output=True, text=True, timeout=120)
+    ran = _build_and_run(tmp_path, CLIPPED, "clippedBases", cands[0][2], [str(HTSJDK)])
     assert ran.returncode == 0, ran.stderr
     results = [ln for ln in ran.stdout.splitlines() if "result" in ln]
     assert len(results) >= 4 and "Exception" not in ran.stdout
@@ -323,27 +328,6 @@ def test_a_stub_holding_stubs_of_its_own_kind_is_filled_a_few_levels_deep(tmp_pa
     )
     cands, reason, _ = candidates(_row(golden, "depth"), SynthOptions(), [])
     assert reason is None and cands, reason
-    row = {
-        "task_id": "t",
-        "language": "java",
-        "function_name": "depth",
-        "context": cands[0][2],
-        "signature": None,
-    }
-    prog = harness.build_harness_programs(row, golden, fuzz_cases=1, seed=3)[0]
-    (tmp_path / "Main.java").write_text(prog)
-    built = subprocess.run(
-        ["javac", "-d", str(tmp_path / "out"), str(tmp_path / "Main.java")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert built.returncode == 0, built.stderr
-    ran = subprocess.run(
-        ["java", "-Xss512k", "-cp", str(tmp_path / "out"), "Main"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    ran = _build_and_run(tmp_path, golden, "depth", cands[0][2], [], ("-Xss512k",))
     assert ran.returncode == 0 and "StackOverflowError" not in ran.stderr, ran.stderr[-500:]
     assert "exception" not in ran.stdout and ran.stdout.strip(), ran.stdout[-500:]
