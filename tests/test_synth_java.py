@@ -331,3 +331,25 @@ def test_a_stub_holding_stubs_of_its_own_kind_is_filled_a_few_levels_deep(tmp_pa
     ran = _build_and_run(tmp_path, golden, "depth", cands[0][2], [], ("-Xss512k",))
     assert ran.returncode == 0 and "StackOverflowError" not in ran.stderr, ran.stderr[-500:]
     assert "exception" not in ran.stdout and ran.stdout.strip(), ran.stdout[-500:]
+
+
+def test_jdk_names_the_harness_imports_are_never_stubbed():
+    """``List<Tag>`` next to a project class ``Tag`` with no source: ``Tag`` is stood in for, but
+    ``List`` is java.util's (the harness imports ``java.util.*``). A stub named ``List`` shadowed
+    it, and the golden stopped compiling (``for-each not applicable``, ``Main.List<Tag> cannot be
+    converted to java.util.List<Tag>``)."""
+    from biocoder_metric.synth.java_stubs import jdk_imported_names
+
+    names = jdk_imported_names()
+    assert {"List", "Map", "Deque", "BigInteger", "BufferedReader", "StringBuilder"} <= names
+    golden = (
+        "public static int count(Tag head, List<Tag> tags, Deque<Tag> queue) {\n"
+        "    int n = 0;\n"
+        "    for (Tag t : tags) if (t != null && t.score > head.score) n++;\n"
+        "    return n + queue.size() + Collections.nCopies(2, head).size();\n}"
+    )
+    cands, reason, _ = candidates(_row(golden, "count"), SynthOptions(), [])
+    assert reason is None and cands, reason
+    ctx = cands[0][2]
+    assert "class Tag" in ctx
+    assert "class List" not in ctx and "class Deque" not in ctx

@@ -30,6 +30,7 @@ other compile error ends the attempt with that reason.
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 import subprocess
@@ -171,6 +172,47 @@ JDK_CLASSES = {
     "ByteBuffer": "java.nio.ByteBuffer",
     "ByteOrder": "java.nio.ByteOrder",
 }
+
+
+#: Names the harness's wildcard imports bring in when the JDK cannot be listed (no ``jimage``).
+_JDK_FALLBACK = frozenset(
+    "List ArrayList LinkedList Map HashMap TreeMap LinkedHashMap Set HashSet TreeSet LinkedHashSet "
+    "Collection Collections Arrays Iterator Optional Random Scanner Deque ArrayDeque Queue "
+    "PriorityQueue Vector Stack BitSet Comparator Objects Function BiFunction Supplier Consumer "
+    "Predicate File Reader Writer InputStream OutputStream BigDecimal BigInteger DecimalFormat "
+    "NumberFormat String Integer Long Double Float Short Byte Boolean Character Math Object".split()
+)
+
+
+@functools.cache
+def jdk_imported_names() -> frozenset[str]:
+    """Simple names of the classes ``java.lang`` and the harness's wildcard imports bring in.
+
+    Why: a golden's ``List<INCHI_OPTION>`` is java.util's, never a project class to stand in for;
+    a stub of that name shadows the JDK's and the golden stops compiling. Read from the JDK's own
+    module image (``jimage list``), so every name of those packages is known, not a list kept by hand.
+    """
+    from biocoder_metric.synth.java_harness import DEFAULT_IMPORTS
+
+    packages = {"java/lang"} | {
+        imp.split()[1].rstrip(";").removesuffix(".*").replace(".", "/") for imp in DEFAULT_IMPORTS
+    }
+    javac = shutil.which("javac")
+    jimage = shutil.which("jimage")
+    if not javac or not jimage:
+        return _JDK_FALLBACK
+    modules = Path(javac).resolve().parent.parent / "lib" / "modules"
+    try:
+        listing = subprocess.run(
+            [jimage, "list", str(modules)], capture_output=True, text=True, timeout=60, check=True
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return _JDK_FALLBACK
+    names = set(_JDK_FALLBACK)
+    for m in re.finditer(r"^\s+([\w/]+)/([A-Z]\w*)\.class$", listing, re.M):
+        if m.group(1) in packages:
+            names.add(m.group(2))
+    return frozenset(names)
 
 
 def name_type(name: str) -> str | None:
@@ -526,6 +568,7 @@ def _unknown_types(subject, gen, libs: list[str]) -> list[str]:
                 and len(t) > 1
                 and gen(t, "x") is None
                 and t not in JDK_CLASSES
+                and t not in jdk_imported_names()
                 and not class_index(libs).get(t)
                 and t not in out
             ):
@@ -767,6 +810,8 @@ def complete(
         for (name, owner), new in firsts.items():
             base = re.sub(r"<.*|\[\]", "", new)
             if gen(new, name) is None and re.fullmatch(r"[A-Z]\w*", base) and base not in JDK_CLASSES:
+                if base in jdk_imported_names():
+                    continue  # java.util's List: a stub of that name would shadow it
                 if class_index(libs).get(base):
                     continue  # a library class without a generator: nothing to stand in with
                 _stub_type(subject, base)
