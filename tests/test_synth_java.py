@@ -353,3 +353,36 @@ def test_jdk_names_the_harness_imports_are_never_stubbed():
     ctx = cands[0][2]
     assert "class Tag" in ctx
     assert "class List" not in ctx and "class Deque" not in ctx
+
+
+@pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac) to compile the harness")
+def test_a_guess_javac_rejects_is_retyped_on_the_stub_the_error_is_about():
+    """``s.evaluate(sample, k).best()``: javac says "int cannot be dereferenced" with its caret on
+    the ``.`` of ``.best``; the stub to retype is ``evaluate`` (whose result is dereferenced), not
+    ``sample``, the name nearest the caret. ``int m = t.meanValue()`` (guessed a double from its
+    name) is "possible lossy conversion from double to int": the stub returns an int."""
+    golden = (
+        "public static int rank(int k) {\n"
+        "    Scorer s = new Scorer();\n"
+        "    Tally t = (Tally) s.evaluate(sample, k).best();\n"
+        "    int m = t.meanValue();\n"
+        "    return m + k;\n}"
+    )
+    cands, reason, _ = candidates(_row(golden, "rank"), SynthOptions(), [])
+    assert reason is None and cands, reason
+
+
+@pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac) to compile the harness")
+def test_a_nested_jdk_class_javac_names_by_its_simple_name_is_the_one_the_line_writes():
+    """``area = new Rectangle2D.Double(...)`` into a field with no source: javac says "Double
+    cannot be converted to int". The field is a ``Rectangle2D.Double`` (what the line writes), not
+    java.lang's ``Double``, and ``area.add(p)`` then compiles."""
+    golden = (
+        "public static double grow(double w, Point2D p) {\n"
+        "    area = new Rectangle2D.Double(0, 0, w, w);\n"
+        "    area.add(p);\n"
+        "    return area.getWidth() + area.getHeight();\n}"
+    )
+    cands, reason, _ = candidates(_row(golden, "grow"), SynthOptions(), [])
+    assert reason is None and cands, reason
+    assert "Rectangle2D.Double area" in cands[0][2]

@@ -862,6 +862,13 @@ def generator(
         return "_bcFile(_r).toPath()"
     if t in ("Point2D", "java.awt.geom.Point2D", "Point2D.Double"):
         return "new java.awt.geom.Point2D.Double(_r.nextInt(41) - 20, _r.nextInt(41) - 20)"
+    if t in (
+        "Rectangle2D",
+        "java.awt.geom.Rectangle2D",
+        "Rectangle2D.Double",
+        "java.awt.geom.Rectangle2D.Double",
+    ):
+        return "new java.awt.geom.Rectangle2D.Double(_r.nextInt(41) - 20, _r.nextInt(41) - 20, _r.nextInt(30), _r.nextInt(30))"
     if t in ("jregex.Pattern",):
         return 'new jregex.Pattern(new String[]{"\\\\d+", "[ACGT]+", "(\\\\d+)M", "\\\\w"}[_r.nextInt(4)])'
     if t == "Pattern" or t == "java.util.regex.Pattern":

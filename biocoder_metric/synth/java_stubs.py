@@ -318,6 +318,14 @@ def missing_symbols(errors: str) -> list[tuple[str, str, list[str], str | None, 
     out: list[tuple[str, str, list[str], str | None, bool]] = []
     blocks = re.split(r"\n(?=\S[^\n]*error:)", errors)
     for block in blocks:
+        outer = re.search(r"error: package ([A-Z]\w*) does not exist", block)
+        if outer:
+            # ``new Rectangle2D.Double(...)`` with Rectangle2D not imported: javac takes the name
+            # for a package; it is a missing class (its nested class is reached through it)
+            item = ("class", outer.group(1), [], None, False)
+            if item not in out:
+                out.append(item)
+            continue
         m = _SYMBOL.search(block)
         if not m or "cannot find symbol" not in block:
             continue
@@ -579,7 +587,8 @@ def _unknown_types(subject, gen, libs: list[str]) -> list[str]:
 #: ``incompatible types: int cannot be converted to Foo`` / ``int cannot be dereferenced``, with the
 #: source line and the caret line javac prints under them.
 _RETYPE = re.compile(
-    r"error: (?:incompatible types: (\w+(?:<[\w.<>,\[\] ?]*>)?) cannot be converted to ([\w.<>,\[\] ?]+)"
+    r"error: (?:incompatible types: (?:possible lossy conversion from )?(\w+(?:<[\w.<>,\[\] ?]*>)?)"
+    r" (?:cannot be converted )?to ([\w.<>,\[\] ?]+)"
     r"|(\w+) cannot be dereferenced)"
     r"\n([^\n]*)\n([ \t]*)\^"
 )
@@ -603,6 +612,24 @@ def _indexed_rank(line: str, name: str) -> int:
     """How many indexes follow ``name`` on the line (``x[i][j]``: 2), 0 when it is not indexed."""
     m = re.search(r"(?<![\w.])" + re.escape(name) + r"\s*((?:\[[^\[\]]*\]\s*)+)", line)
     return m.group(1).count("[") if m else 0
+
+
+def _dereferenced(line: str, col: int, names: set[str]) -> str | None:
+    """The stub whose value ``X cannot be dereferenced`` is about: javac's caret is on the ``.``,
+    so it is the expression just before it, a field (``count.x``) or a call's result
+    (``d.calc(mol).value()``: ``calc``, not the argument ``mol`` nearer the caret)."""
+    head = line[:col].rstrip()
+    if head.endswith(")"):
+        depth = 0
+        for i in range(len(head) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(head[i], 0)
+            if depth == 0:
+                head = head[:i].rstrip()
+                break
+        else:
+            return None
+    m = re.search(r"(\w+)$", head)
+    return m.group(1) if m and m.group(1) in names else None
 
 
 def _symbol_at(line: str, col: int, names: set[str]) -> str | None:
@@ -783,10 +810,18 @@ def complete(
                 added = True
         renames: list[tuple[str, str, str | None]] = []
         for source, wanted, line, col in _retypes(errors):
+            outer = re.search(r"(?<![\w.])((?:[A-Z]\w*\.)+)" + re.escape(source) + r"\b", line)
+            if outer:
+                # javac names a nested class by its simple name (``Double``); the line says which
+                # one (``new Rectangle2D.Double(...)``), not java.lang's
+                source = outer.group(1) + source
             if _subclass(subject, _raw(source), _raw(wanted)):
                 added = True  # one stub passed where another is wanted: it becomes a subclass
                 continue
-            name = _symbol_at(line, col, reg.names() - retyped)
+            # the caret is on a call's ``(`` or a dereference's ``.``: the name just before it
+            name = _dereferenced(line, col, reg.names() - retyped) or _symbol_at(
+                line, col, reg.names() - retyped
+            )
             if name is None:
                 continue
             # ``int cannot be converted to Foo``: the stub's guess (int) becomes Foo; ``Foo cannot be
@@ -856,6 +891,11 @@ def complete(
                 owner, static = None, False
                 subject.stubs_shared = True
             if owner is not None and owner not in subject.stub_types:
+                if firsts:
+                    # a member of a type retyped this round (``area`` was a List, is now a
+                    # Rectangle2D.Double): the next compile says whether it is still missing
+                    done.discard((owner, name))
+                    continue
                 return f"{owner}.{name} is not declared (a class with no source here)"
             if kind == "class" and re.search(r"(Exception|Error)$", name) and name not in JDK_CLASSES:
                 # a project's exception class: thrown and caught by name, nothing else (declared
