@@ -452,3 +452,23 @@ def test_options_read_by_attribute_are_a_namespace_and_by_key_a_dict():
     assert _kinds("def f(options):\n    return options['k'] + options.get('j', 1)\n")["options"][
         0
     ].startswith("dictkeys:")
+
+
+def test_a_comparison_whose_result_is_used_as_an_array_compares_a_column():
+    """``(chrom == label).values``: ``.values`` is pandas', so ``chrom`` is a Series (it was a
+    word, and the golden raised on every call); ``x[a > b]`` and ``np.where(a > t, ...)`` make
+    ``a`` an array. The compared label stays a scalar, and a plain comparison is unchanged."""
+    k = _kinds("""
+        def bump(chrom, label, ratios):
+            ratios[(chrom == label).values] += 1.0
+            return ratios
+    """)
+    assert k["chrom"][0] == "series" and k["label"][0] != "series"
+    k = _kinds("""
+        def pick(depths, cutoff, weights):
+            import numpy as np
+            return weights[depths > cutoff].sum() + np.where(weights > 0.5, 1, 0).sum()
+    """)
+    assert k["depths"][0].startswith("ndarray") and k["weights"][0].startswith("ndarray")
+    assert not k["cutoff"][0].startswith(("ndarray", "series"))
+    assert not _kinds("def f(name, label):\n    return name == label\n")["name"][0].startswith("series")

@@ -357,7 +357,9 @@ def _constructed_candidates(
         return []
     if sl.unresolved or sl.class_name is None:
         return []
-    ctor = python_construct.constructor(sl.class_members, repo, sl.class_bases, sl.definitions, sl.class_name)
+    ctor = python_construct.constructor(
+        sl.class_members, repo, sl.class_bases, sl.definitions, sl.class_name, golden
+    )
     if ctor is None:
         return []
     return _render_constructed(golden, name, repo, sl, ctor, probe)

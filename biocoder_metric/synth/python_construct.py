@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from biocoder_metric import pyast
-from biocoder_metric.synth.python_evidence import callsite_examples
+from biocoder_metric.synth.python_evidence import callsite_examples, doc_receiver_examples
 from biocoder_metric.synth.python_inputs import ParamSpec, infer_params
 
 
@@ -84,6 +84,7 @@ def constructor(
     bases: list[str] = (),
     definitions: list[str] = (),
     class_name: str | None = None,
+    golden: str | None = None,
 ) -> Constructor | None:
     """The constructor of the sliced class, or None when there is none or a parameter has no generator.
 
@@ -107,11 +108,23 @@ def constructor(
             return None
     names = [p.name for p in params if not p.kw_only and not p.star]
     examples = callsite_examples(repo_dir, class_name, names) if class_name and repo_dir else []
+    method = _golden_function(golden)
+    if method is not None:
+        # the objects the method's own docstring calls it on come first: its author's fixtures
+        examples = [e for e in doc_receiver_examples(method, names) if e not in examples] + examples
     known = {p.name for p in params}
     examples = [e for e in examples if set(e) <= known]
     return Constructor(
         params=params, assigned=assigned_fields(members), stored=stored_fields(init), examples=examples
     )
+
+
+def _golden_function(golden: str | None) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    try:
+        node = pyast.parse(golden).body[0] if golden else None
+    except (SyntaxError, IndexError):
+        return None
+    return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
 
 
 def stored_fields(init: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:

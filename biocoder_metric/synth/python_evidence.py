@@ -34,11 +34,8 @@ MAX_BOUNDARY = 2**62
 MAX_LENGTH = 4096
 
 
-def doc_examples(
-    func: ast.FunctionDef | ast.AsyncFunctionDef, param_names: list[str], skip_first: bool = False
-) -> list[dict[str, str]]:
-    """Each docstring example call of ``func`` as {parameter: literal source}; non-literal calls are skipped."""
-    doc = ast.get_docstring(func) or ""
+def _doc_statements(doc: str) -> list[str]:
+    """The source of each ``>>>`` statement of a docstring (``...`` continuation lines joined)."""
     calls: list[str] = []
     current: list[str] | None = None
     for raw in doc.splitlines():
@@ -55,8 +52,15 @@ def doc_examples(
             current = None
     if current:
         calls.append("\n".join(current))
+    return calls
+
+
+def doc_examples(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, param_names: list[str], skip_first: bool = False
+) -> list[dict[str, str]]:
+    """Each docstring example call of ``func`` as {parameter: literal source}; non-literal calls are skipped."""
     out: list[dict[str, str]] = []
-    for text in calls:
+    for text in _doc_statements(ast.get_docstring(func) or ""):
         try:
             node = pyast.parse(text, mode="eval").body
         except SyntaxError:
@@ -67,6 +71,51 @@ def doc_examples(
         example = _bind(call, param_names, skip_first)
         if example is not None and example not in out:
             out.append(example)
+    return out[:8]
+
+
+def doc_receiver_examples(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, ctor_names: list[str]
+) -> list[dict[str, str]]:
+    """The objects a method's docstring calls it on, as constructor examples {parameter: literal}.
+
+    ``>>> g = allel.GenotypeArray([[[0, 0], [0, 1]]])`` then ``>>> g.to_gt()``: the author built
+    ``self`` with those literal arguments, the data the method is known to work on. A receiver
+    built inline (``Cls([1, 2]).method()``) counts too. The constructor called may be a subclass
+    of the one sliced; its arguments are bound to the sliced ``__init__``'s parameters, and
+    validation says whether the object they make works.
+    """
+    made: dict[str, ast.Call] = {}
+    out: list[dict[str, str]] = []
+
+    def take(call: ast.Call) -> None:
+        example = _bind(call, ctor_names, False)
+        if example is not None and example not in out and sum(len(v) for v in example.values()) < 5000:
+            out.append(example)
+
+    for text in _doc_statements(ast.get_docstring(func) or ""):
+        try:
+            tree = pyast.parse(text)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Call)
+            ):
+                made[node.targets[0].id] = node.value
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == func.name
+            ):
+                receiver = node.func.value
+                if isinstance(receiver, ast.Name) and receiver.id in made:
+                    take(made[receiver.id])
+                elif isinstance(receiver, ast.Call):
+                    take(receiver)
     return out[:8]
 
 

@@ -936,7 +936,17 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         body.append(f"_bc_obj = {subject.class_name}.__new__({subject.class_name})")
     if subject.method in ("instance", "property"):
         for attr, kind in plan.attrs:
-            body.append(f"_bc_obj.{_mangle(attr, subject.class_name)} = {kind_expr(kind)}")
+            field_ = _mangle(attr, subject.class_name)
+            if plan.construct is not None:
+                # a built object's own attributes stay its own: ``self.shape`` delegated to the
+                # array it wraps, a class constant, a field a base's ``__init__`` set. Only what
+                # it lacks is generated (a generated ``shape`` breaks the object it describes)
+                body.append("try:")
+                body.append(f"    _bc_obj.{field_}")
+                body.append("except Exception:")
+                body.append(f"    _bc_obj.{field_} = {kind_expr(kind)}")
+            else:
+                body.append(f"_bc_obj.{field_} = {kind_expr(kind)}")
     if plan.explore:
         # every input exists now: make the ones the code looks up in each other agree
         body += _agreement_lines(subject, {p: v for p, v, _ in order})

@@ -635,6 +635,10 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             vote("number", 1.5)
         elif isinstance(node, ast.Compare):
             parts = [node.left, *node.comparators]
+            elementwise = [_elementwise_operands(body).get(id(p)) for p in parts if _is_target(p, target)]
+            if any(elementwise):
+                vote(next(f for f in elementwise if f), 5.0)  # (x == label).values: x is a column
+                continue
             if any(_is_target(p, target) for p in parts):
                 for p, op in zip(parts[1:], node.ops, strict=False):
                     if (
@@ -801,6 +805,65 @@ def _vector_operands(body: ast.AST) -> set[int]:
                 if isinstance(side, ast.Compare):
                     out.update(id(p) for p in [side.left, *side.comparators])
     _VECTOR_CACHE[id(body)] = (body, out)
+    return out
+
+
+_ELEMENTWISE_CACHE: dict[int, tuple[ast.AST, dict[int, str]]] = {}
+#: numpy functions whose first argument, a comparison, is elementwise (``np.where(a > b, ...)``).
+_NP_ELEMENTWISE = {
+    "where",
+    "sum",
+    "any",
+    "all",
+    "count_nonzero",
+    "flatnonzero",
+    "nonzero",
+    "logical_not",
+    "mean",
+}
+
+
+def _elementwise_operands(body: ast.AST) -> dict[int, str]:
+    """ids of the operands of comparisons whose result is used as an array -> the family it shows:
+    ``(cnarr.chromosome == label).values`` (a Series: ``.values`` is pandas'), ``(a > 0).sum()``,
+    ``x[a < b]`` (a mask of another array) or ``np.where(a > b, ...)`` (arrays).
+
+    Why: the comparison alone reads as two scalars (a chromosome name and a label); a comparison
+    whose *result* has ``.values`` or indexes an array compares arrays, and scalars there make the
+    golden raise on every call."""
+    hit = _ELEMENTWISE_CACHE.get(id(body))
+    if hit is not None and hit[0] is body:
+        return hit[1]
+    out: dict[int, str] = {}
+
+    def mark(cmp: ast.AST, fam: str) -> None:
+        if isinstance(cmp, ast.Compare) and not any(
+            isinstance(op, (ast.In, ast.NotIn, ast.Is, ast.IsNot)) for op in cmp.ops
+        ):
+            # the column is the first operand that is not a literal (``chrom == label``: the
+            # label stays a scalar; pandas compares a column with one value far more often)
+            p = next((q for q in [cmp.left, *cmp.comparators] if not isinstance(q, ast.Constant)), None)
+            if p is not None:
+                out.setdefault(id(p), fam)
+
+    for node in ast.walk(body):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Compare):
+            if node.attr == "values" or node.attr in _SERIES_ATTRS:
+                mark(node.value, "series")
+            elif node.attr in _ARRAY_ATTRS:
+                mark(node.value, "ndarray")
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Compare):
+            mark(node.slice, "ndarray")
+        elif (
+            isinstance(node, ast.Call)
+            and node.args
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in ("np", "numpy")
+            and node.func.attr in _NP_ELEMENTWISE
+        ):
+            mark(node.args[0], "ndarray")
+    _ELEMENTWISE_CACHE[id(body)] = (body, out)
     return out
 
 

@@ -1011,6 +1011,10 @@ def protocol_members(node: ast.AST, selves: set[str]) -> list[str]:
 
     out: list[str] = []
     for n in ast.walk(node):
+        if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and is_self(n.value):
+            # ``self.shape`` that no member assigns may come from ``__getattr__`` (a wrapper
+            # delegating to the array it holds): the class's own answer, not a field to generate
+            out.append("__getattr__")
         if isinstance(n, (ast.For, ast.comprehension)) and is_self(n.iter):
             out += ["__iter__", "__next__"]
         elif isinstance(n, ast.Subscript) and is_self(n.value):
