@@ -957,11 +957,80 @@ def build_parser() -> argparse.ArgumentParser:
         help="also print the held-out part's failure causes (they are always in the JSON)",
     )
     ap.add_argument("--no-progress", dest="progress", action="store_false")
+    ap.add_argument(
+        "--combine",
+        nargs="+",
+        metavar="RAW_JSON",
+        default=None,
+        help="write --out from runs of disjoint languages (a Java-only and a Python-only run), "
+        "each group taken from the run that covered its language; nothing is synthesised",
+    )
     return ap
+
+
+def combine_runs(reports: list[dict[str, Any]]) -> dict[str, Any]:
+    """One raw output from runs that covered disjoint languages, each group from its own run.
+
+    Why: a round that changes one language's synthesis re-measures that language alone (a full
+    run is twice as long on 2 cores); the README's table needs every group. Nothing is averaged
+    or re-counted: each group's summary, tasks and projects are copied from the run whose
+    ``--languages`` covered it, and ``runs`` keeps every run's command, code fingerprint, commit
+    and timings, so a reader sees which code measured which rows. Runs on different manifests,
+    split rules or hand-mutant versions, or two runs of one language, are refused.
+    """
+    if len(reports) < 2:
+        raise ValueError("--combine needs at least two runs")
+    owner: dict[str, int] = {}
+    for i, r in enumerate(reports):
+        langs = r["settings"]["languages"]
+        for lang in langs.split(",") if isinstance(langs, str) else langs:
+            if lang in owner:
+                raise ValueError(f"two runs cover {lang}: runs {owner[lang] + 1} and {i + 1}")
+            owner[lang] = i
+    for key in ("manifest_sha256", "split_rule", "upstream_rule", "hand_mutants_version", "parts"):
+        if any(r.get(key) != reports[0].get(key) for r in reports):
+            raise ValueError(f"runs differ in {key}: they measure different things")
+    first = reports[0]
+    out = {k: v for k, v in first.items() if k not in ("summary", "tasks", "projects", "timings")}
+    out["summary"] = {
+        group: reports[owner[group.rsplit("-", 1)[1]]]["summary"].get(group, {})
+        if group.rsplit("-", 1)[1] in owner
+        else {}
+        for group in first["summary"]
+    }
+    out["tasks"] = [t for i, r in enumerate(reports) for t in r["tasks"] if owner.get(t["language"]) == i]
+    out["projects"] = [
+        p for i, r in enumerate(reports) for p in r["projects"] if owner.get(p["language"]) == i
+    ]
+    out["settings"] = dict(first["settings"], languages=",".join(sorted(owner)))
+    out["runs"] = [
+        {
+            k: r.get(k)
+            for k in ("command", "code_fingerprint", "git", "timings", "loadavg_end", "cpu_count", "settings")
+        }
+        for r in reports
+    ]
+    out["command"] = "combined: " + " | ".join(r["command"] for r in reports)
+    out["code_fingerprint"] = "+".join(r["code_fingerprint"] for r in reports)
+    out["git"] = "+".join(str(r.get("git")) for r in reports)
+    out["timings"] = {"total_wall_s": round(sum(r["timings"]["total_wall_s"] for r in reports), 1)}
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.combine:
+        try:
+            report = combine_runs([json.loads(Path(f).read_text(encoding="utf-8")) for f in args.combine])
+        except (OSError, ValueError, KeyError) as e:
+            print(f"synth_generalise --combine: {e}", file=sys.stderr)
+            return 2
+        print(render_table(report["summary"], report["parts"], False))
+        Path(args.out).write_text(
+            json.dumps(report, indent=1, sort_keys=True, default=str) + "\n", encoding="utf-8"
+        )
+        print(f"raw output: {args.out}", file=sys.stderr)
+        return 0
     parts = [p.strip() for p in args.parts.split(",") if p.strip()]
     sources = {s.strip() for s in args.sources.split(",") if s.strip()}
     languages = {s.strip() for s in args.languages.split(",") if s.strip()}

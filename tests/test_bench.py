@@ -326,3 +326,46 @@ def test_gpu_generation_runs_the_real_generation_path_at_every_batch_size(tmp_pa
     for run in report["runs"]:
         assert run["generated_tokens"] == run["prompts"] * report["max_new_tokens"]
         assert run["tokens_per_s"] > 0
+
+
+def _generalise_run(langs: str, fingerprint: str, validated: int) -> dict:
+    groups = ("fresh-python", "upstream-python", "fresh-java", "upstream-java")
+    mine = [g for g in groups if g.rsplit("-", 1)[1] in langs.split(",")]
+    return {
+        "benchmark": "synth_generalise",
+        "command": f"python -m benchmarks synth_generalise --languages {langs}",
+        "code_fingerprint": fingerprint,
+        "git": fingerprint,
+        "cpu_count": 2,
+        "loadavg_end": [0, 0, 0],
+        "manifest_sha256": "m",
+        "split_rule": "s",
+        "upstream_rule": "u",
+        "hand_mutants_version": 1,
+        "parts": ["dev", "heldout"],
+        "settings": {"languages": langs},
+        "timings": {"total_wall_s": 10.0},
+        "summary": {g: ({"heldout": {"validated": validated}} if g in mine else {}) for g in groups},
+        "tasks": [{"task_id": f"{g}-{fingerprint}", "language": g.rsplit("-", 1)[1]} for g in mine],
+        "projects": [{"name": f"p-{fingerprint}", "language": langs}],
+    }
+
+
+def test_runs_of_disjoint_languages_combine_into_one_raw_output_that_names_both():
+    """Each group comes from the run that covered its language (never averaged), both runs'
+    commands and fingerprints are kept, and runs that overlap or measure different things are refused."""
+    from benchmarks.synth_generalise import combine_runs
+
+    java, python = _generalise_run("java", "aaa", 7), _generalise_run("python", "bbb", 12)
+    out = combine_runs([java, python])
+    assert out["summary"]["upstream-java"] == {"heldout": {"validated": 7}}
+    assert out["summary"]["fresh-python"] == {"heldout": {"validated": 12}}
+    assert sorted(t["task_id"] for t in out["tasks"]) == [
+        "fresh-java-aaa", "fresh-python-bbb", "upstream-java-aaa", "upstream-python-bbb",
+    ]  # fmt: skip
+    assert [r["code_fingerprint"] for r in out["runs"]] == ["aaa", "bbb"]
+    assert out["settings"]["languages"] == "java,python" and out["timings"]["total_wall_s"] == 20.0
+    with pytest.raises(ValueError, match="two runs cover java"):
+        combine_runs([java, _generalise_run("java,python", "ccc", 1)])
+    with pytest.raises(ValueError, match="manifest_sha256"):
+        combine_runs([java, dict(python, manifest_sha256="other")])
