@@ -30,6 +30,44 @@ from biocoder_metric.synth.pipeline import cause_of, record_cause
 from biocoder_metric.synth.python_evidence import doc_examples, invalid_expr, scale_constants
 
 
+def _python_repo_task(
+    tmp_path: Path, name: str, files: dict[str, str], golden: str, function_name: str, file_path: str
+) -> tuple[dict, list, str]:
+    """Write a made-up repository, a task row for one of its functions, and synthesise candidates
+    for it with the repository sliced (every test of construction starts this way)."""
+    from biocoder_metric.synth.pipeline import SynthOptions, candidates
+
+    repo = tmp_path / name
+    for rel, text in files.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    row = {
+        "task_id": "t",
+        "language": "python",
+        "function_name": function_name,
+        "golden_code": golden,
+        "file_path": file_path,
+        "repository": f"x/{name}",
+        "metadata": "{}",
+    }
+    cands, reason, origin = candidates(row, SynthOptions(repos={name: str(repo)}))
+    assert reason is None, reason
+    return row, cands, origin
+
+
+def _golden_outputs(row: dict, ctx: str, golden: str, seeds: int) -> list[str]:
+    """The golden's stdout under the harness ``ctx``, one single-case run per seed."""
+    outs = []
+    for seed in range(seeds):
+        prog = harness.build_harness_programs(dict(row, context=ctx), golden, fuzz_cases=1, seed=seed)[0]
+        outs.append(
+            subprocess.run(
+                [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
+            ).stdout
+        )
+    return outs
+
+
 def _py(code: str, name: str, path: str = "pkg/mod.py", cls: str = "") -> dict:
     code = textwrap.dedent(code)
     sig = "\n".join(ln.strip() for ln in code.splitlines() if ln.strip().startswith(("@", "def ")))
@@ -606,37 +644,18 @@ def overlap(a: Interval, b: Interval) -> int:
 
 
 def test_python_arguments_of_the_projects_own_classes_are_built_by_their_constructors(tmp_path: Path):
-    from biocoder_metric.synth.pipeline import SynthOptions, candidates
-
-    repo = tmp_path / "ivrepo"
-    (repo / "ivpkg").mkdir(parents=True)
-    (repo / "ivpkg" / "__init__.py").write_text("")
-    (repo / "ivpkg" / "model.py").write_text(MODEL)
-    (repo / "ivpkg" / "ops.py").write_text(OPS)
     golden = OPS[OPS.index("def overlap") :]
-    row = {
-        "task_id": "t",
-        "language": "python",
-        "function_name": "overlap",
-        "golden_code": golden,
-        "file_path": "ivpkg/ops.py",
-        "repository": "x/ivrepo",
-        "metadata": "{}",
-    }
-    cands, reason, origin = candidates(row, SynthOptions(repos={"ivrepo": str(repo)}))
-    assert reason is None and origin == "repository"
+    files = {"ivpkg/__init__.py": "", "ivpkg/model.py": MODEL, "ivpkg/ops.py": OPS}
+    row, cands, origin = _python_repo_task(tmp_path, "ivrepo", files, golden, "overlap", "ivpkg/ops.py")
+    assert origin == "repository"
     label, plan, ctx = cands[0]
     assert plan["a"].startswith("ctor:Interval:") and "class Interval" in ctx
     results = set()
-    for seed in range(30):
-        prog = harness.build_harness_programs(dict(row, context=ctx), golden, fuzz_cases=1, seed=seed)[0]
-        out = subprocess.run(
-            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
-        )
-        first = out.stdout.splitlines()[0]
-        assert first.startswith("result: "), out.stdout
+    for out in _golden_outputs(row, ctx, golden, 30):
+        first = out.splitlines()[0]
+        assert first.startswith("result: "), out
         results.add(first)
-        assert "after a: Interval{" in out.stdout  # the object's state is compared too
+        assert "after a: Interval{" in out  # the object's state is compared too
     assert len(results) > 2  # overlaps of several sizes, not a constant 0
 
 
@@ -691,25 +710,8 @@ def test_parse():
 
 
 def test_the_repositorys_own_tests_supply_real_inputs_for_a_parser(tmp_path: Path):
-    from biocoder_metric.synth.pipeline import SynthOptions, candidates
-
-    repo = tmp_path / "ivp"
-    (repo / "ivp").mkdir(parents=True)
-    (repo / "tests").mkdir()
-    (repo / "ivp" / "__init__.py").write_text("")
-    (repo / "ivp" / "core.py").write_text(PARSER)
-    (repo / "tests" / "test_core.py").write_text(PARSER_TESTS)
-    row = {
-        "task_id": "t",
-        "language": "python",
-        "function_name": "parse_interval",
-        "golden_code": PARSER,
-        "file_path": "ivp/core.py",
-        "repository": "x/ivp",
-        "metadata": "{}",
-    }
-    cands, reason, _ = candidates(row, SynthOptions(repos={"ivp": str(repo)}))
-    assert reason is None
+    files = {"ivp/__init__.py": "", "ivp/core.py": PARSER, "tests/test_core.py": PARSER_TESTS}
+    row, cands, _ = _python_repo_task(tmp_path, "ivp", files, PARSER, "parse_interval", "ivp/core.py")
     by_label = {label: ctx for label, _, ctx in cands}
     assert "examples" in by_label and "'chr1:10-20'" in by_label["examples"]
     outs = set()
@@ -745,7 +747,6 @@ class Counts:
 
 
 def test_self_is_built_through_init_so_its_fields_agree(tmp_path: Path):
-    from biocoder_metric.synth.pipeline import SynthOptions, candidates
     from biocoder_metric.synth.python_construct import assigned_fields, stored_fields
 
     init = ast.parse(textwrap.dedent(COUNTS)).body[0].body[1]
@@ -753,22 +754,9 @@ def test_self_is_built_through_init_so_its_fields_agree(tmp_path: Path):
     members = [ast.unparse(f) for f in ast.parse(COUNTS).body[0].body[1:]]
     assert assigned_fields(members) == {"values", "label", "total"}  # _retotal's field counts too
 
-    repo = tmp_path / "crepo"
-    (repo / "cpkg").mkdir(parents=True)
-    (repo / "cpkg" / "__init__.py").write_text("")
-    (repo / "cpkg" / "counts.py").write_text(COUNTS)
     golden = textwrap.dedent(COUNTS[COUNTS.index("    def fraction") :])
-    row = {
-        "task_id": "t",
-        "language": "python",
-        "function_name": "fraction",
-        "golden_code": golden,
-        "file_path": "cpkg/counts.py",
-        "repository": "x/crepo",
-        "metadata": "{}",
-    }
-    cands, reason, _ = candidates(row, SynthOptions(repos={"crepo": str(repo)}))
-    assert reason is None
+    files = {"cpkg/__init__.py": "", "cpkg/counts.py": COUNTS}
+    row, cands, _ = _python_repo_task(tmp_path, "crepo", files, golden, "fraction", "cpkg/counts.py")
     labels = [c[0] for c in cands]
     assert labels[:2] == [
         "best guess",
@@ -778,11 +766,7 @@ def test_self_is_built_through_init_so_its_fields_agree(tmp_path: Path):
     assert "self.__init__.values" in plan and "self.total" not in plan  # __init__ sets total
     assert "_bc_obj = Counts(**_bc_ckw)" in ctx
     results = set()
-    for seed in range(20):
-        prog = harness.build_harness_programs(dict(row, context=ctx), golden, fuzz_cases=1, seed=seed)[0]
-        out = subprocess.run(
-            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
-        ).stdout
+    for out in _golden_outputs(row, ctx, golden, 20):
         first = out.splitlines()[0]
         assert first.startswith("result: "), out
         assert 0 < float(first.split()[1]) <= 1  # a share of a consistent total, never above 1
@@ -816,34 +800,14 @@ class Store(object):
 
 def test_a_constructed_self_keeps_its_repository_bases(tmp_path: Path):
     """``super().__init__`` and inherited methods need the real bases (sliced), not a bare class."""
-    from biocoder_metric.synth.pipeline import SynthOptions, candidates
-
-    repo = tmp_path / "brepo"
-    (repo / "bpkg").mkdir(parents=True)
-    (repo / "bpkg" / "__init__.py").write_text("")
-    (repo / "bpkg" / "base.py").write_text(BASE)
-    (repo / "bpkg" / "scaled.py").write_text(BASED)
     golden = textwrap.dedent(BASED[BASED.index("    def top") :])
-    row = {
-        "task_id": "t",
-        "language": "python",
-        "function_name": "top",
-        "golden_code": golden,
-        "file_path": "bpkg/scaled.py",
-        "repository": "x/brepo",
-        "metadata": "{}",
-    }
-    cands, reason, _ = candidates(row, SynthOptions(repos={"brepo": str(repo)}))
-    assert reason is None
+    files = {"bpkg/__init__.py": "", "bpkg/base.py": BASE, "bpkg/scaled.py": BASED}
+    row, cands, _ = _python_repo_task(tmp_path, "brepo", files, golden, "top", "bpkg/scaled.py")
     label, plan, ctx = cands[1]
     assert label == "constructed" and "class Scaled(base.Store):" in ctx and "class Store(object)" in ctx
     assert "_bc_obj.items =" not in ctx  # inherited, not stubbed
     outs = set()
-    for seed in range(12):
-        prog = harness.build_harness_programs(dict(row, context=ctx), golden, fuzz_cases=1, seed=seed)[0]
-        out = subprocess.run(
-            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
-        ).stdout
+    for out in _golden_outputs(row, ctx, golden, 12):
         assert out.startswith("result: ["), out
         outs.add(out.splitlines()[0])
     assert len(outs) > 2
@@ -886,37 +850,17 @@ def describe(w):
 
 def test_self_with_structure_is_built_by_the_modules_factory(tmp_path: Path):
     """An object only a reader makes sensibly (a tree, a parsed record) comes from that reader."""
-    from biocoder_metric.synth.pipeline import SynthOptions, candidates
     from biocoder_metric.synth.python_construct import factories
 
     assert [c.callee for c in factories(WALK, "Walk")] == ["parse_walk"]
-    repo = tmp_path / "wrepo"
-    (repo / "wpkg").mkdir(parents=True)
-    (repo / "wpkg" / "__init__.py").write_text("")
-    (repo / "wpkg" / "walk.py").write_text(WALK)
     golden = textwrap.dedent(WALK[WALK.index("    def span") : WALK.index("\n\ndef parse_walk")])
-    row = {
-        "task_id": "t",
-        "language": "python",
-        "function_name": "span",
-        "golden_code": golden,
-        "file_path": "wpkg/walk.py",
-        "repository": "x/wrepo",
-        "metadata": "{}",
-    }
-    cands, reason, _ = candidates(row, SynthOptions(repos={"wrepo": str(repo)}))
-    assert reason is None
+    files = {"wpkg/__init__.py": "", "wpkg/walk.py": WALK}
+    row, cands, _ = _python_repo_task(tmp_path, "wrepo", files, golden, "span", "wpkg/walk.py")
     by_label = {c[0]: c for c in cands}
     _, plan, ctx = by_label["built by parse_walk"]
     assert ctx.count("class Walk") == 1  # the harness's class, never a sliced copy holding the golden
     assert "def parse_walk" in ctx and "def add" in ctx and "_bc_obj = parse_walk(**_bc_ckw)" in ctx
-    outs = set()
-    for seed in range(15):
-        prog = harness.build_harness_programs(dict(row, context=ctx), golden, fuzz_cases=1, seed=seed)[0]
-        out = subprocess.run(
-            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
-        ).stdout
-        outs.add(out.splitlines()[0])
+    outs = {out.splitlines()[0] for out in _golden_outputs(row, ctx, golden, 15)}
     assert len([o for o in outs if o.startswith("result: ")]) > 2, outs
 
 
@@ -996,33 +940,12 @@ def parse_route(text):
 
 def test_an_argument_the_object_must_hold_is_one_of_its_own(tmp_path: Path):
     """``isinstance(step, Step)`` on a built object: the argument is a ``Step`` *of this route*."""
-    from biocoder_metric.synth.pipeline import SynthOptions, candidates
-
-    repo = tmp_path / "rrepo"
-    (repo / "rpkg").mkdir(parents=True)
-    (repo / "rpkg" / "__init__.py").write_text("")
-    (repo / "rpkg" / "route.py").write_text(STEPS)
     golden = textwrap.dedent(STEPS[STEPS.index("    def before") : STEPS.index("\n\ndef parse_route")])
-    row = {
-        "task_id": "t",
-        "language": "python",
-        "function_name": "before",
-        "golden_code": golden,
-        "file_path": "rpkg/route.py",
-        "repository": "x/rrepo",
-        "metadata": "{}",
-    }
-    cands, reason, _ = candidates(row, SynthOptions(repos={"rrepo": str(repo)}))
-    assert reason is None
+    files = {"rpkg/__init__.py": "", "rpkg/route.py": STEPS}
+    row, cands, _ = _python_repo_task(tmp_path, "rrepo", files, golden, "before", "rpkg/route.py")
     _, plan, ctx = {c[0]: c for c in cands}["built by parse_route"]
     assert plan["step"] == "member:Step"
-    results = []
-    for seed in range(15):
-        prog = harness.build_harness_programs(dict(row, context=ctx), golden, fuzz_cases=1, seed=seed)[0]
-        out = subprocess.run(
-            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
-        ).stdout
-        results.append(out.splitlines()[0])
+    results = [out.splitlines()[0] for out in _golden_outputs(row, ctx, golden, 15)]
     assert all(r.startswith("result: ") for r in results), results  # never "not on this route"
     assert len(set(results)) > 2
 
@@ -1567,36 +1490,19 @@ def test_a_constructed_self_keeps_what_it_has_and_starts_from_its_docstring_obje
     attributes it has; only missing ones are generated. The objects the docstring calls the
     method on (``g = grids.Grid([[1, 2, 3], [4, 5, 6]])``, ``grids.Grid([[7]])``) are the
     constructor's examples."""
-    from biocoder_metric.synth.pipeline import SynthOptions, candidates
     from biocoder_metric.synth.python_evidence import doc_receiver_examples
 
     golden = textwrap.dedent(GRID[GRID.index("    def corner_sum") :])
     func = ast.parse(golden).body[0]
     assert doc_receiver_examples(func, ["rows"]) == [{"rows": "[[1, 2, 3], [4, 5, 6]]"}, {"rows": "[[7]]"}]
-    repo = tmp_path / "grepo"
-    (repo / "gpkg").mkdir(parents=True)
-    (repo / "gpkg" / "__init__.py").write_text("")
-    (repo / "gpkg" / "grids.py").write_text(GRID)
-    row = {
-        "task_id": "t",
-        "language": "python",
-        "function_name": "corner_sum",
-        "golden_code": golden,
-        "file_path": "gpkg/grids.py",
-        "repository": "x/grepo",
-        "metadata": "{}",
-    }
-    cands, reason, _ = candidates(row, SynthOptions(repos={"grepo": str(repo)}))
-    assert reason is None
+    files = {"gpkg/__init__.py": "", "gpkg/grids.py": GRID}
+    row, cands, _ = _python_repo_task(tmp_path, "grepo", files, golden, "corner_sum", "gpkg/grids.py")
     label, plan, ctx = next(c for c in cands if c[0] == "constructed")
     assert "[[1, 2, 3], [4, 5, 6]]" in ctx
-    results = []
-    for seed in range(16):
-        prog = harness.build_harness_programs(dict(row, context=ctx), golden, fuzz_cases=1, seed=seed)[0]
-        out = subprocess.run(
-            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
-        ).stdout
-        results.append(next((ln for ln in out.splitlines() if ln.startswith("result: ")), out))
+    results = [
+        next((ln for ln in out.splitlines() if ln.startswith("result: ")), out)
+        for out in _golden_outputs(row, ctx, golden, 16)
+    ]
     ok = [r for r in results if r.startswith("result: ")]
     # the constructor rejects some generated rows (and they are drawn again); the shape it reports
     # is never replaced, so the call itself does not fail

@@ -64,6 +64,13 @@ def _row(golden: str, name: str, file_path: str | None = None, meta: dict | None
     }
 
 
+def _first_harness(golden: str, name: str) -> str:
+    """The first candidate harness synthesised for a golden with no source around it."""
+    cands, reason, _ = candidates(_row(golden, name), SynthOptions(), [])
+    assert reason is None and cands, reason
+    return cands[0][2]
+
+
 def test_parse_signature_generics_varargs_and_modifiers():
     rtype, params, static, tvars = java_harness.parse_signature(
         "public static <K, V> V getOrElse(Map<K, V> map, K key, V or) {\n return map.getOrDefault(key, or);\n}",
@@ -249,9 +256,7 @@ def test_a_helper_called_with_null_is_stubbed_with_an_object_parameter():
         '    if (xs.length == 0) {\n        report(null, "empty");\n        return -1;\n    }\n'
         "    int w = weight(null);\n    return xs[0] + w;\n}"
     )
-    cands, reason, _ = candidates(_row(golden, "first"), SynthOptions(), [])
-    assert reason is None and cands, reason
-    ctx = cands[0][2]
+    ctx = _first_harness(golden, "first")
     assert "report(Object _p0, String _p1)" in ctx and "weight(Object _p0)" in ctx
 
 
@@ -260,9 +265,7 @@ def test_a_class_several_jars_declare_is_the_one_the_harness_can_build():
     """``Interval`` is declared by commons-math, htsjdk's util and htsjdk's tribble: the import is
     the one a generator builds (htsjdk's util), not a failure."""
     golden = "public static int span(Interval iv) {\n    return iv.getEnd() - iv.getStart() + 1;\n}"
-    cands, reason, _ = candidates(_row(golden, "span"), SynthOptions(), [])
-    assert reason is None and cands, reason
-    assert "import htsjdk.samtools.util.Interval;" in cands[0][2]
+    assert "import htsjdk.samtools.util.Interval;" in _first_harness(golden, "span")
 
 
 def test_type_arity_counts_the_type_arguments_the_golden_writes():
@@ -294,9 +297,7 @@ def test_a_generic_class_with_no_source_becomes_a_generic_stub():
         "    Shelf<String> s = b;\n"
         "    return b.name + d + cell.weight + s.hashCode();\n}"
     )
-    cands, reason, _ = candidates(_row(golden, "depth"), SynthOptions(), [])
-    assert reason is None and cands, reason
-    ctx = cands[0][2]
+    ctx = _first_harness(golden, "depth")
     assert "static class TreeCell<_BcT0>" in ctx
     assert "static class Box<_BcT0> extends Shelf" in ctx and "static class Shelf<_BcT0>" in ctx
     assert "Box(String _p0, Object _p1)" in ctx
@@ -310,9 +311,7 @@ def test_arrays_of_floats_shorts_and_booleans_are_generated_and_compile():
         "    for (int i = 0; i < Math.min(w.length, Math.min(c.length, on.length)); i++) if (on[i]) s += w[i] * c[i];\n"
         "    return s;\n}"
     )
-    cands, reason, _ = candidates(_row(golden, "mix"), SynthOptions(), [])
-    assert reason is None and cands, reason
-    assert "_bcPrimArray(" in cands[0][2]
+    assert "_bcPrimArray(" in _first_harness(golden, "mix")
 
 
 @pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac, java) to build and run")
@@ -326,9 +325,8 @@ def test_a_stub_holding_stubs_of_its_own_kind_is_filled_a_few_levels_deep(tmp_pa
         "    for (Cell c = cell; c != null && d < 100; c = c.next) d += c.weight > 0 ? 1 : 2;\n"
         "    return d;\n}"
     )
-    cands, reason, _ = candidates(_row(golden, "depth"), SynthOptions(), [])
-    assert reason is None and cands, reason
-    ran = _build_and_run(tmp_path, golden, "depth", cands[0][2], [], ("-Xss512k",))
+    ctx = _first_harness(golden, "depth")
+    ran = _build_and_run(tmp_path, golden, "depth", ctx, [], ("-Xss512k",))
     assert ran.returncode == 0 and "StackOverflowError" not in ran.stderr, ran.stderr[-500:]
     assert "exception" not in ran.stdout and ran.stdout.strip(), ran.stdout[-500:]
 
@@ -348,9 +346,7 @@ def test_jdk_names_the_harness_imports_are_never_stubbed():
         "    for (Tag t : tags) if (t != null && t.score > head.score) n++;\n"
         "    return n + queue.size() + Collections.nCopies(2, head).size();\n}"
     )
-    cands, reason, _ = candidates(_row(golden, "count"), SynthOptions(), [])
-    assert reason is None and cands, reason
-    ctx = cands[0][2]
+    ctx = _first_harness(golden, "count")
     assert "class Tag" in ctx
     assert "class List" not in ctx and "class Deque" not in ctx
 
@@ -368,8 +364,7 @@ def test_a_guess_javac_rejects_is_retyped_on_the_stub_the_error_is_about():
         "    int m = t.meanValue();\n"
         "    return m + k;\n}"
     )
-    cands, reason, _ = candidates(_row(golden, "rank"), SynthOptions(), [])
-    assert reason is None and cands, reason
+    _first_harness(golden, "rank")  # asserts a harness compiled: javac accepted the retyped stubs
 
 
 @pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac) to compile the harness")
@@ -383,6 +378,4 @@ def test_a_nested_jdk_class_javac_names_by_its_simple_name_is_the_one_the_line_w
         "    area.add(p);\n"
         "    return area.getWidth() + area.getHeight();\n}"
     )
-    cands, reason, _ = candidates(_row(golden, "grow"), SynthOptions(), [])
-    assert reason is None and cands, reason
-    assert "Rectangle2D.Double area" in cands[0][2]
+    assert "Rectangle2D.Double area" in _first_harness(golden, "grow")

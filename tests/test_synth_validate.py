@@ -103,6 +103,72 @@ def test_constant_output_and_always_raising_goldens_are_rejected(pool):
     assert rec["status"] == "failed" and "golden raises on" in rec["reason"]
 
 
+def test_exceptions_the_golden_raises_itself_may_be_half_the_calls_others_a_fifth():
+    """A validator's own ``raise`` is its behaviour (the harness prints the type and compares it);
+    a ``TypeError`` from an input that does not fit is not. Both count towards the half."""
+    from biocoder_metric.synth.validate import error_gate, own_exceptions
+
+    golden = (
+        "def check(code, table):\n"
+        "    if code not in table: raise errors.UnknownCode(code)\n"
+        "    if table[code] < 0:\n"
+        "        raise ValueError\n"
+        "    try:\n        return 1 / table[code]\n    except ZeroDivisionError:\n        raise\n"
+    )
+    assert own_exceptions(golden, "python") == {"UnknownCode", "ValueError"}
+    java = 'int f(int x) { if (x < 0) throw new IllegalArgumentException("x"); return x; }'
+    assert own_exceptions(java, "java") == {"IllegalArgumentException"}
+
+    def calls(ok: int, **raised: int) -> list[str]:
+        return ["result: 1"] * ok + [f"exception: {t}" for t, n in raised.items() for _ in range(n)]
+
+    assert error_gate(calls(6, UnknownCode=2, ValueError=2), golden, "python") is None
+    assert error_gate(calls(6, TypeError=4), golden, "python") is not None  # not its own: a fifth
+    assert error_gate(calls(8, TypeError=2), golden, "python") is None
+    assert error_gate(calls(4, UnknownCode=6), golden, "python") is not None  # most calls must return
+    assert error_gate(calls(5, UnknownCode=3, TypeError=3), golden, "python") is not None
+    assert error_gate(calls(6, IllegalArgumentException=4), java, "java") is None
+
+
+#: Made-up validators: whether the golden returns depends on arguments agreeing with each other
+#: (a chromosome the table knows, a whole number of codons), and rejecting is half their job.
+VALIDATORS = {
+    "span_on": '''def span_on(chrom, start, end, sizes):
+    """Length of ``start``-``end`` (0-based, half-open) on ``chrom``; ``sizes`` maps chromosome names
+    to lengths. Raises KeyError for an unknown chromosome, ValueError for an interval off it."""
+    if chrom not in sizes:
+        raise KeyError(chrom)
+    if not 0 <= start < end <= sizes[chrom]:
+        raise ValueError("bad interval %s:%d-%d" % (chrom, start, end))
+    return end - start
+''',
+    "nth_codon": '''def nth_codon(orf, n):
+    """The ``n``-th codon (0-based) of an open reading frame, upper-cased. Raises ValueError when
+    ``orf`` is not whole codons or has no ``n``-th codon."""
+    if len(orf) % 3:
+        raise ValueError("not whole codons")
+    if not 0 <= n < len(orf) // 3:
+        raise ValueError("no codon %d" % n)
+    return orf[3 * n : 3 * n + 3].upper()
+''',
+}
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+@pytest.mark.parametrize("name", sorted(VALIDATORS))
+def test_validators_get_agreeing_arguments_and_their_own_rejections_count_as_behaviour(pool, name: str):
+    """``chrom not in sizes`` makes ``chrom`` one of the table's keys in most cases, and
+    ``len(orf) % 3`` makes ``orf`` whole codons in most; the rest are rejected by the golden's own
+    ``raise``, which is compared like a result. Before, every plan raised on most calls and none
+    validated."""
+    rec = synthesize_task(pool, _row(f"u_{name}", VALIDATORS[name], name), SynthOptions(sandbox="bwrap"))
+    assert rec["status"] == "validated", rec["reason"]
+    v = rec["validation"]
+    assert 0 < v["golden_error_cases"] <= v["calls"] // 2, v  # both outcomes are tested
+    assert v["mutation_score"] >= 0.8 and v["null_candidates_passed"] == []
+
+
 @needs_bwrap
 @pytest.mark.bwrap
 def test_nondeterministic_golden_is_rejected(pool):

@@ -246,6 +246,27 @@ def length_constants(func: ast.AST, target: str) -> list[int]:
     return sorted(found)[:4]
 
 
+def length_multiple(func: ast.AST, target: str) -> int | None:
+    """``k`` of ``len(target) % k`` (``if len(seq) % 3: raise``): the code wants whole codons, pairs,
+    records of ``k`` lines. Random lengths are a multiple of 3 one time in three; a tester writes
+    whole codons mostly, and a ragged one sometimes."""
+    for node in ast.walk(func):
+        if (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Mod)
+            and isinstance(node.left, ast.Call)
+            and isinstance(node.left.func, ast.Name)
+            and node.left.func.id == "len"
+            and node.left.args
+            and isinstance(node.left.args[0], ast.Name)
+            and node.left.args[0].id == target
+        ):
+            k = _int_value(node.right)
+            if k is not None and 2 <= k <= MAX_LENGTH:
+                return k
+    return None
+
+
 #: A module constant's name (``REQUIRED_HEADER``, ``vcf.MAGIC``).
 _CONSTANT_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)?[A-Z][A-Z0-9_]*$")
 

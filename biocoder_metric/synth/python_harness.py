@@ -35,6 +35,7 @@ from biocoder_metric.synth.python_evidence import (
     invalid_expr,
     keys_from_defaults,
     length_constants,
+    length_multiple,
     required_defaults,
     scale_constants,
 )
@@ -286,6 +287,15 @@ def _bc_resize(_r, v, lengths):
     return (base * (n // len(base) + 1))[:n]
 
 
+def _bc_multiple(_r, v, k):
+    """Mostly ``v`` cut or repeated to a whole number of ``k`` (``len(seq) % 3``), sometimes as drawn."""
+    if _r.random() >= 0.75 or not isinstance(v, (str, list)):
+        return v
+    n = k * max(1, round(len(v) / k))
+    base = v or (["A"] if isinstance(v, list) else "A")
+    return (base * (n // len(base) + 1))[:n]
+
+
 def _bc_like(_r, v, consts):
     """Sometimes a copy of a constant the code compares ``v`` with (``tuple(arr) != HEADER``): as
     it is, with one element changed, or with elements added (a header line with samples)."""
@@ -442,11 +452,12 @@ class Subject:
     examples: list[dict[str, str]] = field(default_factory=list)  # docstring example calls
     scales: dict[str, list[int]] = field(default_factory=dict)  # parameter -> scale constants
     lengths: dict[str, list[int]] = field(default_factory=dict)  # parameter -> lengths it is compared with
+    multiples: dict[str, int] = field(default_factory=dict)  # parameter -> k of ``len(p) % k``
     chars: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # parameter -> (index, char) tested
     #: parameter -> module constants it is compared with for equality (``tuple(arr) != HEADER``)
     likes: dict[str, list[str]] = field(default_factory=dict)
     #: lookups keyed by parameters: (container, key slots) (python_lookups)
-    agreements: list[tuple[tuple[str, str], tuple, bool]] = field(default_factory=list)
+    agreements: list[tuple[tuple[str, str], tuple, bool | str]] = field(default_factory=list)
     #: (parameter, mapping) where an element of the parameter is looked up (python_lookups)
     compositions: list[tuple[str, tuple[str, str]]] = field(default_factory=list)
     #: stub slots for names with no source -> ranked kinds (python_stubs)
@@ -505,6 +516,7 @@ def analyse(
     ]
     subject.scales = {p.name: c for p in subject.params if (c := scale_constants(func, p.name))}
     subject.lengths = {p.name: c for p in subject.params if (c := length_constants(func, p.name))}
+    subject.multiples = {p.name: k for p in subject.params if (k := length_multiple(func, p.name))}
     subject.chars = {p.name: c for p in subject.params if (c := char_constants(func, p.name))}
     subject.likes = {p.name: c for p in subject.params if (c := compared_constants(func, p.name))}
     subject.required = required_defaults(func, [p.name for p in subject.params if p.has_default])
@@ -753,7 +765,7 @@ def _agreement_lines(subject: Subject, variables: dict[str, str]) -> list[str]:
     if kept:
         names = sorted({s[1] for _, slots, _ in kept for s in slots if s[0] == "var"})
         values = "{" + ", ".join(f"{n!r}: {variables[n]}" for n in names) + "}"
-        table = "[" + ", ".join(f"({expr}, {slots!r}, {nested})" for expr, slots, nested in kept) + "]"
+        table = "[" + ", ".join(f"({expr}, {slots!r}, {nested!r})" for expr, slots, nested in kept) + "]"
         lines.append("if _bc_ex is None:")
         lines.append(f"    _bc_v = _bc_agree(_r, {values}, {table})")
         lines += [f"    {variables[n]} = _bc_v[{n!r}]" for n in names]
@@ -886,6 +898,9 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         lengths = subject.lengths.get(p.name) if plan.explore and plain else None
         if lengths:
             expr = f"_bc_resize(_r, {expr}, {lengths!r})"
+        multiple = subject.multiples.get(p.name) if plan.explore and plain else None
+        if multiple:
+            expr = f"_bc_multiple(_r, {expr}, {multiple})"
         likes = subject.likes.get(p.name) if plan.explore else None
         if likes:  # read when the case runs: a constant with no source leaves the value as drawn
             expr = f"_bc_like(_r, {expr}, lambda: [{', '.join(likes)}])"

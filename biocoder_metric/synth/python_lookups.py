@@ -11,6 +11,9 @@ the values agree at run time, after every input exists:
   parameters and ``C`` is a parameter, a ``self`` attribute or a module-level name: in most
   cases the parameters are set to a key ``C`` holds (a dict's keys, a frame's columns, an
   index in range of a sequence or of an array's axes), consistently across all lookups.
+* **Membership.** ``k in C`` / ``k not in C`` (a guard before a lookup, or a validator's
+  ``if code not in CODES: raise``): in most cases ``k`` is one of ``C``'s keys (a mapping) or
+  elements (a list, tuple or set), or a piece of ``C`` (a string).
 * **Composition.** ``C[x]`` where ``x`` is an element of parameter ``P`` (``for x in P``,
   ``P[i]``, ``P[i:i + 3]``) and ``C`` is a mapping: in some cases ``P`` is rebuilt from ``C``'s
   keys (a string of codons the table knows, a list of known names).
@@ -33,6 +36,8 @@ Slot = tuple[str, object, int]
 
 #: Most lookups kept per function (each costs a little time per case).
 MAX_LOOKUPS = 8
+#: The third field of a membership agreement (``k in C``); lookups carry ``nested`` (a bool) there.
+MEMBER = "member"
 
 
 class _Scan:
@@ -110,6 +115,15 @@ class _Scan:
             if whole is not None and ref != ("param", whole) and (whole, ref) not in composed:
                 composed.append((whole, ref))
 
+    def member(self, ref: Ref, key: ast.AST, found: list) -> None:
+        """``key in C``: ``key`` (or each part of a tuple ``key``) agrees with what ``C`` holds."""
+        parts = key.elts if isinstance(key, ast.Tuple) else [key]
+        slots = [self.slot(p) for p in parts]
+        if all(s is not None for s in slots) and any(s[0] == "var" for s in slots):  # type: ignore[index]
+            item = (ref, tuple(slots), MEMBER)
+            if item not in found:
+                found.append(item)
+
     def chain(self, node: ast.Subscript, found: list) -> None:
         """``C[i][j]``: one nested lookup (a list of rows, a dict of dicts)."""
         keys: list[ast.AST] = []
@@ -134,6 +148,14 @@ class _Scan:
                 if ref is not None and not isinstance(node.slice, ast.Slice):
                     self.key(ref, node.slice, found, composed)
             elif (
+                isinstance(node, ast.Compare)
+                and len(node.ops) == 1
+                and isinstance(node.ops[0], (ast.In, ast.NotIn))
+            ):
+                ref = self.container(node.comparators[0])
+                if ref is not None:
+                    self.member(ref, node.left, found)
+            elif (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
                 and node.func.attr == "get"
@@ -153,7 +175,8 @@ def lookups(
     """(agreements, compositions) of ``func`` over the parameters ``params``.
 
     Agreements: (container, key slots, nested) for each ``C[k]``-like lookup keyed by parameters;
-    nested: ``C[i][j]`` (one key per level), else ``C[i, j]`` (one tuple key).
+    nested: ``C[i][j]`` (one key per level), else ``C[i, j]`` (one tuple key); :data:`MEMBER` for
+    ``k in C`` (``k`` one of what ``C`` holds).
     Compositions: (parameter, mapping) where an element of the parameter is looked up.
     A helper of ``helper_sources`` called with parameters as plain positional or keyword
     arguments (``self._pair(i, j)``, ``_lookup(table, k)``) is scanned too, its parameters renamed.
@@ -218,9 +241,41 @@ def _bc_pick(_r, v):
     return None
 
 
+def _bc_members(_r, c, n):
+    """Up to 60 tuples of ``n`` that ``c`` holds: a mapping's keys, a collection's elements, pieces of a string."""
+    if isinstance(c, (str, bytes)):
+        if n != 1 or not c:
+            return []
+        out = []
+        for _ in range(60):
+            i = _r.randrange(len(c))
+            out.append((c[i : i + _r.choice([1, 1, 2, 3])],))
+        return out
+    keys = getattr(c, "keys", None)
+    try:
+        if callable(keys):
+            pool = list(keys())[:5000]
+        elif isinstance(c, (set, frozenset)):
+            pool = sorted(c, key=repr)[:5000]  # a set's order follows hashing: the case must not
+        elif isinstance(c, (list, tuple)):
+            pool = list(c[:5000])
+        else:
+            return []
+    except Exception:
+        return []
+    if n == 1:
+        pool = [(k,) for k in pool]
+    else:
+        pool = [tuple(k) for k in pool if isinstance(k, tuple) and len(k) == n]
+    return _r.sample(pool, min(60, len(pool)))
+
+
 def _bc_keyspace(_r, c, n, nested):
-    """Up to 60 candidate keys (tuples of ``n``) of container ``c``: one per level when ``nested``."""
+    """Up to 60 candidate keys (tuples of ``n``) of container ``c``: one per level when ``nested``,
+    what ``c`` holds for a membership test (``nested == "member"``)."""
     out = []
+    if nested == "member":
+        return _bc_members(_r, c, n)
     if nested:
         for _ in range(60):
             k, v = [], c
@@ -250,6 +305,10 @@ def _bc_keyspace(_r, c, n, nested):
 
 
 def _bc_lookup(c, k, nested):
+    if nested == "member":
+        if (k[0] if len(k) == 1 else k) not in c:
+            raise KeyError(k)
+        return None
     if not nested:
         return c[k]
     for i in k:
