@@ -90,6 +90,12 @@ class LanguageRunner:
     #: shipped rows carry no path; helpers there are module-level functions).
     siblings_by_repository: ClassVar[bool] = False
 
+    def raised_exceptions(self, code: str) -> frozenset[str]:
+        """Simple names of the exception types ``code`` raises itself (``raise X(...)``,
+        ``throw new X(...)``): synthesis counts those as the function's behaviour, not as
+        inputs that did not fit (``synth.validate.error_gate``). None by default."""
+        return frozenset()
+
     def strip_comments(self, code: str) -> str:
         """``code`` without comments (and docstrings), for near-duplicate token sets."""
         raise NotImplementedError

@@ -97,6 +97,9 @@ class JavaRunner(LanguageRunner):
     attribute_separator = " "
     class_attributes_are_globals = True
 
+    def raised_exceptions(self, code: str) -> frozenset[str]:
+        return frozenset(re.findall(r"\bthrow\s+new\s+(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)\s*[(<]", code))
+
     def strip_comments(self, code: str) -> str:
         return _JAVA_COMMENT.sub(" ", code)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+import textwrap
 from typing import Any
 
 from biocoder_metric import pyast
@@ -156,6 +157,21 @@ class PythonRunner(LanguageRunner):
     }
     attribute_separator = ","
     siblings_by_repository = True
+
+    def raised_exceptions(self, code: str) -> frozenset[str]:
+        try:
+            tree = pyast.parse(textwrap.dedent(code))
+        except SyntaxError:
+            return frozenset(re.findall(r"\braise\s+(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)", code))
+        names = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Raise):
+                exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc  # raise X(...) / raise X
+                if isinstance(exc, ast.Name):
+                    names.add(exc.id)
+                elif isinstance(exc, ast.Attribute):
+                    names.add(exc.attr)
+        return frozenset(names)
 
     def strip_comments(self, code: str) -> str:
         return _PY_COMMENT.sub(" ", _PY_DOCSTRING.sub(" ", code))

@@ -40,16 +40,12 @@ influences any choice, so its score is the honest one.
 
 from __future__ import annotations
 
-import ast
-import re
-import textwrap
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from biocoder_dataset import settings
-from biocoder_metric import pyast
 from biocoder_metric.execution import harness
 from biocoder_metric.execution.executors.local import SandboxPool
 from biocoder_metric.execution.judging import case_error, judge
@@ -62,11 +58,6 @@ from biocoder_metric.validity.heldout_mutants import heldout_mutants
 MAX_ERROR_RATE = 0.2
 #: Calls that may end in an exception the golden raises itself (a validator rejecting an input).
 MAX_OWN_ERROR_RATE = 0.5
-#: ``raise X``/``raise mod.X(...)`` (Python), ``throw new X(...)`` (Java): the type's simple name.
-_OWN_RAISE = {
-    "python": re.compile(r"\braise\s+(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)"),
-    "java": re.compile(r"\bthrow\s+new\s+(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)\s*[(<]"),
-}
 RUNS = 3
 #: Gate 6: non-equivalent mutants needed (or all, when fewer exist) and the share killed.
 MIN_MUTANTS = 5
@@ -111,24 +102,7 @@ class Validation:
 
 def own_exceptions(golden: str, language: str) -> frozenset[str]:
     """The exception types a golden raises itself (simple names, as the harness prints them)."""
-    if language == "python":
-        try:
-            tree = pyast.parse(textwrap.dedent(golden))
-        except SyntaxError:
-            tree = None
-        if tree is not None:
-            names = set()
-            for node in ast.walk(tree):
-                if not isinstance(node, ast.Raise):
-                    continue
-                exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc  # raise X(...) / raise X
-                if isinstance(exc, ast.Name):
-                    names.add(exc.id)
-                elif isinstance(exc, ast.Attribute):
-                    names.add(exc.attr)
-            return frozenset(names)
-    pattern = _OWN_RAISE.get(language)
-    return frozenset(pattern.findall(golden)) if pattern else frozenset()
+    return runner(language).raised_exceptions(golden)
 
 
 def error_gate(calls: list[str], golden: str, language: str) -> str | None:
