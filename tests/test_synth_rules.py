@@ -76,8 +76,15 @@ def test_structured_text_regex_matches_and_plain_path_strings():
                 out.append([int(x) for x in group.split(':')])
             return out
     """)
-    seps, numeric = ast.literal_eval(k["text"][0][len("text:") :])
-    assert set(seps) == {",", ":"} and numeric is True
+    # the shape the parser takes apart (python_text): runs of ':'-joined integers, joined by ','
+    assert ast.literal_eval(k["text"][0][len("struct:") :]) == ("run", ",", ("run", ":", ("int",)))
+    k = _kinds("""
+        def head(text):
+            i = text.index(':')
+            return text[:i], text.rfind(',')
+    """)
+    seps, numeric = ast.literal_eval(k["text"][0][len("text:") :])  # not split: separators only
+    assert set(seps) == {":", ","} and numeric is False
     k = _kinds("""
         def sorter(filename):
             r = re.search('chr(\\\\d+)\\\\.(\\\\d+)_(\\\\d+)\\\\.impute2', filename)
@@ -472,3 +479,63 @@ def test_a_comparison_whose_result_is_used_as_an_array_compares_a_column():
     assert k["depths"][0].startswith("ndarray") and k["weights"][0].startswith("ndarray")
     assert not k["cutoff"][0].startswith(("ndarray", "series"))
     assert not _kinds("def f(name, label):\n    return name == label\n")["name"][0].startswith("series")
+
+
+#: Made-up parsers of the shapes bioinformatics strings take: nested fields, indexed fields, runs.
+PARSERS = {
+    "interval_len": (
+        """
+        def interval_len(interval):
+            name, rest = interval.split("@")
+            lo, hi = (int(x) for x in rest.split(".."))
+            if hi < lo:
+                raise ValueError("reversed interval")
+            return name.upper(), hi - lo
+        """,
+        ("fields", "@", [("word",), ("fields", "..", [("int",), ("int",)])]),
+    ),
+    "tag_total": (
+        """
+        def tag_total(tags):
+            total = 0
+            for tag in tags.strip().split(";"):
+                key, value = tag.split("=")
+                total += len(key) * int(value)
+            return total
+        """,
+        ("run", ";", ("fields", "=", [("word",), ("int",)])),
+    ),
+    "hap_count": (
+        """
+        def hap_count(call):
+            alleles = call.replace("|", "/").split("/")
+            return sum(int(a) for a in alleles if int(a) > 0)
+        """,
+        ("run", "/", ("int",)),
+    ),
+    "bin_line": (
+        """
+        def bin_line(row):
+            cols = row.split("\\t")
+            return cols[0], int(cols[2]) // 100, float(cols[3]) * 2
+        """,
+        ("fields", "\t", [("word",), ("word",), ("int",), ("float",)]),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PARSERS))
+def test_strings_the_code_splits_get_the_shape_it_takes_apart(name: str):
+    """Words, and fields joined by one separator, never get past ``lo, hi = (int(x) for x in
+    rest.split(".."))``: the golden raised on every call. The split tree read from the body gives
+    strings every parser here takes apart, and a wrong parse (a mutant) shows."""
+    from biocoder_metric.synth.python_text import text_structure
+
+    golden, shape = PARSERS[name]
+    func = ast.parse(textwrap.dedent(golden)).body[0]
+    param = func.args.args[0].arg
+    assert text_structure(func, param) == shape
+    assert _kinds(golden)[param][0] == "struct:" + repr(shape)
+    outs = [_run(golden, name, seed=seed) for seed in range(8)]
+    results = [ln for o in outs for ln in o.splitlines() if ln.startswith("result: ")]
+    assert len(results) >= 6 and len(set(results)) >= 3, outs

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from biocoder_metric import pyast
 from biocoder_metric.execution.harness import INSERT_MARKER
-from biocoder_metric.synth import python_files, python_lookups, python_stubs
+from biocoder_metric.synth import python_files, python_lookups, python_stubs, python_text
 from biocoder_metric.synth.python_evidence import (
     EXAMPLE_RATE,
     callsite_examples,
@@ -402,7 +402,14 @@ def _bc_print_files():
 '''
 
 
-PRELUDE = PRELUDE + FORMATS_PRELUDE + python_lookups.PRELUDE + python_files.PRELUDE + python_stubs.KEY_PRELUDE
+PRELUDE = (
+    PRELUDE
+    + FORMATS_PRELUDE
+    + python_lookups.PRELUDE
+    + python_files.PRELUDE
+    + python_text.PRELUDE
+    + python_stubs.KEY_PRELUDE
+)
 
 
 @dataclass

@@ -25,6 +25,7 @@ from pathlib import Path
 from biocoder_metric import pyast
 from biocoder_metric.synth.python_files import file_kind, handle_kind, lines_expr
 from biocoder_metric.synth.python_formats import format_expr, format_kind
+from biocoder_metric.synth.python_text import text_structure
 
 #: Concrete generator kinds. Each is an expression over ``_r`` (a ``random.Random``) in the
 #: harness; helpers named ``_bc_*`` come from the harness prelude. Arrays share one length
@@ -1794,8 +1795,11 @@ def refine_kinds(
     elif top.startswith(("str", "path")):
         patterns = regex_patterns(body, target)
         samples = regex_samples(patterns[0]) if patterns else None
+        structure = text_structure(body, target) if top.startswith("str") else None
         if samples:
             kinds.insert(0, "regex:" + repr(samples))
+        elif structure:  # region.rsplit(':', 1), then span.split('-'): the shape the parser takes apart
+            kinds.insert(0, "struct:" + repr(structure))
         else:
             seps = text_separators(body, target)
             if seps:
@@ -2073,6 +2077,8 @@ def kind_expr(kind: str) -> str:
 
     if kind.startswith("regex:"):
         return f"_r.choice({kind[len('regex:') :]})"
+    if kind.startswith("struct:"):
+        return f"_bc_struct(_r, {kind[len('struct:') :]})"
     if kind.startswith("text:"):
         seps, numeric = pyast.literal_eval(kind[len("text:") :])
         return f"_bc_text(_r, {seps!r}, {numeric!r})"

@@ -1,0 +1,233 @@
+"""Strings the code takes apart: the split tree of a string parameter, read from the parser.
+
+A region ``"chr2:1,200-3,400"`` parsed by ``chrom, span = region.rsplit(":", 1)`` and then
+``start, end = (int(x.replace(",", "")) for x in span.split("-", 1))`` is never met by random
+words, nor by fields joined with one separator: the golden raises on every call. A human tester
+writes a string of the shape the parser takes apart. This module reads that shape from the
+body, recursively:
+
+* ``a, b = s.split(SEP)`` / ``s.rsplit(SEP, 1)`` (through ``strip``/``replace``/``lower``...):
+  fixed fields, each the shape of its own variable;
+* ``parts = s.split(SEP)`` then ``parts[i]``: as many fields as the highest index reads;
+* ``for x in s.split(SEP)``, ``[f(x) for x in s.split(SEP)]``, ``map(int, s.split(SEP))``: a
+  run of fields of one shape;
+* a leaf is an integer where the code converts it with ``int()`` (``float()`` for a float), a
+  word otherwise.
+
+The result (:func:`text_structure`) is a nested spec the harness prelude (:data:`PRELUDE`)
+draws strings from: ``("int",)``, ``("float",)``, ``("word",)``, ``("fields", sep, [spec,
+...])`` or ``("run", sep, spec)``. Nothing here decides that a parameter is a string
+(python_inputs does); only what its text looks like.
+"""
+
+from __future__ import annotations
+
+import ast
+
+#: String methods a value goes through before it is split (``s.strip().split(':')``).
+_THROUGH = frozenset({"strip", "rstrip", "lstrip", "lower", "upper", "replace", "decode", "encode"})
+_SPLITS = frozenset({"split", "rsplit"})
+_CONVERT = {"int": ("int",), "float": ("float",)}
+#: Deepest nesting read, and most fields a split gets.
+MAX_DEPTH = 3
+MAX_FIELDS = 12
+
+
+def _base(node: ast.AST) -> ast.AST:
+    """``s`` of ``s.strip().replace(',', '')``: the value under string methods."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _THROUGH:
+        node = node.func.value
+    return node
+
+
+def _is(node: ast.AST, name: str) -> bool:
+    return isinstance(_base(node), ast.Name) and _base(node).id == name  # type: ignore[attr-defined]
+
+
+def _split_of(node: ast.AST, name: str) -> str | None:
+    """The separator when ``node`` is ``name.split(SEP)`` (under string methods), else ``None``."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _SPLITS
+        and _is(node.func.value, name)
+    ):
+        if not node.args:
+            return " "
+        a = node.args[0]
+        if isinstance(a, ast.Constant) and isinstance(a.value, str) and 0 < len(a.value) <= 3:
+            return a.value
+    return None
+
+
+def _iter_split(node: ast.AST, name: str) -> str | None:
+    """The separator of ``name.split(SEP)`` or ``map(f, name.split(SEP))``."""
+    sep = _split_of(node, name)
+    if sep is not None:
+        return sep
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "map"
+        and len(node.args) == 2
+    ):
+        return _split_of(node.args[1], name)
+    return None
+
+
+def _mapped(node: ast.AST) -> tuple[str, ...] | None:
+    """``map(int, ...)``: the leaf each element becomes."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "map"
+        and node.args
+        and isinstance(node.args[0], ast.Name)
+    ):
+        return _CONVERT.get(node.args[0].id)
+    return None
+
+
+class _Shapes:
+    """The shapes of the string variables of one body."""
+
+    def __init__(self, body: ast.AST) -> None:
+        self.body = body
+        self.nodes = list(ast.walk(body))
+
+    def leaf(self, name: str) -> tuple:
+        """``int``/``float`` when the body converts ``name`` (``int(name)``,
+        ``int(name.replace(',', ''))``), else a word."""
+        for node in self.nodes:
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in _CONVERT
+                and node.args
+                and _is(node.args[0], name)
+            ):
+                return _CONVERT[node.func.id]
+        return ("word",)
+
+    def shape(self, name: str, depth: int = 0) -> tuple:
+        """The shape of string variable ``name``: a split tree, or a leaf."""
+        if depth >= MAX_DEPTH:
+            return self.leaf(name)
+        for node in self.nodes:
+            # a, b = name.split(SEP) / a, b = map(int, name.split(SEP))
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target, value = node.targets[0], node.value
+                sep = _iter_split(value, name)
+                if sep is None and isinstance(value, ast.GeneratorExp | ast.ListComp):
+                    gen = value.generators[0]
+                    sep = _split_of(gen.iter, name)
+                    if sep is not None and isinstance(gen.target, ast.Name) and isinstance(target, ast.Tuple):
+                        elem = self.shape(gen.target.id, depth + 1)
+                        return ("fields", sep, [elem] * min(len(target.elts), MAX_FIELDS))
+                    sep = None
+                if sep is None:
+                    continue
+                mapped = _mapped(value)
+                if isinstance(target, ast.Tuple | ast.List) and all(
+                    isinstance(e, ast.Name) for e in target.elts
+                ):
+                    names = [e.id for e in target.elts][:MAX_FIELDS]  # type: ignore[attr-defined]
+                    return ("fields", sep, [mapped or self.shape(n, depth + 1) for n in names])
+                if isinstance(target, ast.Name):
+                    return self._indexed(target.id, sep, mapped, depth)
+            # for x in name.split(SEP) / [... for x in name.split(SEP)]
+            if isinstance(node, ast.For | ast.comprehension):
+                sep = _iter_split(node.iter, name)
+                if sep is not None and isinstance(node.target, ast.Name):
+                    return ("run", sep, _mapped(node.iter) or self.shape(node.target.id, depth + 1))
+        return self.leaf(name)
+
+    def _indexed(self, parts: str, sep: str, mapped: tuple | None, depth: int) -> tuple:
+        """``parts = s.split(SEP)``: as many fields as ``parts[i]`` reads, each typed by its use."""
+        width, fields = 0, {}
+        for node in self.nodes:
+            if (
+                isinstance(node, ast.Subscript)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == parts
+                and isinstance(node.slice, ast.Constant)
+                and type(node.slice.value) is int
+                and 0 <= node.slice.value < MAX_FIELDS
+            ):
+                width = max(width, node.slice.value + 1)
+        for node in self.nodes:
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+            ):
+                v = node.value
+                if (
+                    isinstance(v, ast.Subscript)
+                    and isinstance(v.value, ast.Name)
+                    and v.value.id == parts
+                    and isinstance(v.slice, ast.Constant)
+                    and type(v.slice.value) is int
+                    and v.slice.value < width
+                ):
+                    fields[v.slice.value] = self.shape(node.targets[0].id, depth + 1)
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in _CONVERT
+                and node.args
+                and isinstance(node.args[0], ast.Subscript)
+                and isinstance(node.args[0].value, ast.Name)
+                and node.args[0].value.id == parts
+                and isinstance(node.args[0].slice, ast.Constant)
+                and type(node.args[0].slice.value) is int
+                and node.args[0].slice.value < width
+            ):
+                fields.setdefault(node.args[0].slice.value, _CONVERT[node.func.id])
+        if not width:  # iterated whole: for a in parts / [int(a) for a in parts] / map(int, parts)
+            elem = mapped
+            for node in self.nodes:
+                if elem is not None:
+                    break
+                if (
+                    isinstance(node, ast.For | ast.comprehension)
+                    and isinstance(node.iter, ast.Name)
+                    and node.iter.id == parts
+                    and isinstance(node.target, ast.Name)
+                ):
+                    elem = self.shape(node.target.id, depth + 1)
+                elif (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id == "map"
+                    and len(node.args) == 2
+                    and isinstance(node.args[1], ast.Name)
+                    and node.args[1].id == parts
+                ):
+                    elem = _mapped(node)
+            return ("run", sep, elem or ("word",))
+        return ("fields", sep, [mapped or fields.get(i, ("word",)) for i in range(width)])
+
+
+def text_structure(body: ast.AST, target: str) -> tuple | None:
+    """The split tree of string parameter ``target``, or ``None`` when the body splits it nowhere."""
+    spec = _Shapes(body).shape(target)
+    return spec if spec[0] in ("fields", "run") else None
+
+
+#: Harness helper (stdlib only; ``_bc_word`` comes from the main prelude).
+PRELUDE = r'''
+
+def _bc_struct(_r, spec):
+    """A string of the shape the code splits (python_text): fields joined by their separators."""
+    what = spec[0]
+    if what == "int":
+        return str(_r.randint(0, 20) if _r.random() < 0.5 else _r.randint(0, 5000))
+    if what == "float":
+        return "%.3f" % _r.uniform(0, 100)
+    if what == "word":
+        return _bc_word(_r)
+    if what == "fields":
+        return spec[1].join(_bc_struct(_r, s) for s in spec[2])
+    return spec[1].join(_bc_struct(_r, spec[2]) for _ in range(_r.randint(1, 5)))
+'''
