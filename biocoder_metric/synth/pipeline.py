@@ -217,6 +217,11 @@ def java_candidates(
                 for f in subject.settable_fields
                 if java_harness.generator(f.type, f.name, subject.type_vars, 0, subject.repo_types) is None
             ]
+            bad += [  # fields with no source, declared from what javac said (java_stubs)
+                t
+                for t, n in subject.stub_fields
+                if java_harness.generator(t, n, subject.type_vars, 0, subject.repo_types) is None
+            ]
             return [], f"no generator for type(s): {', '.join(dict.fromkeys(bad))}", origin
         if all(ctx != c for _, _, c in out):
             out.append((f"variant {variant}", {p.name: p.type for p in subject.params}, ctx))
