@@ -899,7 +899,11 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         if consts:
             expr = f"_bc_near(_r, {consts!r}, lambda: {expr}, {near_rate})"
         plain = kind.startswith(("str_", "list_"))  # not records of a format: resizing would break them
-        chars = subject.chars.get(p.name) if plan.explore and kind.startswith(("str_", "text:")) else None
+        chars = (
+            subject.chars.get(p.name)
+            if plan.explore and kind.startswith(("str_", "text:", "struct:"))
+            else None
+        )
         if chars:
             expr = f"_bc_plant(_r, {expr}, {chars!r})"
         lengths = subject.lengths.get(p.name) if plan.explore and plain else None

@@ -1880,9 +1880,20 @@ def refine_kinds(
         fmt
         and not kinds[0].startswith(("choice:", "regex:", "a_type"))
         and not (kinds[0].startswith(("handle:", "callable:")) and fmt.endswith(":text"))
+        and not _split_into_fields(kinds[0])
     ):  # plain text lines say less than the fields a reader splits them into
         kinds = [fmt, *(k for k in kinds if k != fmt)]
     return kinds
+
+
+def _split_into_fields(kind: str) -> bool:
+    """A ``struct:`` kind whose top split is not into lines: the code takes one record apart
+    (``ident, _, desc = header[1:].partition(' ')``), which says more than a format's marker
+    (``header.startswith('>')``); text split into lines is still better drawn as the format."""
+    if not kind.startswith("struct:"):
+        return False
+    spec = pyast.literal_eval(kind[len("struct:") :])
+    return spec[1] not in ("\n", "\r\n")
 
 
 def self_attributes(

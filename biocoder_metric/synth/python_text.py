@@ -6,8 +6,9 @@ words, nor by fields joined with one separator: the golden raises on every call.
 writes a string of the shape the parser takes apart. This module reads that shape from the
 body, recursively:
 
-* ``a, b = s.split(SEP)`` / ``s.rsplit(SEP, 1)`` (through ``strip``/``replace``/``lower``...):
-  fixed fields, each the shape of its own variable;
+* ``a, b = s.split(SEP)`` / ``s.rsplit(SEP, 1)`` / ``a, _, b = s.partition(SEP)`` (through
+  ``strip``/``replace``/``lower``... and slices such as ``s[1:]``): fixed fields, each the shape
+  of its own variable;
 * ``parts = s.split(SEP)`` then ``parts[i]``: as many fields as the highest index reads;
 * ``for x in s.split(SEP)``, ``[f(x) for x in s.split(SEP)]``, ``map(int, s.split(SEP))``: a
   run of fields of one shape;
@@ -34,10 +35,15 @@ MAX_FIELDS = 12
 
 
 def _base(node: ast.AST) -> ast.AST:
-    """``s`` of ``s.strip().replace(',', '')``: the value under string methods."""
-    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _THROUGH:
-        node = node.func.value
-    return node
+    """``s`` of ``s.strip().replace(',', '')`` or ``s[1:]``: the value under string methods and
+    slices (a marker the code skips, ``header[1:]`` after ``startswith('>')``, is planted apart)."""
+    while True:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _THROUGH:
+            node = node.func.value
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            node = node.value
+        else:
+            return node
 
 
 def _is(node: ast.AST, name: str) -> bool:
@@ -57,6 +63,22 @@ def _split_of(node: ast.AST, name: str) -> str | None:
         a = node.args[0]
         if isinstance(a, ast.Constant) and isinstance(a.value, str) and 0 < len(a.value) <= 3:
             return a.value
+    return None
+
+
+def _partition_of(node: ast.AST, name: str) -> str | None:
+    """The separator when ``node`` is ``name.partition(SEP)`` / ``rpartition``, else ``None``."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("partition", "rpartition")
+        and _is(node.func.value, name)
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+        and 0 < len(node.args[0].value) <= 3
+    ):
+        return node.args[0].value
     return None
 
 
@@ -117,6 +139,16 @@ class _Shapes:
             # a, b = name.split(SEP) / a, b = map(int, name.split(SEP))
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
                 target, value = node.targets[0], node.value
+                sep = _partition_of(value, name)  # head, _, tail = s.partition(SEP)
+                if (
+                    sep is not None
+                    and isinstance(target, ast.Tuple)
+                    and len(target.elts) == 3
+                    and isinstance(target.elts[0], ast.Name)
+                    and isinstance(target.elts[2], ast.Name)
+                ):
+                    head, tail = target.elts[0].id, target.elts[2].id
+                    return ("fields", sep, [self.shape(head, depth + 1), self.shape(tail, depth + 1)])
                 sep = _iter_split(value, name)
                 if sep is None and isinstance(value, ast.GeneratorExp | ast.ListComp):
                     gen = value.generators[0]
