@@ -22,12 +22,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from biocoder_metric.synth.python_text import split_separator
+
 #: Calls that open a file for reading with the path as first argument.
 _OPENERS = frozenset({"open"})
 _OPENER_MODULES = frozenset({"gzip", "io", "codecs", "bz2"})
 #: String methods a line goes through before it is split (``line.strip().split('\t')``).
 _LINE_METHODS = frozenset({"strip", "rstrip", "lstrip", "lower", "upper", "replace", "decode"})
-_SPLITS = frozenset({"split", "rsplit"})
 #: Conversions of a field to a number, and the field type each asks for.
 _CONVERTERS = {"int": "int", "float": "float", "Decimal": "float", "Fraction": "int"}
 #: Fields written when the code indexes none (``parts = line.split()`` passed on whole).
@@ -154,14 +155,8 @@ class _Reader:
 
     def split_sep(self, node: ast.AST) -> str | None:
         """The separator when ``node`` is a line split into fields (``line.strip().split('\\t')``)."""
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _SPLITS:
-            if self._is_line(_unwrap(node.func.value)):
-                if not node.args:
-                    return " "
-                a = node.args[0]
-                if isinstance(a, ast.Constant) and isinstance(a.value, str) and 0 < len(a.value) <= 3:
-                    return a.value
-        return None
+        got = split_separator(node)
+        return got[1] if got is not None and self._is_line(_unwrap(got[0])) else None
 
     def _bind(self, target: ast.AST, value: ast.AST, loop: bool) -> None:
         if loop:

@@ -50,19 +50,36 @@ def _is(node: ast.AST, name: str) -> bool:
     return isinstance(_base(node), ast.Name) and _base(node).id == name  # type: ignore[attr-defined]
 
 
-def _split_of(node: ast.AST, name: str) -> str | None:
-    """The separator when ``node`` is ``name.split(SEP)`` (under string methods), else ``None``."""
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr in _SPLITS
-        and _is(node.func.value, name)
-    ):
+def split_separator(node: ast.AST) -> tuple[ast.AST, str] | None:
+    """``(receiver, SEP)`` when ``node`` is ``receiver.split(SEP)`` / ``rsplit`` (``' '`` for a bare
+    ``split()``; separators of 1 to 3 characters), else ``None``. python_files reads file lines
+    with it too."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _SPLITS:
         if not node.args:
-            return " "
+            return node.func.value, " "
         a = node.args[0]
         if isinstance(a, ast.Constant) and isinstance(a.value, str) and 0 < len(a.value) <= 3:
-            return a.value
+            return node.func.value, a.value
+    return None
+
+
+def _split_of(node: ast.AST, name: str) -> str | None:
+    """The separator when ``node`` is ``name.split(SEP)`` (under string methods), else ``None``."""
+    got = split_separator(node)
+    return got[1] if got is not None and _is(got[0], name) else None
+
+
+def _index_of(node: ast.AST, parts: str, limit: int) -> int | None:
+    """``i`` when ``node`` is ``parts[i]`` with a constant ``0 <= i < limit``, else ``None``."""
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == parts
+        and isinstance(node.slice, ast.Constant)
+        and type(node.slice.value) is int
+        and 0 <= node.slice.value < limit
+    ):
+        return node.slice.value
     return None
 
 
@@ -178,44 +195,26 @@ class _Shapes:
         """``parts = s.split(SEP)``: as many fields as ``parts[i]`` reads, each typed by its use."""
         width, fields = 0, {}
         for node in self.nodes:
-            if (
-                isinstance(node, ast.Subscript)
-                and isinstance(node.value, ast.Name)
-                and node.value.id == parts
-                and isinstance(node.slice, ast.Constant)
-                and type(node.slice.value) is int
-                and 0 <= node.slice.value < MAX_FIELDS
-            ):
-                width = max(width, node.slice.value + 1)
+            i = _index_of(node, parts, MAX_FIELDS)
+            if i is not None:
+                width = max(width, i + 1)
         for node in self.nodes:
             if (
                 isinstance(node, ast.Assign)
                 and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)
             ):
-                v = node.value
-                if (
-                    isinstance(v, ast.Subscript)
-                    and isinstance(v.value, ast.Name)
-                    and v.value.id == parts
-                    and isinstance(v.slice, ast.Constant)
-                    and type(v.slice.value) is int
-                    and v.slice.value < width
-                ):
-                    fields[v.slice.value] = self.shape(node.targets[0].id, depth + 1)
+                i = _index_of(node.value, parts, width)  # name = parts[i]: the shape of name
+                if i is not None:
+                    fields[i] = self.shape(node.targets[0].id, depth + 1)
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
                 and node.func.id in _CONVERT
                 and node.args
-                and isinstance(node.args[0], ast.Subscript)
-                and isinstance(node.args[0].value, ast.Name)
-                and node.args[0].value.id == parts
-                and isinstance(node.args[0].slice, ast.Constant)
-                and type(node.args[0].slice.value) is int
-                and node.args[0].slice.value < width
+                and (i := _index_of(node.args[0], parts, width)) is not None
             ):
-                fields.setdefault(node.args[0].slice.value, _CONVERT[node.func.id])
+                fields.setdefault(i, _CONVERT[node.func.id])
         if not width:  # iterated whole: for a in parts / [int(a) for a in parts] / map(int, parts)
             elem = mapped
             for node in self.nodes:
