@@ -532,6 +532,24 @@ PARSERS = {
         """,
         ("fields", "\t", [("word",), ("word",), ("int",), ("float",)]),
     ),
+    # positions the code computes (a column number, 1-based or not): a run long enough for them,
+    # of the numbers the code converts such reads to
+    "locus_cols": (
+        """
+        def locus_cols(line, chrom_col=1, start_col=2, end_col=3):
+            f = line.split()
+            return f[chrom_col - 1], int(f[start_col - 1]), int(f[end_col - 1])
+        """,
+        ("run", " ", ("int",), 21),
+    ),
+    "weight_at": (
+        """
+        def weight_at(record, idx, scale=1.0):
+            parts = record.split(",")
+            return float(parts[idx]) * scale
+        """,
+        ("run", ",", ("float",), 21),
+    ),
 }
 
 

@@ -169,6 +169,47 @@ def test_validators_get_agreeing_arguments_and_their_own_rejections_count_as_beh
     assert v["mutation_score"] >= 0.8 and v["null_candidates_passed"] == []
 
 
+#: Made-up searches and column readers: a motif never met in a random sequence, a column
+#: number past the fields of a random record (before, every plan's output was one constant, or
+#: the golden raised on every call).
+SEARCHES = {
+    "motif_count": '''import re
+
+
+def motif_count(seq, motif, ignore_case=False):
+    """Non-overlapping matches of the regular expression ``motif`` in ``seq``."""
+    flags = re.IGNORECASE if ignore_case else 0
+    return len(re.findall(motif, seq, flags))
+''',
+    "site_spans": '''import re
+
+
+def site_spans(site, sequence, offset=0):
+    """(start, end) of every match of ``site`` in ``sequence``, shifted by ``offset``."""
+    rx = re.compile(site)
+    return [(m.start() + offset, m.end() + offset) for m in rx.finditer(sequence.upper())]
+''',
+    "locus_cols": '''def locus_cols(line, chrom_col=1, start_col=2, end_col=3):
+    """(chrom, start, end) from the given 1-based columns of a whitespace-separated line."""
+    f = line.split()
+    return f[chrom_col - 1], int(f[start_col - 1]), int(f[end_col - 1])
+''',
+}
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+@pytest.mark.parametrize("name", sorted(SEARCHES))
+def test_a_pattern_is_found_in_what_it_searches_and_a_computed_column_exists(pool, name: str):
+    """``re.findall(motif, seq)`` / ``rx.finditer(sequence.upper())`` make the pattern a piece of
+    the string searched in most cases (python_lookups); ``f[start_col - 1]`` with ``int()`` makes
+    the line a long enough run of numbers (python_text)."""
+    rec = synthesize_task(pool, _row(f"u_{name}", SEARCHES[name], name), SynthOptions(sandbox="bwrap"))
+    assert rec["status"] == "validated", rec["reason"]
+    v = rec["validation"]
+    assert v["mutation_score"] >= 0.8 and v["null_candidates_passed"] == []
+
+
 @needs_bwrap
 @pytest.mark.bwrap
 def test_nondeterministic_golden_is_rejected(pool):

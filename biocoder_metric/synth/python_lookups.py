@@ -14,6 +14,10 @@ the values agree at run time, after every input exists:
 * **Membership.** ``k in C`` / ``k not in C`` (a guard before a lookup, or a validator's
   ``if code not in CODES: raise``): in most cases ``k`` is one of ``C``'s keys (a mapping) or
   elements (a list, tuple or set), or a piece of ``C`` (a string).
+* **Patterns.** ``re.search(P, S)`` / ``re.findall`` / ``re.finditer`` / ``re.match`` /
+  ``re.fullmatch`` / ``re.sub(P, R, S)``, or ``rx.search(S)`` after ``rx = re.compile(P)``, where
+  ``P`` is a parameter: a membership of ``P`` in ``S`` (a piece of the string searched, one of
+  the strings of a list searched element by element), so a motif is found in its sequence.
 * **Composition.** ``C[x]`` where ``x`` is an element of parameter ``P`` (``for x in P``,
   ``P[i]``, ``P[i:i + 3]``) and ``C`` is a mapping: in some cases ``P`` is rebuilt from ``C``'s
   keys (a string of codons the table knows, a list of known names).
@@ -40,6 +44,26 @@ MAX_LOOKUPS = 8
 MEMBER = "member"
 
 
+#: Searches of the ``re`` module (and of a compiled pattern), with the position of the string
+#: searched among ``re.F``'s arguments (a compiled pattern's method takes it one earlier).
+_SUBJECT = {"search": 1, "match": 1, "fullmatch": 1, "findall": 1, "finditer": 1, "sub": 2, "subn": 2}
+_SEARCHES = frozenset(_SUBJECT)
+#: Calls a searched string goes through that keep pieces of it findable (case-insensitively).
+_CASE_AND_SPACE = frozenset({"upper", "lower", "strip", "rstrip", "lstrip", "casefold"})
+
+
+def _re_call(node: ast.AST) -> str | None:
+    """``F`` when ``node`` is ``re.F(...)``, else ``None``."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "re"
+    ):
+        return node.func.attr
+    return None
+
+
 class _Scan:
     """One function's lookups, with its parameters renamed to the subject's (``rename``)."""
 
@@ -57,6 +81,19 @@ class _Scan:
             for target, it in pairs:
                 if isinstance(target, ast.Name) and isinstance(it, ast.Name) and it.id in rename:
                     self.elements[target.id] = rename[it.id]
+        # rx = re.compile(P): the compiled pattern stands for parameter P
+        self.compiled: dict[str, str] = {}
+        for node in ast.walk(func):
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and _re_call(node.value) == "compile"
+                and node.value.args  # type: ignore[attr-defined]
+                and isinstance(node.value.args[0], ast.Name)  # type: ignore[attr-defined]
+                and node.value.args[0].id in rename  # type: ignore[attr-defined]
+            ):
+                self.compiled[node.targets[0].id] = rename[node.value.args[0].id]  # type: ignore[attr-defined]
 
     def container(self, node: ast.AST) -> Ref | None:
         if isinstance(node, ast.Name):
@@ -124,6 +161,46 @@ class _Scan:
             if item not in found:
                 found.append(item)
 
+    def pattern(self, node: ast.Call, found: list) -> None:
+        """``re.search(P, S)`` or ``rx.search(S)`` (``rx = re.compile(P)``): ``P`` is found in ``S``."""
+        name = _re_call(node)
+        if name in _SEARCHES and len(node.args) >= _SUBJECT[name] + 1:
+            pat, subject = node.args[0], node.args[_SUBJECT[name]]
+            if isinstance(pat, ast.Name) and pat.id in self.compiled:
+                param = self.compiled[pat.id]
+            elif isinstance(pat, ast.Name) and pat.id in self.rename:
+                param = self.rename[pat.id]
+            else:
+                return
+        elif (
+            isinstance(node.func, ast.Attribute)
+            and node.func.attr in _SEARCHES
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in self.compiled
+            and len(node.args) >= _SUBJECT[node.func.attr]
+        ):
+            param = self.compiled[node.func.value.id]
+            subject = node.args[_SUBJECT[node.func.attr] - 1]
+        else:
+            return
+        while (
+            isinstance(subject, ast.Call)
+            and isinstance(subject.func, ast.Attribute)
+            and subject.func.attr in _CASE_AND_SPACE
+        ):
+            subject = subject.func.value  # sequence.upper(): pieces of the sequence still match
+        ref = self.container(subject)
+        if ref is None and isinstance(subject, ast.Subscript):
+            whole = self.element_of(subject)  # tags[0]: one of the strings of tags
+            ref = ("param", whole) if whole is not None else None
+        if ref is None and isinstance(subject, ast.Name) and subject.id in self.elements:
+            ref = ("param", self.elements[subject.id])  # for n in names: rx.search(n)
+        if ref is None or ref == ("param", param):
+            return
+        item = (ref, (("var", param, 0),), MEMBER)
+        if item not in found:
+            found.append(item)
+
     def chain(self, node: ast.Subscript, found: list) -> None:
         """``C[i][j]``: one nested lookup (a list of rows, a dict of dicts)."""
         keys: list[ast.AST] = []
@@ -164,6 +241,8 @@ class _Scan:
                 ref = self.container(node.func.value)
                 if ref is not None:
                     self.key(ref, node.args[0], found, composed)
+            elif isinstance(node, ast.Call):
+                self.pattern(node, found)
 
 
 def lookups(

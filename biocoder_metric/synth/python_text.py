@@ -12,12 +12,15 @@ body, recursively:
 * ``parts = s.split(SEP)`` then ``parts[i]``: as many fields as the highest index reads;
 * ``for x in s.split(SEP)``, ``[f(x) for x in s.split(SEP)]``, ``map(int, s.split(SEP))``: a
   run of fields of one shape;
+* ``parts[col - 1]`` (a position the code computes): a run long enough for small positions,
+  of the number the code converts such a read to;
 * a leaf is an integer where the code converts it with ``int()`` (``float()`` for a float), a
   word otherwise.
 
 The result (:func:`text_structure`) is a nested spec the harness prelude (:data:`PRELUDE`)
 draws strings from: ``("int",)``, ``("float",)``, ``("word",)``, ``("fields", sep, [spec,
-...])`` or ``("run", sep, spec)``. Nothing here decides that a parameter is a string
+...])``, ``("run", sep, spec)``, or ``("run", sep, spec, n)`` for a run read at computed
+positions (``fields[col - 1]``), mostly at least ``n`` long. Nothing here decides that a parameter is a string
 (python_inputs does); only what its text looks like.
 """
 
@@ -32,6 +35,9 @@ _CONVERT = {"int": ("int",), "float": ("float",)}
 #: Deepest nesting read, and most fields a split gets.
 MAX_DEPTH = 3
 MAX_FIELDS = 12
+#: Fields of a split read at computed positions (``fields[col - 1]``): past the largest small
+#: integer a harness draws for the position (``int_pos``: 1 to 20), so most reads land inside.
+INDEXED_FIELDS = 21
 
 
 def _base(node: ast.AST) -> ast.AST:
@@ -81,6 +87,17 @@ def _index_of(node: ast.AST, parts: str, limit: int) -> int | None:
     ):
         return node.slice.value
     return None
+
+
+def _computed_index(node: ast.AST, parts: str) -> bool:
+    """Whether ``node`` is ``parts[expr]`` with a computed (not constant, not slice) position:
+    ``fields[col - 1]``, ``parts[idx]``, ``fields[self.index.col_beg - 1]``."""
+    return (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == parts
+        and not isinstance(node.slice, ast.Constant | ast.Slice)
+    )
 
 
 def _partition_of(node: ast.AST, name: str) -> str | None:
@@ -215,29 +232,55 @@ class _Shapes:
                 and (i := _index_of(node.args[0], parts, width)) is not None
             ):
                 fields.setdefault(i, _CONVERT[node.func.id])
-        if not width:  # iterated whole: for a in parts / [int(a) for a in parts] / map(int, parts)
+        computed = [n for n in self.nodes if _computed_index(n, parts)]
+        if computed:
+            # parts[col - 1]: a run long enough for the positions the code computes, each field
+            # the number the code converts it to (a column of digits is also a word it returns)
             elem = mapped
             for node in self.nodes:
-                if elem is not None:
-                    break
                 if (
-                    isinstance(node, ast.For | ast.comprehension)
-                    and isinstance(node.iter, ast.Name)
-                    and node.iter.id == parts
-                    and isinstance(node.target, ast.Name)
-                ):
-                    elem = self.shape(node.target.id, depth + 1)
-                elif (
-                    isinstance(node, ast.Call)
+                    elem is None
+                    and isinstance(node, ast.Call)
                     and isinstance(node.func, ast.Name)
-                    and node.func.id == "map"
-                    and len(node.args) == 2
-                    and isinstance(node.args[1], ast.Name)
-                    and node.args[1].id == parts
+                    and node.func.id in _CONVERT
+                    and node.args
+                    and _computed_index(node.args[0], parts)
                 ):
-                    elem = _mapped(node)
-            return ("run", sep, elem or ("word",))
+                    elem = _CONVERT[node.func.id]
+            elem = elem or self._element(parts, None, depth)
+            if elem is None and any(
+                isinstance(f, tuple) and f[0] in ("int", "float") for f in fields.values()
+            ):
+                elem = next(f for f in fields.values() if f[0] in ("int", "float"))
+            return ("run", sep, elem or ("word",), max(width, INDEXED_FIELDS))
+        if not width:  # iterated whole: for a in parts / [int(a) for a in parts] / map(int, parts)
+            return ("run", sep, self._element(parts, mapped, depth) or ("word",))
         return ("fields", sep, [mapped or fields.get(i, ("word",)) for i in range(width)])
+
+    def _element(self, parts: str, mapped: tuple | None, depth: int) -> tuple | None:
+        """The shape of an element of ``parts`` where the code iterates it whole
+        (``for a in parts``, ``map(int, parts)``), else ``None``."""
+        elem = mapped
+        for node in self.nodes:
+            if elem is not None:
+                break
+            if (
+                isinstance(node, ast.For | ast.comprehension)
+                and isinstance(node.iter, ast.Name)
+                and node.iter.id == parts
+                and isinstance(node.target, ast.Name)
+            ):
+                elem = self.shape(node.target.id, depth + 1)
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "map"
+                and len(node.args) == 2
+                and isinstance(node.args[1], ast.Name)
+                and node.args[1].id == parts
+            ):
+                elem = _mapped(node)
+        return elem
 
 
 def text_structure(body: ast.AST, target: str) -> tuple | None:
@@ -260,5 +303,9 @@ def _bc_struct(_r, spec):
         return _bc_word(_r)
     if what == "fields":
         return spec[1].join(_bc_struct(_r, s) for s in spec[2])
-    return spec[1].join(_bc_struct(_r, spec[2]) for _ in range(_r.randint(1, 5)))
+    if len(spec) > 3:  # read at computed positions: mostly long enough, sometimes short (the bounds)
+        n = _r.randint(spec[3], spec[3] + 3) if _r.random() < 0.85 else _r.randint(1, 5)
+    else:
+        n = _r.randint(1, 5)
+    return spec[1].join(_bc_struct(_r, spec[2]) for _ in range(n))
 '''
