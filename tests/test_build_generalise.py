@@ -774,6 +774,63 @@ def test_self_is_built_through_init_so_its_fields_agree(tmp_path: Path):
     assert len(results) > 2
 
 
+# ---------------------------------------------------------------------------- duck-typed project objects
+READS = '''\
+class Reads:
+    """Named reads; ``n`` is always the number of sequences."""
+
+    def __init__(self, names=None, seqs=None):
+        self.n = len(seqs) if seqs else 0
+        self.names = list(names) if names else []
+        self.seqs = [s.upper() for s in seqs] if seqs else []
+
+
+class Window:
+    def __init__(self, start, n):
+        self.start = start
+        self.n = n
+'''
+
+LENGTHS = '''\
+class Profile:
+    def __init__(self, reads):
+        self.reads = reads
+        self._len = {}
+        for i in range(reads.n):
+            self._len[(i,)] = len(self.reads.seqs[i])
+
+    def longer(self, i, j):
+        """Whether read ``i`` is longer than read ``j``."""
+        return self._len[(i,)] > self._len[(j,)]
+'''
+
+
+def test_an_object_known_only_by_the_fields_read_is_the_project_class_that_assigns_them(tmp_path: Path):
+    """``reads.n`` and ``reads.seqs[i]`` read on a constructor argument no annotation names: the
+    only project class whose ``__init__`` assigns both (``Reads``; ``Window`` has ``n``, not ``seqs``) is
+    built through its constructor, defaulted parameters included, so ``n == len(seqs)``; two
+    independently generated fields (``n`` 7, three sequences) raise on nearly every call."""
+    from biocoder_metric.synth.python_slice import duck_class
+
+    files = {"rpkg/__init__.py": "", "rpkg/records.py": READS, "rpkg/profile.py": LENGTHS}
+    for rel, text in files.items():
+        (tmp_path / "rrepo" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "rrepo" / rel).write_text(text)
+    assert duck_class(tmp_path / "rrepo", {"n", "seqs"})[0] == "Reads"
+    assert duck_class(tmp_path / "rrepo", {"n"})[0] == "Window"  # the closest fit: fewest other fields
+    assert duck_class(tmp_path / "rrepo", {"n", "start", "seqs"}) is None  # no class has all three
+    golden = textwrap.dedent(LENGTHS[LENGTHS.index("    def longer") :])
+    row, cands, _ = _python_repo_task(tmp_path, "rrepo", files, golden, "longer", "rpkg/profile.py")
+    built = [(plan, ctx) for label, plan, ctx in cands if label == "constructed"]
+    assert built, [c[0] for c in cands]
+    plan, ctx = built[0]
+    assert plan["self.__init__.reads"].startswith("ctor:Reads:") and "'seqs'" in plan["self.__init__.reads"]
+    results = [out.splitlines()[0] for out in _golden_outputs(row, ctx, golden, 12)]
+    # the keys (i,) are looked up among the ones the built object holds, in most cases
+    assert sum(r.startswith("result: ") for r in results) >= 8, results
+    assert {"result: True", "result: False"} <= set(results), results
+
+
 BASED = '''\
 from . import base
 

@@ -16,6 +16,7 @@ from :data:`CAUSES`, the furthest gate any plan reached), ``seconds``.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -367,6 +368,12 @@ def _constructed_candidates(
     )
     if ctor is None:
         return []
+    members = [golden, *sl.class_members]
+    reads = {
+        p.name: _fields_read(p.kinds[0] if p.kinds else "", members, ctor.stored.get(p.name))
+        for p in ctor.params
+    }
+    _duck_typed(ctor.params, sl, repo, reads)
     return _render_constructed(golden, name, repo, sl, ctor, probe)
 
 
@@ -407,6 +414,10 @@ def _construct_repository_classes(subject: Any, sl: Any, repo: str, module: Any)
     from biocoder_metric.synth.python_inputs import class_hints, constructor_kind
 
     hints = class_hints(subject.func, skip_first=subject.method in ("instance", "property", "class"))
+    untyped = [p for p in subject.params if p.name not in hints]
+    _duck_typed(
+        untyped, sl, repo, {p.name: _fields_read(p.kinds[0] if p.kinds else "", [], None) for p in untyped}
+    )
     wanted = sorted({c for p, c in hints.items() if any(q.name == p for q in subject.params)})
     if not wanted:
         return
@@ -417,6 +428,63 @@ def _construct_repository_classes(subject: Any, sl: Any, repo: str, module: Any)
     for p in subject.params:
         cls = hints.get(p.name)
         kind = constructor_kind(sources[cls], cls, repo) if cls in sources else None
+        if kind and kind not in p.kinds:
+            p.kinds.insert(0, kind)
+
+
+def _fields_read(kind: str, sources: list[str], field: str | None) -> set[str]:
+    """Attributes read on one object: the fields of its ``obj:`` kind, and ``self.FIELD.x`` in
+    ``sources`` where the object is stored in ``self.FIELD``."""
+    from biocoder_metric import pyast
+
+    out: set[str] = set()
+    if kind.startswith("obj:"):
+        try:
+            out |= {k for k in pyast.literal_eval(kind[len("obj:") :]) if isinstance(k, str)}
+        except (ValueError, SyntaxError):
+            pass
+    for src in sources if field else ():
+        try:
+            tree = pyast.parse(src)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Attribute)
+                and node.value.attr == field
+                and isinstance(node.value.value, ast.Name)
+                and node.value.value.id == "self"
+                and not node.attr.startswith("__")
+            ):
+                out.add(node.attr)
+    return out
+
+
+#: Kinds whose attributes are their own (``arr.shape``, ``s.upper``), never a project object's.
+_NOT_OBJECTS = ("ndarray", "frame", "series", "str", "path", "int", "float", "bool", "ctor:")
+
+
+def _duck_typed(params: list[Any], sl: Any, repo: str, reads: dict[str, set[str]]) -> None:
+    """A parameter the code reads attributes of (an ``obj:`` kind, or ``self.f.x`` where it is
+    stored in ``self.f``; not an array or a string, whose attributes are their own) whose attributes are all
+    fields one repository class's ``__init__`` assigns gets that class, built by its constructor,
+    first: the project's own object (``count == len(seq_list)``) where independent fields disagree."""
+    from biocoder_metric.synth.python_inputs import constructor_kind
+
+    for p in params:
+        fields = reads.get(p.name) or set()
+        if not fields or not p.kinds or p.kinds[0].startswith(_NOT_OBJECTS):
+            continue
+        found = python_slice.duck_class(repo, fields)
+        if found is None:
+            continue
+        cls, path = found
+        try:
+            sources = python_slice.slice_classes(repo, path, [cls], sl)
+        except (SyntaxError, OSError, ValueError, RecursionError):
+            continue
+        kind = constructor_kind(sources[cls], cls, repo, defaulted=True) if cls in sources else None
         if kind and kind not in p.kinds:
             p.kinds.insert(0, kind)
 

@@ -161,6 +161,8 @@ def constructed_plan(subject, ctor: Constructor, definitions: list[str] = ()):
     used = dict(subject.attrs)
 
     def kind(p: ParamSpec) -> str:
+        if p.kinds and p.kinds[0].startswith("ctor:"):  # one of the project's classes (pipeline)
+            return p.kinds[0]
         f = ctor.stored.get(p.name)
         ks = used.get(f) if f else None
         return ks[0] if ks and not ks[0].startswith("stub:") else p.kinds[0]

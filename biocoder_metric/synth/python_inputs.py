@@ -1974,8 +1974,12 @@ def class_hints(func: ast.FunctionDef | ast.AsyncFunctionDef, skip_first: bool =
     return out
 
 
-def constructor_kind(class_source: str, class_name: str, repo_dir: str | Path | None = None) -> str | None:
-    """``ctor:`` kind building ``class_name`` from generated values for its ``__init__``'s required parameters."""
+def constructor_kind(
+    class_source: str, class_name: str, repo_dir: str | Path | None = None, defaulted: bool = False
+) -> str | None:
+    """``ctor:`` kind building ``class_name`` from generated values for its ``__init__``'s required
+    parameters (and its defaulted ones with ``defaulted``: ``SeqRecords(id_list=None,
+    seq_list=None)`` built from defaults alone is empty)."""
     try:
         tree = pyast.parse(class_source)
     except SyntaxError:
@@ -1986,7 +1990,13 @@ def constructor_kind(class_source: str, class_name: str, repo_dir: str | Path | 
     init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
     if init is None:
         return f"ctor:{class_name}:{{}}"
-    fields = {p.name: p.kinds[0] for p in infer_params(init, repo_dir, skip_first=True) if not p.has_default}
+    fields = {
+        p.name: p.kinds[0]
+        for p in infer_params(init, repo_dir, skip_first=True)
+        if p.kinds
+        and not p.star
+        and (not p.has_default or (defaulted and not p.kinds[0].startswith(("stub:", "a_type", "none"))))
+    }
     if any(k.startswith(("stub:", "a_type")) for k in fields.values()):
         return None
     return f"ctor:{class_name}:{fields!r}"

@@ -143,7 +143,8 @@ class _Scan:
         parts = key.elts if isinstance(key, ast.Tuple) else [key]
         slots = [self.slot(p) for p in parts]
         if all(s is not None for s in slots) and any(s[0] == "var" for s in slots):  # type: ignore[index]
-            item = (ref, tuple(slots), len(slots) == 1)
+            # C[k] is a plain lookup; C[i, j] and C[(k,)] look a tuple up
+            item = (ref, tuple(slots), len(slots) == 1 and not isinstance(key, ast.Tuple))
             if item not in found:
                 found.append(item)
             return
@@ -401,7 +402,8 @@ def _bc_agree(_r, values, lookups, rate=0.8):
         return values
     out = dict(values)
     fixed = set()
-    for c, slots, nested in lookups:
+    # the lookup with the most keys first: d[(i, j)] holds fewer pairs than d[(i,)] and d[(j,)] allow
+    for c, slots, nested in sorted(lookups, key=lambda lk: -len(lk[1])):
         space = _bc_keyspace(_r, c, len(slots), nested)
         for k in space or ():
             trial, ok = {}, True

@@ -1137,6 +1137,63 @@ def _definitions_index(repo: Path) -> dict[str, list[Path]]:
     return _DEF_INDEX[repo]
 
 
+_CLASS_FIELDS: dict[Path, list[tuple[str, Path, frozenset[str]]]] = {}
+
+
+def class_fields(repo_dir: str | Path) -> list[tuple[str, Path, frozenset[str]]]:
+    """(class, module, fields its ``__init__`` assigns) for every top-level class of the
+    repository outside its tests and docs, cached per repository."""
+    repo = Path(repo_dir).resolve()
+    if repo not in _CLASS_FIELDS:
+        out: list[tuple[str, Path, frozenset[str]]] = []
+        for p in sorted(repo.rglob("*.py")):
+            if any(
+                part.startswith(".") or part in ("test", "tests", "doc", "docs")
+                for part in p.relative_to(repo).parts
+            ):
+                continue
+            try:
+                tree = pyast.parse(p.read_text(encoding="utf-8", errors="replace"))
+            except (SyntaxError, ValueError):
+                continue
+            for node in tree.body:
+                if not isinstance(node, ast.ClassDef):
+                    continue
+                init = next(
+                    (n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None
+                )
+                args = init.args.posonlyargs + init.args.args if init is not None else []
+                if not args:
+                    continue
+                me = args[0].arg
+                fields = {
+                    t.attr
+                    for n in ast.walk(init)
+                    if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+                    for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me
+                }
+                if fields:
+                    out.append((node.name, p, frozenset(fields)))
+        _CLASS_FIELDS[repo] = out
+    return _CLASS_FIELDS[repo]
+
+
+def duck_class(repo_dir: str | Path, fields: set[str]) -> tuple[str, Path] | None:
+    """The one repository class whose ``__init__`` assigns every field in ``fields``: the
+    project's own type of an object the code only reads attributes of (``seq_records.count``,
+    ``seq_records.seq_list``). Among several, the one with the fewest other fields; a tie, or
+    none, is no answer."""
+    if not fields:
+        return None
+    fits = sorted(
+        (len(have - fields), name, path) for name, path, have in class_fields(repo_dir) if fields <= have
+    )
+    if not fits or (len(fits) > 1 and fits[0][0] == fits[1][0]):
+        return None
+    return fits[0][1], fits[0][2]
+
+
 def find_in_repositories(function_name: str, repos: list[str | Path]) -> tuple[Path, Path] | None:
     """(repository, module) of the one module among ``repos`` that defines ``function_name``.
 
