@@ -325,6 +325,32 @@ def test_a_base_class_whose_methods_build_its_subclass_is_sliced_before_the_subc
     assert python_slice.definition_order(defs) == [defs[2], defs[0], defs[1]]
 
 
+def test_what_a_class_body_calls_has_what_its_methods_read_defined_first():
+    """``class Glycan`` calls ``Composition("C6H10O5")`` while it is defined: Composition's methods
+    run then, and the module namespace they read (``parser``, made after them by the slicer)
+    must already exist. Before, the harness died with ``NameError: name 'parser'`` at start."""
+    defs = [
+        "class Composition:\n    def __init__(self, formula):\n        self.atoms = parser.parse(formula)",
+        "class Glycan:\n    HEX = Composition('C6H10O5')",
+        "def parse(formula):\n    return sorted(formula)",
+        "parser = __import__('types').SimpleNamespace(parse=parse)",
+        "def describe(g):\n    return Glycan.HEX.atoms",  # a body: no order
+    ]
+    ordered = python_slice.definition_order(defs)
+    namespace: dict = {}
+    exec(compile("\n\n".join(ordered), "slice", "exec"), namespace)  # only trusted text here
+    assert namespace["describe"](None) == sorted("C6H10O5")
+    # what a called function's body reads comes first unless it needs the caller when it runs
+    # (a cycle): then the definition-time need alone decides
+    cyc = [
+        "class A:\n    X = build()",
+        "def build():\n    return B.tag",
+        "class B(A):\n    tag = 1",
+    ]
+    ordered = python_slice.definition_order(cyc)
+    assert ordered.index(cyc[1]) < ordered.index(cyc[0]) < ordered.index(cyc[2])
+
+
 WRITE_COUNTS = """
 import os
 

@@ -833,6 +833,30 @@ def _needed_at_definition(node: ast.stmt) -> set[str]:
     }
 
 
+def _called_at_definition(node: ast.stmt) -> set[str]:
+    """Names a top-level statement calls when it runs (``X(...)`` in a class body, a default, a
+    module-level assignment), not in function bodies."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        parts: list[ast.AST] = [*node.decorator_list, *node.args.defaults]
+    elif isinstance(node, ast.ClassDef):
+        out: set[str] = set()
+        for d in [*node.decorator_list, *node.bases]:
+            out |= {
+                c.func.id for c in ast.walk(d) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
+            }
+        for stmt in node.body:
+            out |= _called_at_definition(stmt)
+        return out
+    else:
+        parts = [node]
+    return {
+        c.func.id
+        for p in parts
+        for c in ast.walk(p)
+        if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
+    }
+
+
 def definition_order(definitions: list[str]) -> list[str]:
     """``definitions`` reordered so each comes after those it needs when it runs, else as given.
 
@@ -841,6 +865,8 @@ def definition_order(definitions: list[str]) -> list[str]:
     could come out before its base: ``class GenotypeVector(Genotypes)`` then fails with a
     ``NameError`` when the harness starts. Uses inside function bodies impose no order."""
     parsed: list[tuple[set[str], set[str]]] = []
+    loads: list[set[str]] = []  # every name a definition reads, its function bodies included
+    calls: list[set[str]] = []  # names it calls while it is being defined
     for text in definitions:
         try:
             body = pyast.parse(text).body
@@ -848,10 +874,47 @@ def definition_order(definitions: list[str]) -> list[str]:
             body = []
         provides = set().union(*(bound_names_top(stmt) for stmt in body)) if body else set()
         parsed.append((provides, _needed_when_run(text) - provides))
+        loads.append(
+            {
+                n.id
+                for stmt in body
+                for n in ast.walk(stmt)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+            }
+        )
+        calls.append(set().union(*(_called_at_definition(stmt) for stmt in body)) if body else set())
     provider: dict[str, int] = {}
     for i, (provides, _) in enumerate(parsed):
         for name in provides:
             provider.setdefault(name, i)
+    # a class body that calls ``Composition("C6H10O5")`` runs Composition's methods then, and
+    # whatever they read (a module namespace ``parser``) is best defined before it, transitively:
+    # soft needs, kept only where they make no cycle with what must come first
+    soft: list[set[int]] = []
+    for i, (provides, _) in enumerate(parsed):
+        seen: set[int] = set()
+        todo = [provider[c] for c in calls[i] if c in provider and provider[c] != i]
+        while todo:
+            j = todo.pop()
+            if j in seen or j == i:
+                continue
+            seen.add(j)
+            todo += [provider[n] for n in loads[j] - provides if n in provider]
+        soft.append(seen)
+    hard_reach: dict[int, set[int]] = {}
+
+    def reach(j: int) -> set[int]:
+        """Definitions ``j`` needs when it runs, transitively."""
+        if j not in hard_reach:
+            hard_reach[j] = set()
+            todo = [provider[n] for n in parsed[j][1] if n in provider]
+            while todo:
+                k = todo.pop()
+                if k not in hard_reach[j]:
+                    hard_reach[j].add(k)
+                    todo += [provider[n] for n in parsed[k][1] if n in provider]
+        return hard_reach[j]
+
     out: list[int] = []
     state: dict[int, int] = {}  # 1: being placed, 2: placed
 
@@ -862,6 +925,9 @@ def definition_order(definitions: list[str]) -> list[str]:
         for name in sorted(parsed[i][1]):
             j = provider.get(name)
             if j is not None and j != i:
+                place(j)
+        for j in sorted(soft[i]):
+            if not state.get(j) and i not in reach(j):
                 place(j)
         state[i] = 2
         out.append(i)
