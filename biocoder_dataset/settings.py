@@ -145,6 +145,12 @@ ENV_VARS: tuple[EnvVar, ...] = (
         "scripts/install.sh, tests",
     ),
     EnvVar(
+        "BIOCODER_TEST_WORKERS",
+        "`2`",
+        "test processes (pytest-xdist); `1`: every test in one process, in order",
+        "scripts/test.sh",
+    ),
+    EnvVar(
         ENV_CONFIG,
         "`python_public` (Slurm), `demo` (rewards)",
         "dataset config of the array job; of the in-process reward verifier",

@@ -831,6 +831,58 @@ def test_an_object_known_only_by_the_fields_read_is_the_project_class_that_assig
     assert {"result: True", "result: False"} <= set(results), results
 
 
+# ---------------------------------------------------------------------------- dispatch by name
+SCALERS = '''\
+import math
+
+
+class Scaler:
+    """Values on a chosen scale."""
+
+    def __init__(self, values):
+        self.values = list(values)
+
+    def scale_log(self, x):
+        return math.log1p(abs(x))
+
+    def scale_sqrt(self, x):
+        return math.sqrt(abs(x))
+
+    def scale_rank(self, x):
+        return sorted(self.values).index(x)
+
+    def scaled(self, method="log"):
+        """Every value on the scale named by ``method``."""
+        to_scale = getattr(self, "scale_" + method)
+        return [round(to_scale(v), 4) for v in self.values]
+'''
+
+
+def test_a_method_picked_by_name_is_sliced_and_the_name_is_one_it_can_pick(tmp_path: Path):
+    """``getattr(self, "scale_" + method)`` names no member the slicer can follow: every member
+    the pattern can name is sliced (python_slice.name_dispatches), and ``method`` is drawn from
+    their names (``log``, ``sqrt``, ``rank``), not a random word that raises ``AttributeError``
+    on every call."""
+    import ast
+
+    from biocoder_metric.synth.python_slice import dispatched_names, name_dispatches
+
+    calls = name_dispatches(
+        ast.parse('getattr(self, "d_" + k + "_x"); getattr(o, "{}_v".format(m)); getattr(o, k)')
+    )
+    assert [c[1:] for c in calls] == [("d_", "k", "_x"), ("", "m", "_v")]
+    assert dispatched_names(["d_a_x", "d__x", "e_b_x", "d_cc_x"], "d_", "_x") == ["a", "cc"]
+    files = {"dpkg/__init__.py": "", "dpkg/scale.py": SCALERS}
+    golden = textwrap.dedent(SCALERS[SCALERS.index("    def scaled") :])
+    row, cands, _ = _python_repo_task(tmp_path, "drepo", files, golden, "scaled", "dpkg/scale.py")
+    plan, ctx = cands[0][1:]
+    assert plan["method"] == "choice:['log', 'sqrt', 'rank']", plan
+    assert "def scale_sqrt" in ctx and "def scale_rank" in ctx
+    results = [out.splitlines()[0] for out in _golden_outputs(row, ctx, golden, 12)]
+    assert sum(r.startswith("result: ") for r in results) >= 8, results
+    assert len(set(results)) >= 4, results
+
+
 BASED = '''\
 from . import base
 

@@ -406,6 +406,7 @@ def _restart_dockerd(sig: signal.Signals, down_s: float) -> dict[str, float]:
 
 @pytest.mark.slow
 @pytest.mark.docker
+@pytest.mark.serial  # the engine goes away: any docker test running beside it would see no engine
 @pytest.mark.parametrize(
     ("sig", "copies"),
     [(signal.SIGTERM, 3), (signal.SIGKILL, 3), (signal.SIGTERM, 1)],

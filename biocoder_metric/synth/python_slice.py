@@ -20,6 +20,7 @@ import functools
 import inspect
 import re
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -986,7 +987,14 @@ def _class_members(
             for n in ast.walk(node)
             if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in selves
         ]
-        for attr in [*reached, *protocol_members(node, selves)]:
+        dispatched = [
+            m
+            for obj, prefix, _, suffix in name_dispatches(node)
+            if isinstance(obj, ast.Name) and obj.id in selves
+            for m in by_name
+            if dispatched_names([m], prefix, suffix)
+        ]
+        for attr in [*reached, *protocol_members(node, selves), *dispatched]:
             if attr in by_name and attr not in seen:
                 seen.add(attr)
                 wanted.append(attr)
@@ -1001,6 +1009,103 @@ def _class_members(
                 seg = "\n".join("@" + ast.unparse(d) for d in item.decorator_list) + "\n" + seg
             out.append(_dedent_block(seg))
     return out
+
+
+def _name_pieces(node: ast.AST) -> tuple[str, str, str] | None:
+    """``(prefix, name, suffix)`` when ``node`` builds a string from one name between two constants.
+
+    ``'pwdist_{}'.format(kind)``, ``'pwdist_' + kind``, ``f'pwdist_{kind}'``, ``'pwdist_%s' % kind``
+    and the same with a constant suffix: the name of the attribute a dispatch looks up.
+    """
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+        fmt, args = node.func.value, node.args
+        if (
+            isinstance(fmt, ast.Constant)
+            and isinstance(fmt.value, str)
+            and len(args) == 1
+            and isinstance(args[0], ast.Name)
+            and not node.keywords
+        ):
+            pieces = re.split(r"\{0?\}", fmt.value)
+            if len(pieces) == 2 and "{" not in fmt.value.replace("{}", "").replace("{0}", ""):
+                return pieces[0], args[0].id, pieces[1]
+        return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        if (
+            isinstance(node.left, ast.Constant)
+            and isinstance(node.left.value, str)
+            and isinstance(node.right, ast.Name)
+        ):
+            pieces = node.left.value.split("%s")
+            if len(pieces) == 2 and "%" not in "".join(pieces):
+                return pieces[0], node.right.id, pieces[1]
+        return None
+    if isinstance(node, ast.JoinedStr):
+        values = node.values
+        names = [v for v in values if isinstance(v, ast.FormattedValue)]
+        if (
+            len(names) == 1
+            and isinstance(names[0].value, ast.Name)
+            and names[0].format_spec is None
+            and names[0].conversion == -1
+            and all(isinstance(v, ast.Constant) for v in values if v is not names[0])
+        ):
+            i = values.index(names[0])
+            prefix = "".join(v.value for v in values[:i])
+            suffix = "".join(v.value for v in values[i + 1 :])
+            return prefix, names[0].value.id, suffix
+        return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        flat: list[ast.AST] = []
+
+        def walk(n: ast.AST) -> None:
+            if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add):
+                walk(n.left)
+                walk(n.right)
+            else:
+                flat.append(n)
+
+        walk(node)
+        names_at = [i for i, n in enumerate(flat) if isinstance(n, ast.Name)]
+        if len(names_at) == 1 and all(
+            isinstance(n, ast.Constant) and isinstance(n.value, str)
+            for i, n in enumerate(flat)
+            if i != names_at[0]
+        ):
+            i = names_at[0]
+            return "".join(n.value for n in flat[:i]), flat[i].id, "".join(n.value for n in flat[i + 1 :])
+    return None
+
+
+def name_dispatches(node: ast.AST) -> list[tuple[ast.AST, str, str, str]]:
+    """``getattr(obj, 'prefix_' + name + 'suffix')`` calls in ``node``: (obj, prefix, name, suffix).
+
+    A method picked by name (``getattr(self, 'pwdist_{}'.format(disttype))()``) reaches every
+    member the pattern can name, and its parameter is one of their names: the slicer keeps those
+    members, and the parameter's values are drawn from them (python_inputs). A pattern with
+    neither prefix nor suffix names anything, and is left out.
+    """
+    out = []
+    for n in ast.walk(node):
+        if (
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Name)
+            and n.func.id in ("getattr", "hasattr")
+            and len(n.args) >= 2
+        ):
+            pieces = _name_pieces(n.args[1])
+            if pieces and (pieces[0] or pieces[2]):
+                out.append((n.args[0], *pieces))
+    return out
+
+
+def dispatched_names(names: Iterable[str], prefix: str, suffix: str) -> list[str]:
+    """The parts of ``names`` between ``prefix`` and ``suffix`` (``pwdist_euclid`` -> ``euclid``)."""
+    return [
+        n[len(prefix) : len(n) - len(suffix)]
+        for n in names
+        if n.startswith(prefix) and n.endswith(suffix) and len(n) > len(prefix) + len(suffix)
+    ]
 
 
 _COPIES = {"copy", "deepcopy"}
