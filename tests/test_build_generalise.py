@@ -831,6 +831,134 @@ def test_an_object_known_only_by_the_fields_read_is_the_project_class_that_assig
     assert {"result: True", "result: False"} <= set(results), results
 
 
+# ---------------------------------------------------------------------------- lazy imports
+LAZY = {
+    "lpkg/__init__.py": "",
+    "lpkg/scale.py": "def scaled(x, factor=2):\n    return x * factor\n",
+    "lpkg/consts.py": "OFFSET = 3\n",
+    "lpkg/records.py": "def record(name):\n    from lpkg import consts\n\n    return {'name': name, 'offset': consts.OFFSET}\n",
+    "lpkg/stats.py": '''\
+from lpkg.records import record
+
+
+def shifted_total(values, name):
+    """Sum of the scaled values plus the offset, with the record it is for."""
+    from lpkg.scale import scaled
+    from . import consts
+
+    rec = record(name)
+    return rec["name"], sum(scaled(v) for v in values) + consts.OFFSET + rec["offset"]
+''',
+}
+
+
+def test_what_a_function_imports_from_its_own_package_inside_its_body_is_sliced_and_importable(
+    tmp_path: Path,
+):
+    """``from lpkg.scale import scaled`` and ``from . import consts`` inside the function (a lazy
+    import, against an import cycle), and ``from lpkg import consts`` inside a sliced helper, run
+    when the harness calls them, where no ``lpkg`` is installed: the names are sliced like any
+    other and the harness registers modules holding them (python_slice._local_import_shims);
+    before, every call raised ``ModuleNotFoundError``."""
+    golden = LAZY["lpkg/stats.py"][LAZY["lpkg/stats.py"].index("def shifted_total") :]
+    row, cands, _ = _python_repo_task(tmp_path, "lrepo", LAZY, golden, "shifted_total", "lpkg/stats.py")
+    ctx = cands[0][2]
+    assert "def scaled" in ctx and "OFFSET = 3" in ctx
+    results = [out.splitlines()[0] for out in _golden_outputs(row, ctx, golden, 6)]
+    assert all(r.startswith("result: ") for r in results), results
+
+
+# ---------------------------------------------------------------------------- filters that fire
+FILTERS = {
+    "drop_excluded": (
+        '''def drop_excluded(records, exclude):
+    """The (name, length) records whose name is not in ``exclude``, longest first."""
+    kept = [(name, size) for name, size in records if name not in exclude]
+    return sorted(kept, key=lambda r: (-r[1], r[0]))
+''',
+        "if name not in exclude",
+    ),
+    "prefix_weight": (
+        '''def prefix_weight(reads, weights):
+    """Sum over reads of the weight of each read's 3-letter prefix; unknown prefixes weigh 1."""
+    total = 0.0
+    for read in reads:
+        total += weights.get(read[:3], 1.0)
+    return round(total, 3)
+''',
+        "weights.get(read[:3], 1.0)",
+    ),
+}
+
+
+def test_a_filter_key_computed_from_another_inputs_elements_is_found_in_the_container():
+    """``(line.key, line.value) in remove`` inside ``for line in header.lines`` (also ``C[key]``,
+    ``C.get(key)``, comprehensions, ``key = ...; if key in C``) is a selection: the container is
+    given some of the keys the code computes from the other input's elements
+    (python_lookups.selections); a key that reads a parameter is a lookup, not a selection, and a
+    list's index is no key to add (``mode`` "key" applies to mappings only)."""
+    import ast
+
+    from biocoder_metric.synth.python_lookups import selections
+
+    src = textwrap.dedent(
+        """
+        def without(header, remove, n):
+            for line in header.lines:
+                key = (line.key, line.value)
+                if key in remove:
+                    continue
+            return [header.extra[i] for i in range(n)]
+        """
+    )
+    func = ast.parse(src).body[0]
+    got = selections(func, ["header", "remove", "n"])
+    assert got[0] == (
+        ("param", "remove"),
+        ["header"],
+        "lambda header: header.lines",
+        "lambda _bc_e: [(line.key, line.value) for line in [_bc_e]][0]",
+        "member",
+    )
+    assert len(got) == 1  # header.extra[i]: i runs over range(n) but header.extra is no parameter
+    method = ast.parse(
+        "def f(self, seqs):\n    return [self.table[s[:2]] for s in seqs if s in self.seen]"
+    ).body[0]
+    assert {(ref, mode) for ref, _, _, _, mode in selections(method, ["seqs"], "self")} == {
+        (("attr", "table"), "key"),
+        (("attr", "seen"), "member"),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(FILTERS))
+def test_a_mutant_that_drops_a_filter_shows_because_the_filter_fires(name: str):
+    """Independently drawn names and keys seldom meet: ``weights.get(read[:3], 1.0)`` found no
+    prefix in a random table on any of 30 seeds, so a mutant that drops the lookup was
+    indistinguishable from the golden. With the container given some of the computed keys,
+    the mutant's output differs on most single-case runs."""
+    from biocoder_metric.synth.pipeline import SynthOptions, candidates
+
+    golden, dropped = FILTERS[name]
+    row = {
+        "task_id": "t",
+        "language": "python",
+        "function_name": name,
+        "golden_code": golden,
+        "metadata": "{}",
+    }
+    cands, reason, _ = candidates(row, SynthOptions())
+    assert reason is None, reason
+    ctx = cands[0][2]
+    mutant = golden.replace(dropped, "1.0" if name == "prefix_weight" else "")
+    differs = sum(
+        a != b
+        for a, b in zip(
+            _golden_outputs(row, ctx, golden, 20), _golden_outputs(row, ctx, mutant, 20), strict=True
+        )
+    )
+    assert differs >= 12, differs
+
+
 # ---------------------------------------------------------------------------- dispatch by name
 SCALERS = '''\
 import math
@@ -881,6 +1009,56 @@ def test_a_method_picked_by_name_is_sliced_and_the_name_is_one_it_can_pick(tmp_p
     results = [out.splitlines()[0] for out in _golden_outputs(row, ctx, golden, 12)]
     assert sum(r.startswith("result: ") for r in results) >= 8, results
     assert len(set(results)) >= 4, results
+
+
+MODES = '''\
+class Combiner:
+    def set_mode(self, mode):
+        try:
+            self.combine = getattr(self, "combine_" + mode)
+        except AttributeError:
+            raise ValueError("unknown mode %r" % mode)
+
+
+class Folder(Combiner):
+    def __init__(self, values, mode="sum"):
+        self.values = list(values)
+        self.set_mode(mode)
+
+    def combine_sum(self, a, b):
+        return a + b
+
+    def combine_max(self, a, b):
+        return max(a, b)
+
+    def combine_diff(self, a, b):
+        return abs(a - b)
+
+    def fold(self, start):
+        """Every value combined into ``start`` by the mode chosen at construction."""
+        acc = start
+        for v in self.values:
+            acc = self.combine(acc, v)
+        return acc
+'''
+
+
+def test_a_constructor_mode_handed_to_a_setter_that_picks_a_member_is_one_of_their_names(tmp_path: Path):
+    """``Folder(values, mode)`` hands ``mode`` to a base class's ``set_mode``, which picks
+    ``combine_<mode>``: the constructed plan draws ``mode`` from the members' names
+    (python_slice.dispatch_choices, one call down), and only from them, since building ``self``
+    is the method's setup (``pick:``); a random word made the constructor raise ``ValueError``
+    on most calls."""
+    files = {"fpkg/__init__.py": "", "fpkg/fold.py": MODES}
+    golden = textwrap.dedent(MODES[MODES.index("    def fold") :])
+    row, cands, _ = _python_repo_task(tmp_path, "frepo", files, golden, "fold", "fpkg/fold.py")
+    built = [(plan, ctx) for label, plan, ctx in cands if label == "constructed"]
+    assert built, [c[0] for c in cands]
+    plan, ctx = built[0]
+    kind = plan["self.__init__.mode"]
+    assert kind.startswith("pick:") and set(eval(kind[len("pick:") :])) == {"sum", "max", "diff"}, kind
+    results = [out.splitlines()[0] for out in _golden_outputs(row, ctx, golden, 12)]
+    assert all(r.startswith("result: ") for r in results), results
 
 
 BASED = '''\

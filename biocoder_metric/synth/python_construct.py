@@ -102,7 +102,16 @@ def constructor(
                 break
     if init is None or _self_name(init) is None:
         return None
-    params = infer_params(init, repo_dir, skip_first=True)
+    # what __init__ hands its parameters to (``self.set_disttype(disttype)``, a base's method) says
+    # what they hold: a mode picked by name is one of the members it can name
+    helpers = {
+        n.name: n
+        for cls in reversed(_base_classes(bases, definitions))
+        for n in cls.body
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    helpers.update(_methods(members))
+    params = infer_params(init, repo_dir, skip_first=True, helpers=helpers)
     for p in params:
         if not p.kinds or (not p.has_default and p.kinds[0].startswith(("stub:", "a_type"))):
             return None
@@ -163,6 +172,10 @@ def constructed_plan(subject, ctor: Constructor, definitions: list[str] = ()):
     def kind(p: ParamSpec) -> str:
         if p.kinds and p.kinds[0].startswith("ctor:"):  # one of the project's classes (pipeline)
             return p.kinds[0]
+        if p.kinds and p.kinds[0].startswith("choice:"):
+            # building ``self`` is the method's setup, not its behaviour: a mode the constructor
+            # rejects (``unknown disttype``) only makes the call an exception, so no stray value
+            return "pick:" + p.kinds[0][len("choice:") :]
         f = ctor.stored.get(p.name)
         ks = used.get(f) if f else None
         return ks[0] if ks and not ks[0].startswith("stub:") else p.kinds[0]

@@ -467,6 +467,8 @@ class Subject:
     agreements: list[tuple[tuple[str, str], tuple, bool | str]] = field(default_factory=list)
     #: (parameter, mapping) where an element of the parameter is looked up (python_lookups)
     compositions: list[tuple[str, tuple[str, str]]] = field(default_factory=list)
+    #: filters over another input's elements: (container, inputs, items, key, mode) (python_lookups)
+    selections: list[tuple[tuple[str, str], list[str], str, str, str]] = field(default_factory=list)
     #: stub slots for names with no source -> ranked kinds (python_stubs)
     stubs: list[tuple[str, list[str]]] = field(default_factory=list)
     #: defaulted parameters the body rejects when left to their default (always given)
@@ -533,6 +535,11 @@ def analyse(
         [p.name for p in subject.params],
         (first or "self") if method in ("instance", "property", "class") else None,
         [*helper_sources, *class_members],
+    )
+    subject.selections = python_lookups.selections(
+        func,
+        [p.name for p in subject.params],
+        (first or "self") if method in ("instance", "property") else None,
     )
     if method in ("instance", "property", "class"):
         self_name = first or "self"
@@ -776,6 +783,31 @@ def _agreement_lines(subject: Subject, variables: dict[str, str]) -> list[str]:
         lines.append("if _bc_ex is None:")
         lines.append(f"    _bc_v = _bc_agree(_r, {values}, {table})")
         lines += [f"    {variables[n]} = _bc_v[{n!r}]" for n in names]
+    instance = subject.method in ("instance", "property")
+    for (what, name), inputs, items, key, mode in subject.selections:
+        args = []
+        for n in inputs:
+            if n in variables:
+                args.append(variables[n])
+            elif instance and n not in [p.name for p in subject.params]:
+                args.append("_bc_obj")  # the method's self
+            else:
+                break
+        else:
+            if what == "param" and name in variables:
+                var = variables[name]
+                lines.append(
+                    f"if _bc_ex is None: {var} = _bc_select(_r, {var}, _bc_try_items(({items}), {', '.join(args)}), {key}, {mode!r})"
+                )
+            elif what == "attr" and instance:
+                field_ = _mangle(name, subject.class_name)
+                lines += [
+                    "if _bc_ex is None:",
+                    "    try:",
+                    f"        _bc_obj.{field_} = _bc_select(_r, _bc_obj.{field_}, _bc_try_items(({items}), {', '.join(args)}), {key}, {mode!r})",
+                    "    except Exception:",
+                    "        pass",
+                ]
     return lines
 
 

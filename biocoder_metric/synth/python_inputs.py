@@ -25,7 +25,7 @@ from pathlib import Path
 from biocoder_metric import pyast
 from biocoder_metric.synth.python_files import file_kind, handle_kind, lines_expr
 from biocoder_metric.synth.python_formats import format_expr, format_kind
-from biocoder_metric.synth.python_slice import dispatched_names, name_dispatches
+from biocoder_metric.synth.python_slice import dispatch_choices
 from biocoder_metric.synth.python_text import text_structure
 
 #: Concrete generator kinds. Each is an expression over ``_r`` (a ``random.Random``) in the
@@ -1834,9 +1834,7 @@ def refine_kinds(
             kinds.insert(0, handle)
     choices = compared_strings(body, target)
     if helpers and depth == 0:  # getattr(self, 'pwdist_' + kind): a name the pattern picks a member by
-        for _, prefix, name, suffix in name_dispatches(body):
-            if name == target:
-                choices += [c for c in dispatched_names(helpers, prefix, suffix) if c not in choices]
+        choices += [c for c in dispatch_choices(body, target, helpers) if c not in choices]
     if choices and any(k.startswith(("str", "text", "regex")) for k in kinds[:2]):
         kinds.insert(0, "choice:" + repr(choices))
     if kinds and kinds[0].startswith("dict_") and depth < 2:
@@ -2083,6 +2081,8 @@ def kind_expr(kind: str) -> str:
         return f"{name}(" + ", ".join(f"{k}={kind_expr(v)}" for k, v in args.items()) + ")"
     if kind.startswith("choice:"):
         return f"_r.choice({kind[len('choice:') :]} + [_bc_seq(_r, 'abcdefgh', 3, 6)])"
+    if kind.startswith("pick:"):  # one of the values, never another (a constructor's mode: setup)
+        return f"_r.choice({kind[len('pick:') :]})"
     if kind.startswith(("vocab_str:", "vocab_list:")):
         # tokens the code recognises (python_search.vocabulary), now and then one it does not
         head, words = kind.split(":", 1)

@@ -295,6 +295,103 @@ def lookups(
     return found[:MAX_LOOKUPS], composed[:MAX_LOOKUPS]
 
 
+#: Most selections kept per function.
+MAX_SELECTIONS = 4
+
+
+def _free(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _target_names(target: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+
+
+def selections(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str], self_name: str | None = None
+) -> list[tuple[tuple[str, str], list[str], str, str, str]]:
+    """Filters over another input's elements: ``(container, inputs, items, key, mode)``.
+
+    ``for line in header.lines: if (line.key, line.value) in remove: continue`` (also
+    ``not in``, ``C[key]``, ``C.get(key)``, comprehensions and ``key = ...; if key in C``): the
+    container ``remove`` (a parameter or a ``self`` field) is tested with a key computed from the
+    elements of ``header.lines``. Independent random values almost never meet, so the filter
+    never fires and a mutant that drops it survives (a null candidate returning its first
+    argument may even pass). The harness adds some of the keys the code computes, at run time,
+    to the container in most cases (:func:`_bc_select` in the prelude).
+
+    ``inputs`` are the names ``items`` reads (parameters, ``self``); ``items`` and ``key`` are
+    lambda sources: ``lambda header: header.lines`` and ``lambda _bc_e: [KEY for T in [_bc_e]][0]``;
+    ``mode`` is ``"member"`` (``in``: any collection) or ``"key"`` (``C[key]``, ``C.get(key)``: a
+    mapping only, since a list's index is not a key to add).
+    """
+    names = set(params)
+    selves = {self_name} if self_name else set()
+    local = bound_names(func) - names - selves
+    assigned: dict[str, list[ast.AST]] = {}
+    for n in ast.walk(func):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            assigned.setdefault(n.targets[0].id, []).append(n.value)
+    loops: list[tuple[ast.AST, ast.AST]] = []
+    for n in ast.walk(func):
+        if isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)):
+            loops.append((n.target, n.iter))
+
+    def container(node: ast.AST) -> tuple[str, str] | None:
+        if isinstance(node, ast.Name) and node.id in names:
+            return ("param", node.id)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in selves:
+            return ("attr", node.attr)
+        return None
+
+    out: list[tuple[tuple[str, str], list[str], str, str, str]] = []
+
+    def consider(ref: tuple[str, str] | None, key: ast.AST, mode: str) -> None:
+        if ref is None or len(out) >= MAX_SELECTIONS:
+            return
+        if isinstance(key, ast.Name) and key.id in local and len(assigned.get(key.id, [])) == 1:
+            key = assigned[key.id][0]  # key = (line.key, line.value); if key in remove
+        used = _free(key)
+        if used & names or used & selves:
+            return  # a parameter itself is a lookup the arguments agree with (lookups)
+        for target, it in loops:
+            bound = _target_names(target)
+            if not (used & bound):
+                continue
+            if used & local - bound:
+                continue  # the key reads another local: not computable from the element alone
+            inputs = _free(it)
+            if not inputs & (names | selves) or inputs & local:
+                continue
+            if (ref[0] == "param" and ref[1] in inputs) or (
+                ref[0] == "attr"
+                and any(isinstance(a, ast.Attribute) and a.attr == ref[1] for a in ast.walk(it))
+            ):
+                continue  # for x in C: x in C holds already
+            args = sorted(inputs & (names | selves))
+            items = f"lambda {', '.join(args)}: {ast.unparse(it)}"
+            key_src = f"lambda _bc_e: [{ast.unparse(key)} for {ast.unparse(target)} in [_bc_e]][0]"
+            item = (ref, args, items, key_src, mode)
+            if item not in out:
+                out.append(item)
+            return
+
+    for n in ast.walk(func):
+        if isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], (ast.In, ast.NotIn)):
+            consider(container(n.comparators[0]), n.left, "member")
+        elif (
+            isinstance(n, ast.Subscript)
+            and isinstance(n.ctx, ast.Load)
+            and not isinstance(n.slice, ast.Slice)
+        ):
+            consider(container(n.value), n.slice, "key")
+        elif (
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" and n.args
+        ):
+            consider(container(n.func.value), n.args[0], "key")
+    return out
+
+
 PRELUDE = r'''
 def _bc_field(obj, name):
     """``obj.name`` or None: a property that raises on an unset field is no container."""
@@ -454,4 +551,72 @@ def _bc_compose(_r, v, c, rate=0.6):
     if not ks:
         return v
     return type(v)(_r.choice(ks) for _ in range(max(1, len(v))))
+
+
+def _bc_try_items(f, *args):
+    """What ``f(*args)`` gives (the elements a filter runs over), or () when it raises, or when
+    an argument is an iterator (an open file): reading it here would leave nothing to the code."""
+    for a in args:
+        try:
+            if iter(a) is a:
+                return ()
+        except Exception:
+            pass
+    try:
+        return f(*args)
+    except Exception:
+        return ()
+
+
+def _bc_select(_r, c, items, key, mode, rate=0.7):
+    """Often ``c`` holding some of the keys the code computes from another input's elements
+    (python_lookups.selections): a filter that fires, a table that has the entry."""
+    if _r.random() >= rate or (mode == "key" and not isinstance(c, dict)):
+        return c
+    try:
+        elems = list(items)[:500]
+    except Exception:
+        return c
+    keys = []
+    for e in elems:
+        try:
+            k = key(e)
+            hash(k)
+        except Exception:
+            continue
+        if k not in keys:
+            keys.append(k)
+    try:
+        held = list(c.keys() if isinstance(c, dict) else c)[:50] if not isinstance(c, str) else [c]
+    except Exception:
+        return c
+    if held:  # keys like what the container holds: a list of ints gets no strings
+        kinds = {type(h) for h in held}
+        keys = [k for k in keys if type(k) in kinds]
+    if not keys:
+        return c
+    pick = _r.sample(keys, _r.randint(1, min(3, len(keys))))
+    try:
+        if isinstance(c, (set, frozenset)):
+            return type(c)(set(c) | set(pick))
+        if isinstance(c, list):
+            out = list(c)
+            for k in pick:
+                out.insert(_r.randint(0, len(out)), k)
+            return out
+        if isinstance(c, tuple):
+            return tuple(c) + tuple(pick)
+        if isinstance(c, dict):
+            if not c:
+                return c
+            out = dict(c)
+            values = list(c.values())
+            for k in pick:
+                out[k] = _r.choice(values)
+            return out
+        if isinstance(c, str) and all(isinstance(k, str) for k in pick):
+            return c + "".join(pick)
+    except Exception:
+        pass
+    return c
 '''

@@ -589,18 +589,26 @@ class _RepoSlicer:
                 attrs = sorted(set(re.findall(r"(?<![\w.])" + re.escape(bound) + r"\.([A-Za-z_]\w*)", text)))
                 index = self.index(module)
                 names = []
+                # a module name that is also a parameter or a local (``feature`` the module and
+                # ``feature`` the record): an attribute the module lacks is read on the variable
+                shadowed = bound in _variables(code + self.definitions)
                 for attr in attrs:
                     if attr not in index:
-                        self.unresolved.append(f"{bound}.{attr} (not defined in {module.name})")
+                        if not shadowed:
+                            self.unresolved.append(f"{bound}.{attr} (not defined in {module.name})")
                         continue
                     self.resolve(module, attr, depth + 1)  # its helpers come along under their own names
                     names.append(attr)
                 if names:
-                    self.definitions.append(
+                    text = (
                         f"{bound} = __import__('types').SimpleNamespace("
                         + ", ".join(f"{n}={n}" for n in names)
                         + ")"
                     )
+                    head = f"{bound} = __import__('types').SimpleNamespace("
+                    # a second pass (lazy imports found later) may see more of the module's names
+                    self.definitions[:] = [d for d in self.definitions if not d.startswith(head)]
+                    self.definitions.append(text)
 
     def star_source(self, src: Path, name: str) -> Path:
         """The module that defines ``name`` for ``src``: ``src``, or one it re-exports with ``import *``.
@@ -723,6 +731,107 @@ class _RepoSlicer:
             self.definitions.append(text)
 
 
+def _variables(sources: list[str]) -> set[str]:
+    """Names bound as parameters or assigned inside functions of ``sources``."""
+    out: set[str] = set()
+    for src in sources:
+        try:
+            tree = pyast.parse(src)
+        except SyntaxError:
+            continue
+        for func in ast.walk(tree):
+            if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                a = func.args
+                out.update(x.arg for x in [*a.posonlyargs, *a.args, *a.kwonlyargs])
+                for n in ast.walk(func):
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                        out.add(n.id)
+    return out
+
+
+#: The package a harness stands in for the golden's own (``from . import x`` inside a function).
+LOCAL_PACKAGE = "_bc_pkg"
+
+
+def _nested_imports(sources: list[str]) -> list[tuple[int, str, str, str]]:
+    """``(level, module, name, bound)`` of each ``from M import N [as B]`` inside a function body."""
+    out: list[tuple[int, str, str, str]] = []
+    for src in sources:
+        try:
+            tree = pyast.parse(src)
+        except SyntaxError:
+            continue
+        for func in ast.walk(tree):
+            if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(func):
+                if isinstance(node, ast.ImportFrom):
+                    for a in node.names:
+                        item = (node.level, node.module or "", a.name, a.asname or a.name)
+                        if a.name != "*" and item not in out:
+                            out.append(item)
+    return out
+
+
+def _module_entry(package: str, name: str, value: str) -> str:
+    """A statement that makes ``from package import name`` give ``value`` in the harness."""
+    return (
+        f"setattr(__import__('sys').modules.setdefault({package!r}, __import__('types').ModuleType({package!r})), "
+        f"{name!r}, {value})"
+    )
+
+
+def _local_import_shims(slicer: _RepoSlicer, path: Path, own: list[str], sliced: list[str]) -> list[str]:
+    """Slice what functions import from the project itself inside their bodies, and register it.
+
+    ``from gffutils import create`` inside ``FeatureDB.update`` (a lazy import, against a cycle)
+    runs when the harness calls it, and no ``gffutils`` is installed there: the imported names
+    are sliced like any other, and the harness puts a module of that name in ``sys.modules``
+    holding them (``from . import x`` in the golden's own code: a stand-in package). Relative
+    imports in other modules' sliced code are left as they are.
+    """
+    out: list[str] = []
+    items = [(i, True) for i in _nested_imports(own)] + [
+        (i, False) for i in _nested_imports(sliced) if i[0] == 0
+    ]
+    for (level, mod, name, _bound), here in items:
+        if level > 1 or (level == 1 and not here):
+            continue
+        if level == 0 and (not mod or image_can_import(mod) or mod.split(".")[0] in STDLIB):
+            continue
+        src = slicer.module_path(mod, path, level) if level else slicer.module_path(mod)
+        if src is None and level == 0:
+            continue  # not the project's own
+        sub = (
+            slicer.module_path(f"{mod}.{name}" if mod else name, path, level)
+            if level
+            else (slicer.module_path(f"{mod}.{name}"))
+        )
+        if src is not None:
+            src = slicer.star_source(src, name)
+        if src is not None and name in slicer.index(src):
+            slicer.resolve(src, name)
+        elif sub is not None:
+            slicer.inline_module(sub, name, 0)
+        else:
+            continue
+        if level:
+            package = LOCAL_PACKAGE + (f".{mod}" if mod else "")
+            out.append(f"__package__ = {LOCAL_PACKAGE!r}")
+        else:
+            package = mod
+        parts = package.split(".")
+        for i in range(1, len(parts)):
+            parent = ".".join(parts[:i])
+            entry = f"__import__('sys').modules.setdefault({parent!r}, __import__('types').ModuleType({parent!r}))"
+            if entry not in out:
+                out.append(entry)
+        entry = _module_entry(package, name, name)
+        if entry not in out:
+            out.append(entry)
+    return out
+
+
 def _catches_import_error(node: ast.Try) -> bool:
     """A ``try`` whose handlers catch a failed import (ImportError, ModuleNotFoundError, Exception, bare)."""
     for h in node.handlers:
@@ -803,11 +912,17 @@ def slice_repository(
         if src_class is not None and name == src_class.name:
             continue
         slicer.resolve(path, name)
+    shims = _local_import_shims(slicer, path, [golden, *members], slicer.definitions[:])
     # the bases' source: ``class C(distance.Distance)`` uses ``Distance`` of the namespace ``distance``
     heads = [f"class _BCBases({', '.join(s.class_bases)}): pass"] if s.class_bases else []
     slicer.finish_modules([golden, *members, *heads])
+    # what the namespaces brought in may import lazily too (a parser's ``from gffutils import feature``)
+    more = _local_import_shims(slicer, path, [], slicer.definitions[:])
+    if [t for t in more if t not in shims]:
+        shims += [t for t in more if t not in shims]
+        slicer.finish_modules([golden, *members, *heads])
     s.imports = list(dict.fromkeys(slicer.imports + submodule_imports(target)))
-    s.definitions = definition_order(slicer.definitions)
+    s.definitions = definition_order(slicer.definitions + [t for t in shims if t not in slicer.definitions])
     s.class_members = members
     s.unresolved = list(dict.fromkeys(slicer.unresolved))
     return s
@@ -979,6 +1094,7 @@ def _class_members(
     wanted: list[str] = [m for m in extra if m in by_name and m != func.name]
     todo = [func, *(by_name[m] for m in wanted)]
     seen: set[str] = {func.name, *wanted}
+    inherited = _base_methods(cls, slicer, path)
     while todo:
         node = todo.pop()
         selves = self_aliases(node, cls.name)
@@ -999,6 +1115,11 @@ def _class_members(
                 seen.add(attr)
                 wanted.append(attr)
                 todo.append(by_name[attr])
+            elif attr in inherited and attr not in seen:
+                # a base's method (sliced with its class) reaches this class's members too: a
+                # setter picking ``combine_<mode>`` by name from the subclass's methods
+                seen.add(attr)
+                todo.append(inherited[attr])
     text = slicer._texts[path]
     out = []
     for item in cls.body:  # source order
@@ -1106,6 +1227,76 @@ def dispatched_names(names: Iterable[str], prefix: str, suffix: str) -> list[str
         for n in names
         if n.startswith(prefix) and n.endswith(suffix) and len(n) > len(prefix) + len(suffix)
     ]
+
+
+def dispatch_choices(func: ast.AST, target: str, helpers: dict[str, ast.AST]) -> list[str]:
+    """The names ``target`` can take where ``func`` picks a member by it, directly or one call down.
+
+    ``getattr(self, 'pwdist_' + disttype)`` in ``func``, or ``self.set_disttype(disttype)`` whose
+    body does that with its own parameter (a constructor handing a mode to a setter): the parts of
+    ``helpers``' names (the sliced functions and members) the pattern can name.
+    """
+    patterns = [(pre, suf) for _, pre, name, suf in name_dispatches(func) if name == target]
+    for node in ast.walk(func):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        callee = helpers.get(
+            f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        )
+        if (
+            callee is None
+            or callee is func
+            or not isinstance(callee, (ast.FunctionDef, ast.AsyncFunctionDef))
+        ):
+            continue
+        names = [a.arg for a in [*callee.args.posonlyargs, *callee.args.args]]
+        if isinstance(f, ast.Attribute) and names:
+            names = names[1:]  # self.m(x): x is m's second parameter
+        passed = [
+            n for n, a in zip(names, node.args, strict=False) if isinstance(a, ast.Name) and a.id == target
+        ]
+        passed += [
+            k.arg for k in node.keywords if k.arg and isinstance(k.value, ast.Name) and k.value.id == target
+        ]
+        for inner in passed:
+            patterns += [(pre, suf) for _, pre, name, suf in name_dispatches(callee) if name == inner]
+    out: list[str] = []
+    for pre, suf in patterns:
+        out += [c for c in dispatched_names(helpers, pre, suf) if c not in out]
+    return out
+
+
+def _base_methods(cls: ast.ClassDef, slicer: _RepoSlicer, path: Path) -> dict[str, ast.AST]:
+    """Methods of ``cls``'s bases found in the repository (transitively, nearest first)."""
+    out: dict[str, ast.AST] = {}
+    todo = [(b, path) for b in cls.bases]
+    seen: set[str] = set()
+    while todo and len(seen) < 16:
+        base, where = todo.pop(0)
+        name = ast.unparse(base).split(".")[-1]
+        if name in seen:
+            continue
+        seen.add(name)
+        found = None
+        for module in (where, slicer.defining_module(name, where)):
+            if module is None:
+                continue
+            try:
+                node = slicer.index(module).get(name)
+            except (OSError, SyntaxError, ValueError):
+                continue
+            if isinstance(node, ast.ClassDef):
+                found = (node, module)
+                break
+        if found is None:
+            continue
+        node, module = found
+        for item in node.body:
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                out.setdefault(item.name, item)
+        todo += [(b, module) for b in node.bases]
+    return out
 
 
 _COPIES = {"copy", "deepcopy"}
