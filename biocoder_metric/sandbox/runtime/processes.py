@@ -314,7 +314,11 @@ def kill_leftovers(contained, keep=()):
         except OSError:
             pass
     me = os.getpid()
-    for _ in range(50):
+    # A SIGKILLed process is still listed until the kernel has torn it down, which on a loaded
+    # machine outlasts a tight loop: wait for the leftovers to be gone (briefly, growing waits,
+    # at most 5 s), so the next case of this process never sees them (tests/test_case_batching.py).
+    delay, deadline = 0.0005, time.monotonic() + 5.0
+    while True:
         pids = _descendants(me, keep)
         if not pids:
             break
@@ -324,6 +328,11 @@ def kill_leftovers(contained, keep=()):
             except OSError:
                 pass
         _reap(keep)
+        if time.monotonic() > deadline:
+            break
+        if _descendants(me, keep):
+            time.sleep(delay)
+            delay = min(delay * 2, 0.05)
     _reap(keep)
 
 
