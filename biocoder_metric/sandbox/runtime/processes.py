@@ -330,10 +330,25 @@ def kill_leftovers(contained, keep=()):
         _reap(keep)
         if time.monotonic() > deadline:
             break
-        if _descendants(me, keep):
-            time.sleep(delay)
-            delay = min(delay * 2, 0.05)
+        if not _running(_descendants(me, keep)):
+            break  # zombies only: reaped below, or left to a kept process's own wait
+        time.sleep(delay)
+        delay = min(delay * 2, 0.05)
     _reap(keep)
+
+
+def _running(pids):
+    """The processes among ``pids`` that are not zombies (a zombie runs nothing and lists no command)."""
+    out = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                state = fh.read().rsplit(b")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state != b"Z":
+            out.append(pid)
+    return out
 
 
 def set_limits(memory_mb, fsize, nproc, address_space):
