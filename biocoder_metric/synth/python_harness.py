@@ -784,12 +784,13 @@ def _agreement_lines(subject: Subject, variables: dict[str, str]) -> list[str]:
         lines.append(f"    _bc_v = _bc_agree(_r, {values}, {table})")
         lines += [f"    {variables[n]} = _bc_v[{n!r}]" for n in names]
     instance = subject.method in ("instance", "property")
+    params = {p.name for p in subject.params}
     for (what, name), inputs, items, key, mode in subject.selections:
         args = []
         for n in inputs:
             if n in variables:
                 args.append(variables[n])
-            elif instance and n not in [p.name for p in subject.params]:
+            elif instance and n not in params:
                 args.append("_bc_obj")  # the method's self
             else:
                 break

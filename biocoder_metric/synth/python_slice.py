@@ -464,6 +464,29 @@ def forwarder(name: str) -> str:
     )
 
 
+def source_files(repo: Path) -> list[Path]:
+    """The repository's own Python files: not its tests, docs or hidden folders (sorted)."""
+    return [
+        p
+        for p in sorted(repo.rglob("*.py"))
+        if not any(
+            part.startswith(".") or part in ("test", "tests", "doc", "docs")
+            for part in p.relative_to(repo).parts
+        )
+    ]
+
+
+def _parsed(sources: Iterable[str]) -> list[ast.Module]:
+    """Each source that parses (a fragment that does not is skipped)."""
+    out = []
+    for src in sources:
+        try:
+            out.append(pyast.parse(src))
+        except SyntaxError:
+            continue
+    return out
+
+
 class _RepoSlicer:
     """Resolve names module by module inside a repository checkout."""
 
@@ -537,12 +560,7 @@ class _RepoSlicer:
         """The only module of the repository with a top-level function or class ``name``, if exactly one."""
         if not hasattr(self, "_defs"):
             self._defs: dict[str, list[Path]] = {}
-            for p in sorted(self.repo.rglob("*.py")):
-                if any(
-                    part.startswith(".") or part in ("test", "tests", "doc", "docs")
-                    for part in p.relative_to(self.repo).parts
-                ):
-                    continue
+            for p in source_files(self.repo):
                 try:
                     tree = self.tree(p)
                 except (SyntaxError, ValueError, OSError):
@@ -734,11 +752,7 @@ class _RepoSlicer:
 def _variables(sources: list[str]) -> set[str]:
     """Names bound as parameters or assigned inside functions of ``sources``."""
     out: set[str] = set()
-    for src in sources:
-        try:
-            tree = pyast.parse(src)
-        except SyntaxError:
-            continue
+    for tree in _parsed(sources):
         for func in ast.walk(tree):
             if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 a = func.args
@@ -756,11 +770,7 @@ LOCAL_PACKAGE = "_bc_pkg"
 def _nested_imports(sources: list[str]) -> list[tuple[int, str, str, str]]:
     """``(level, module, name, bound)`` of each ``from M import N [as B]`` inside a function body."""
     out: list[tuple[int, str, str, str]] = []
-    for src in sources:
-        try:
-            tree = pyast.parse(src)
-        except SyntaxError:
-            continue
+    for tree in _parsed(sources):
         for func in ast.walk(tree):
             if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
@@ -1271,27 +1281,19 @@ def _base_methods(cls: ast.ClassDef, slicer: _RepoSlicer, path: Path) -> dict[st
     """Methods of ``cls``'s bases found in the repository (transitively, nearest first)."""
     out: dict[str, ast.AST] = {}
     todo = [(b, path) for b in cls.bases]
-    seen: set[str] = set()
+    seen: set[str] = {"object"}
     while todo and len(seen) < 16:
         base, where = todo.pop(0)
         name = ast.unparse(base).split(".")[-1]
         if name in seen:
             continue
         seen.add(name)
-        found = None
-        for module in (where, slicer.defining_module(name, where)):
-            if module is None:
-                continue
-            try:
-                node = slicer.index(module).get(name)
-            except (OSError, SyntaxError, ValueError):
-                continue
-            if isinstance(node, ast.ClassDef):
-                found = (node, module)
-                break
-        if found is None:
+        module, node = where, slicer.index(where).get(name)
+        if not isinstance(node, ast.ClassDef):  # imported: the one module that defines it
+            module = slicer.defining_module(name, where)
+            node = slicer.index(module).get(name) if module is not None else None
+        if not isinstance(node, ast.ClassDef):
             continue
-        node, module = found
         for item in node.body:
             if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 out.setdefault(item.name, item)
@@ -1480,12 +1482,7 @@ def _definitions_index(repo: Path) -> dict[str, list[Path]]:
     """Function (and method) name -> modules of ``repo`` defining it, cached per repository."""
     if repo not in _DEF_INDEX:
         index: dict[str, list[Path]] = {}
-        for p in sorted(repo.rglob("*.py")):
-            if any(
-                part.startswith(".") or part in ("test", "tests", "doc", "docs")
-                for part in p.relative_to(repo).parts
-            ):
-                continue
+        for p in source_files(repo):
             try:
                 tree = pyast.parse(p.read_text(encoding="utf-8", errors="replace"))
             except (SyntaxError, ValueError):
@@ -1508,12 +1505,7 @@ def class_fields(repo_dir: str | Path) -> list[tuple[str, Path, frozenset[str]]]
     repo = Path(repo_dir).resolve()
     if repo not in _CLASS_FIELDS:
         out: list[tuple[str, Path, frozenset[str]]] = []
-        for p in sorted(repo.rglob("*.py")):
-            if any(
-                part.startswith(".") or part in ("test", "tests", "doc", "docs")
-                for part in p.relative_to(repo).parts
-            ):
-                continue
+        for p in source_files(repo):
             try:
                 tree = pyast.parse(p.read_text(encoding="utf-8", errors="replace"))
             except (SyntaxError, ValueError):
