@@ -7,6 +7,7 @@ ratio can be typed in by hand.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -45,3 +46,51 @@ def test_the_round_11_dev_probe_counts_quoted_are_the_raw_outputs():
         text = " ".join(doc.read_text(encoding="utf-8").split())
         for quoted in got.values():
             assert quoted in text, f"{doc.name} does not quote {quoted}"
+
+
+def test_the_round_15_gained_and_lost_counts_quoted_are_the_raw_outputs(tmp_path: Path):
+    """The README says five dev tasks gained and none lost, and none of the 80 held-out tasks
+    moved, between rounds 14 and 15; ``scripts/synth_round_diff.py`` prints those counts from the
+    committed raw runs. It counts only tasks in both runs, so a task new to one sample is no gain."""
+    results = REPO / "docs" / "bench-results"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "scripts/synth_round_diff.py",
+            str(results / "synth_generalise_python_round14.json"),
+            str(results / "synth_generalise_python_round15.json"),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    rows = {
+        (g, p): tuple(map(int, rest)) for g, p, *rest in (ln.split() for ln in proc.stdout.splitlines()[1:])
+    }
+    dev = [v for (g, p), v in rows.items() if p == "dev"]
+    held = [v for (g, p), v in rows.items() if p == "heldout"]
+    assert sum(v[1] for v in dev) == 5 and sum(v[2] for v in dev) == 0, proc.stdout
+    assert sum(v[0] for v in held) == 80 and sum(v[1] + v[2] for v in held) == 0, proc.stdout
+    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    assert "five dev tasks gained and none lost" in text
+    assert "on the same 80 held-out tasks none gained and none lost" in text
+    # only tasks in both runs count: a made-up pair where one task moves and one is new
+    task = {"group": "g", "part": "dev", "task_id": "a", "status": "failed"}
+    (tmp_path / "old.json").write_text(json.dumps({"tasks": [task]}))
+    (tmp_path / "new.json").write_text(
+        json.dumps({"tasks": [dict(task, status="validated"), dict(task, task_id="b", status="validated")]})
+    )
+    out = subprocess.run(
+        [
+            sys.executable,
+            "scripts/synth_round_diff.py",
+            str(tmp_path / "old.json"),
+            str(tmp_path / "new.json"),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out.splitlines()[1].split() == ["g", "dev", "1", "1", "0"], out
