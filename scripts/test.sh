@@ -7,7 +7,7 @@
 #
 # The tests run on BIOCODER_TEST_WORKERS processes (default 2; pytest-xdist, one file per process
 # at a time so a file's module fixtures are built once). Most of a test's time is spent waiting on
-# sandboxes, compilers and subprocesses, so two processes on two cores nearly halve the time.
+# sandboxes, compilers and subprocesses, which a second process overlaps.
 # Tests marked `serial` (they restart the Docker daemon every other docker test needs) run alone
 # afterwards. BIOCODER_TEST_WORKERS=1 runs everything in one process, in order.
 set -euo pipefail
