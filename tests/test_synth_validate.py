@@ -6,6 +6,7 @@ machine. The held-back check on real tasks runs in Docker (marker ``docker``).
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 import subprocess
@@ -17,6 +18,7 @@ import pytest
 from biocoder_dataset.schema import empty_row
 from biocoder_metric.execution import EvalOptions, run_evaluation
 from biocoder_metric.execution.executors.local import SandboxPool
+from biocoder_metric.synth import python_slice
 from biocoder_metric.synth.pipeline import SynthOptions, candidates, synthesize_task
 from biocoder_metric.synth.validate import validate
 
@@ -403,3 +405,86 @@ def test_the_mutant_gate_tolerates_a_third_of_a_small_functions_mutants_being_eq
         passed=False, mutants_judged=judged, mutants_killed=killed, mutants_likely_equivalent=equivalent
     )
     assert (_mutant_gate(v) is None) is passes, _mutant_gate(v)
+
+
+#: Made-up goldens of shapes the golden raised on every call before (round 16; each fails on the
+#: round-15 code): a matrix combined with a vector, a method's value unpacked, and tables read
+#: with positional columns or with names of the reader's own.
+ROUND16 = {
+    "lead_projection": '''import numpy as np
+
+
+def lead_projection(matrix, loadings):
+    """Each row of a matrix projected on the loadings, less the row's first value."""
+    return np.round(matrix @ loadings - matrix[:, 0], 6).tolist()
+''',
+    "hit_balance": '''def hit_balance(store, key):
+    """Hits minus misses of one table of a store, and the table's name."""
+    table = store.open_table(key)
+    hits, misses = table.split_counts()
+    return len(hits) - len(misses), table.name
+''',
+    "sample_ids": '''import pandas as pd
+
+
+def sample_ids(path):
+    """The sample identifiers of a sample sheet (first column; the third is its group)."""
+    df = pd.read_csv(path, sep='\\t', usecols=[0, 2])
+    return sorted(df['sample'].astype(str))
+''',
+    "total_depth": '''import pandas as pd
+
+
+def total_depth(path, min_depth=0):
+    """Summed depth of a headerless chrom/pos/depth table, positions under ``min_depth`` left out."""
+    t = pd.read_csv(path, sep='\\t', header=None, names=['chrom', 'pos', 'depth'])
+    return int(t.loc[t['depth'] >= min_depth, 'depth'].sum())
+''',
+}
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+@pytest.mark.parametrize("name", sorted(ROUND16))
+def test_shapes_unpacked_results_and_positional_tables_validate(pool, name: str):
+    """Arrays of one case share their sizes in a searched variant (python_search ``square``); a
+    method's value unpacked is a tuple (python_inputs); ``usecols`` and ``names`` shape the table
+    file (python_files)."""
+    rec = synthesize_task(pool, _row(f"u_{name}", ROUND16[name], name), SynthOptions(sandbox="bwrap"))
+    assert rec["status"] == "validated", rec["reason"]
+    v = rec["validation"]
+    assert v["mutation_score"] >= 0.8 and v["null_candidates_passed"] == []
+
+
+def test_bare_standard_names_resolve_and_earlier_bindings_stay():
+    """``ArgumentParser()`` in a flattened golden is argparse's (it was a stub returning a number);
+    names the first modules have keep their binding though later modules re-export them."""
+    assert python_slice.stdlib_import("ArgumentParser") == "from argparse import ArgumentParser"
+    assert python_slice.stdlib_import("uuid4") == "from uuid import uuid4"
+    assert python_slice.stdlib_import("Enum") == "from enum import Enum"
+    assert python_slice.stdlib_import("join") == "from os.path import join"
+    assert python_slice.stdlib_import("quote") == "from urllib.parse import quote"
+
+
+def test_a_helpers_value_kept_in_a_local_is_typed_by_the_local():
+    """``cnarr = read_cna(fname); cnarr.guess_xx(...)``: the stub's value is an object with the
+    local's attribute and method (it was typed by the helper's name alone: a DNA string, on which
+    every call raised); the method's value, kept but typed by nothing, is a value, not ``None``."""
+    from biocoder_metric.synth.python_stubs import plan_stubs
+
+    golden = """def sexes(fnames, haploid):
+    out = {}
+    for fname in fnames:
+        cnarr = read_cna(fname)
+        is_xx = cnarr.guess_xx(haploid)
+        if is_xx is not None:
+            out[cnarr.sample_id] = is_xx
+    return out
+"""
+    stubs, reason = plan_stubs([golden], ["read_cna"])
+    assert reason is None
+    ((label, kinds),) = stubs.slots
+    assert label == "read_cna()"
+    fields = ast.literal_eval(kinds[0].removeprefix("obj:"))
+    assert set(fields) == {"sample_id", "guess_xx"}
+    assert fields["guess_xx"].startswith("stub:") and fields["guess_xx"] != "stub:none"

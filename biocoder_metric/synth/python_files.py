@@ -271,8 +271,37 @@ class _Reader:
         return seps[0], fields
 
 
-def _read_table(node: ast.AST, target: str) -> str | None:
-    """The separator of ``pd.read_csv(target, sep=...)`` / ``read_table`` (header kept), else ``None``."""
+def _constant_list(node: ast.AST | None, body: ast.AST, kind: type) -> list | None:
+    """The values of a literal list of ``kind`` (``[0, 1]``, ``['chrom', 'start']``), or of a local
+    name bound once to such lists joined by ``+`` (``colnames = shared + rest``)."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        vals = [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, kind)]
+        return vals if len(vals) == len(node.elts) and vals else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _constant_list(node.left, body, kind), _constant_list(node.right, body, kind)
+        return left + right if left and right else None
+    if isinstance(node, ast.Name):
+        bound = [
+            n.value
+            for n in ast.walk(body)
+            if isinstance(n, ast.Assign)
+            and len(n.targets) == 1
+            and isinstance(n.targets[0], ast.Name)
+            and n.targets[0].id == node.id
+        ]
+        if len(bound) == 1 and not isinstance(bound[0], ast.Name):
+            return _constant_list(bound[0], body, kind)
+    return None
+
+
+#: Columns added to a table whose reader picks columns by position beyond those the code names.
+_PAD_COLUMN = "col%d"
+
+
+def _read_table(node: ast.AST, target: str, body: ast.AST) -> tuple[str, bool, list[str], int] | None:
+    """How ``pd.read_csv(target, ...)`` / ``read_table`` reads its file: (separator, whether the
+    file has a header line, the column names the call itself gives (``names=[...]``), the fewest
+    columns it needs (``usecols=[0, 5]``: six)), else ``None``."""
     if not (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
@@ -282,6 +311,7 @@ def _read_table(node: ast.AST, target: str) -> str | None:
     ):
         return None
     sep = "," if node.func.attr == "read_csv" else "\t"
+    header, names, least = True, [], 0
     for k in node.keywords:
         if (
             k.arg in ("sep", "delimiter")
@@ -291,9 +321,24 @@ def _read_table(node: ast.AST, target: str) -> str | None:
             sep = k.value.value
         elif k.arg == "delim_whitespace":
             sep = " "
-        elif k.arg in ("header", "names") and not (isinstance(k.value, ast.Constant) and k.value.value == 0):
-            return None  # columns named elsewhere: the header is not the code's vocabulary
-    return sep if len(sep) <= 2 and sep not in ("\\s+",) else (" " if sep == "\\s+" else None)
+        elif k.arg == "names":
+            names = _constant_list(k.value, body, str) or []
+            if not names:
+                return None  # columns named by values the code computes: not the code's vocabulary
+            header = False
+        elif k.arg == "header":
+            if isinstance(k.value, ast.Constant) and k.value.value is None:
+                header = False
+            elif not (isinstance(k.value, ast.Constant) and k.value.value == 0):
+                return None
+        elif k.arg == "usecols":
+            picked = _constant_list(k.value, body, int)
+            if picked:
+                least = max(picked) + 1
+    if not header and not names:
+        return None  # columns by position only: a header line would be read as data
+    sep = sep if len(sep) <= 2 and sep not in ("\\s+",) else (" " if sep == "\\s+" else None)
+    return (sep, header, names, least) if sep is not None else None
 
 
 def file_kind(body: ast.AST, target: str, columns: Callable[[ast.AST, str], list[str]]) -> str | None:
@@ -304,12 +349,15 @@ def file_kind(body: ast.AST, target: str, columns: Callable[[ast.AST, str], list
     """
     for node in ast.walk(body):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            sep = _read_table(node.value, target)
-            if sep is not None:
+            read = _read_table(node.value, target, body)
+            if read is not None:
+                sep, header, names, least = read
                 frame = node.targets[0].id
-                cols = list(dict.fromkeys(columns(body, frame) + columns(body, frame + ".columns")))
+                cols = names or list(dict.fromkeys(columns(body, frame) + columns(body, frame + ".columns")))
+                if cols and len(cols) < least:  # usecols=[0, 1]: the named columns among the first
+                    cols += [_PAD_COLUMN % i for i in range(len(cols), least)]
                 if cols:
-                    return "file:" + repr(("frame:" + repr(cols), sep))
+                    return "file:" + repr(("frame:" + repr(cols), sep) + (() if header else (False,)))
     layout = _Reader(body, target).layout()
     if layout is None:
         return None
@@ -347,11 +395,12 @@ def _bc_lines(_r, layout):
     return "".join(sep.join(one(t) for t in fields) + "\n" for _ in range(_r.randint(1, 6)))
 
 
-def _bc_write(_r, content, sep):
-    """A new input file holding ``content`` (a table is written with its header)."""
+def _bc_write(_r, content, sep, header=True):
+    """A new input file holding ``content`` (a table is written with its header, unless the
+    reader names the columns itself)."""
     path = "./_bc_in_%d.txt" % len(_bc_files)
     if hasattr(content, "to_csv"):
-        content.to_csv(path, sep=sep, index=False)
+        content.to_csv(path, sep=sep, index=False, header=header)
     else:
         with open(path, "w") as fh:
             fh.write(content)

@@ -431,6 +431,10 @@ class Plan:
     construct_callee: str | None = None
     #: (stub slot, kind) for names with no source (python_stubs): ``helper()``, ``ns.f()``, ``ns.X``
     stubs: list[tuple[str, str]] = field(default_factory=list)
+    #: every array of a case has one size on every axis (``_bc_n == _bc_h == _bc_w``): code that
+    #: combines a matrix with a vector (``u_kn - N_k``, ``labels[segmented]``, ``C @ V``) needs
+    #: their axes to agree, which independent draws rarely do
+    square: bool = False
 
     def describe(self) -> dict[str, str]:
         out = {p.name: (k or "default") for p, k in self.args}
@@ -440,6 +444,8 @@ class Plan:
             out["_explore"] = "off"
         if self.example_rate != EXAMPLE_RATE:
             out["_examples"] = str(self.example_rate)
+        if self.square:
+            out["_shapes"] = "square"
         for p, k in self.construct or []:
             out[f"self.{self.construct_callee or '__init__'}.{p.name}"] = k
         return out
@@ -884,6 +890,8 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         "_bc_random.seed(_r.randint(0, 2 ** 31 - 1))",
         "_bc_n, _bc_h, _bc_w = _r.randint(5, 20), _r.randint(3, 10), _r.randint(3, 10)",
     ]
+    if plan.square:
+        body.append("_bc_n = _bc_h = _bc_w = _r.randint(3, 12)")
     if any(
         imp.split()[1].split(".")[0] == "numpy" for imp in sl.imports if imp.startswith(("import ", "from "))
     ):

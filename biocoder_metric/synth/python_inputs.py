@@ -1215,10 +1215,26 @@ class _MethodCallToName(ast.NodeTransformer):
         return node
 
 
-def object_methods(body: ast.AST, target: str) -> dict[str, str]:
+def _object_holder(body: ast.AST, target: str, depth: int) -> tuple[str, list[str], dict[str, str]]:
+    """The name whose attribute reads and method calls type an object: ``target`` itself, or,
+    when nothing is read on it, the first local bound to it unchanged that has some. Why: a
+    helper's value is usually kept before it is used (``prob = solver.create_problem()`` then
+    ``prob.namespace(...)``, ``parser = ArgumentParser()`` then ``parser.add_argument(...)``), and
+    an object typed only by the call itself had no fields, so the golden raised on every call."""
+    for name in aliases(body, target):
+        subs = sub_attributes(body, name)
+        methods = object_methods(body, name, depth)
+        if subs or methods:
+            return name, subs, methods
+    return target, [], {}
+
+
+def object_methods(body: ast.AST, target: str, depth: int = 1) -> dict[str, str]:
     """Methods the code calls on an object of no known type (``header.get_info(k)``, ``fh.close()``),
     or passes on as functions (``map(header.get_info, keys)``): method -> ``stub:KIND``, a function
     returning one generated value of the kind the call's use suggests (``None`` when unused).
+    ``depth`` is the object's own nesting: a method's value is typed one level deeper, so the
+    value of a method of a parameter may itself be an object with methods.
     """
     import copy as _copy
 
@@ -1245,18 +1261,37 @@ def object_methods(body: ast.AST, target: str) -> dict[str, str]:
                     and a.attr not in _KNOWN_METHODS
                 ):
                     passed.append(a.attr)  # map(obj.method, xs), sorted(xs, key=obj.rank): a function
+    statements = {id(n.value) for n in ast.walk(body) if isinstance(n, ast.Expr)}
+    kept = {  # methods whose value the code keeps or passes on (not only called for effect)
+        n.func.attr
+        for n in ast.walk(body)
+        if isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and _is_target(n.func.value, target)
+        and id(n) not in statements
+    }
     out: dict[str, str] = {}
     for m in dict.fromkeys(called + passed):
         result = f"_bc_ret_{m.lstrip('_')}"
         tree = _MethodCallToName(target, m, result).visit(_copy.deepcopy(body))
         votes = usage_votes(tree, result)
-        if m in passed and m not in called:
+        fixed = unpacked_kind(tree, result) if m in kept else None
+        if fixed:  # ``errors, warnings = pack.check()``: a tuple of that many values
+            out[m] = "stub:" + fixed
+        elif m in passed and m not in called:
             out[m] = "stub:str_word"
+        elif not votes and m in kept:
+            # ``is_xx = cnarr.guess_xx(); if is_xx is not None: ...``: a value nothing types is
+            # still a value (always ``None`` would leave the code after it unreached)
+            out[m] = "stub:" + rank_kinds(m.removeprefix("get_"), {})[0]
         elif not votes:
             out[m] = "stub:none"
         else:
             out[m] = (
-                "stub:" + refine_kinds(tree, result, rank_kinds(m.removeprefix("get_"), votes), votes, 2)[0]
+                "stub:"
+                + refine_kinds(
+                    tree, result, rank_kinds(m.removeprefix("get_"), votes), votes, max(depth + 1, 1)
+                )[0]
             )
     return out
 
@@ -1864,15 +1899,16 @@ def refine_kinds(
                     sv = {"float" if fam in ("ndarray", "float", None) else fam: W_ANNOTATION}
                 fields[sub] = refine_kinds(body, f"{loop_var}.{sub}", rank_kinds(sub, sv), sv, depth + 1)[0]
             kinds.insert(0, "objlist:" + repr(fields))  # for row in rows: row.chromosome ...
-    subs = sub_attributes(body, target)
     known = sum(w for f, w in votes.items() if f != "object")
-    methods = object_methods(body, target) if depth < 2 and known < W_USAGE * 2 else {}
+    holder, subs, methods = (
+        _object_holder(body, target, depth) if depth < 2 and known < W_USAGE * 2 else (target, [], {})
+    )
     if (subs or (methods and votes.get("object"))) and depth < 2 and known < W_USAGE * 2:
         fields = {}
         for sub in subs:
             if sub in methods:
                 continue
-            sub_target = f"{target}.{sub}"
+            sub_target = f"{holder}.{sub}"
             sv = usage_votes(body, sub_target)
             fields[sub] = (
                 refine_kinds(body, sub_target, rank_kinds(sub, sv), sv, depth + 1)[0] if sv else "str_word"
@@ -2094,8 +2130,8 @@ def kind_expr(kind: str) -> str:
     if kind.startswith("frame:"):
         return f"_bc_frame(_r, {kind[len('frame:') :]}, _bc_n)"
     if kind.startswith("file:"):  # a file written with what the reader expects (python_files)
-        inner, sep = pyast.literal_eval(kind[len("file:") :])
-        return f"_bc_write(_r, {kind_expr(inner)}, {sep!r})"
+        inner, sep, *header = pyast.literal_eval(kind[len("file:") :])
+        return f"_bc_write(_r, {kind_expr(inner)}, {sep!r}{''.join(f', {h!r}' for h in header)})"
     if kind.startswith("lines:"):
         return lines_expr(kind)
     if kind.startswith("handle:"):  # an open text file: the lines its reader expects

@@ -29,6 +29,7 @@ tests anything. Only the golden runs here: no mutant or candidate influences the
 from __future__ import annotations
 
 import ast
+import dataclasses
 import math
 import random
 import textwrap
@@ -216,6 +217,7 @@ def _variant(base: Plan, changes: dict[tuple[str, int], str | None], label: str)
         construct_examples=base.construct_examples,
         construct_callee=base.construct_callee,
         stubs=stubs,
+        square=base.square,
     )
 
 
@@ -250,6 +252,12 @@ def search(
     if base_score.perfect:
         return None
     plans = [base] + [_variant(base, {slot: k}, label) for slot, k in singles]
+    # the same kinds with every array's axes of one size: the base, and each swap to a sized kind
+    # (``matrix @ loadings`` needs a vector swapped in *and* its length the matrix's width)
+    squares = [_variant(base, {}, label)] + [
+        p for (_, k), p in zip(singles, plans[1:], strict=True) if k and any(t in k for t in _SIZED)
+    ]
+    plans += [dataclasses.replace(p, square=True) for p in squares if _shaped(p)]
     outs = [base_out, *_outputs(subject, sl, plans[1:], probe)]
     scores = [score(o) for o in outs]
     # the base keeps its place when the golden returned on every probe call (only variety was
@@ -262,7 +270,7 @@ def search(
     }
     # per slot, its kinds ranked by score (the base's own kind counts with the base's score)
     per_slot: dict[tuple[str, int], list[tuple[float, int, str | None]]] = {}
-    for n, ((slot, k), s) in enumerate(zip(singles, scores[1:], strict=True)):
+    for n, ((slot, k), s) in enumerate(zip(singles, scores[1 : len(singles) + 1], strict=True)):
         per_slot.setdefault(slot, []).append((s.value, -n, k))
     best_changes: dict[tuple[str, int], str | None] = {}
     for slot, ranked in per_slot.items():
@@ -291,6 +299,8 @@ def search(
     ]
     if combos:
         combo_plans = [_variant(base, c, label) for c in combos]
+        if best_changes and _shaped(combo_plans[0]):
+            combo_plans.append(dataclasses.replace(combo_plans[0], square=True))
         combo_outs = _outputs(subject, sl, combo_plans, probe)
         candidates += [(score(o), p, o) for p, o in zip(combo_plans, combo_outs, strict=True)]
         info["variants"] += len(combo_plans)
@@ -323,6 +333,19 @@ def search(
     best = max(candidates, key=lambda c: c[0].value)[:2]
     info["winner"] = best[0].__dict__
     return best[1], info
+
+
+#: Kinds drawn with the case's shared sizes (``_bc_n``, ``_bc_h``, ``_bc_w``).
+_SIZED = ("ndarray", "series", "frame", "list_float", "dict_str_ndarray")
+
+
+def _shaped(plan: Plan) -> bool:
+    """Whether ``plan`` draws values whose sizes could disagree: two sized values, or a matrix
+    (its own two axes: ``data.T @ data`` against ``cov(data)``)."""
+    kinds = [k for _, k in plan.args] + [k for _, k in plan.attrs] + [k for _, k in plan.stubs]
+    kinds = [k for k in kinds + [k for _, k in plan.construct or []] if k]
+    matrix = any(t in k for k in kinds for t in ("ndarray2", "ndarray3", "dict_str_ndarray"))
+    return matrix or sum(1 for k in kinds if any(t in k for t in _SIZED)) >= 2
 
 
 def _sources(sl) -> dict[str, list[ast.AST]]:

@@ -151,6 +151,10 @@ _STDLIB_SOURCES = (
     "urllib.parse",
     "multiprocessing",
 )
+#: Consulted only for names no module of :data:`_STDLIB_SOURCES` has (``ArgumentParser``,
+#: ``ZipFile``, ``uuid4``): they re-export names of the first ones (``shlex.join``, ``uuid``'s
+#: ``Enum``), which must keep their old binding.
+_STDLIB_LATER_SOURCES = ("argparse", "uuid", "fnmatch", "shlex", "pprint", "zipfile", "tarfile")
 
 
 def uses_same_named_member(node: ast.AST, name: str) -> bool:
@@ -180,8 +184,9 @@ def uses_same_named_member(node: ast.AST, name: str) -> bool:
     return called and callable(member)
 
 
-def _sole_owners(modules: tuple[str, ...], keep: Any) -> dict[str, str]:
-    """Public name -> the one module of ``modules`` that has it (names two of them have are left out)."""
+def _sole_owners(modules: tuple[str, ...], keep: Any, ambiguous: bool = False) -> dict[str, str]:
+    """Public name -> the one module of ``modules`` that has it (names two of them have are left
+    out, or, with ``ambiguous``, kept with the first module that has them)."""
     import importlib
 
     owners: dict[str, list[str]] = {}
@@ -194,12 +199,17 @@ def _sole_owners(modules: tuple[str, ...], keep: Any) -> dict[str, str]:
         for n in public:
             if len(n) >= 3 and keep(n, getattr(m, n, None)):
                 owners.setdefault(n, []).append(mod)
-    return {n: mods[0] for n, mods in owners.items() if len(mods) == 1}
+    return {n: mods[0] for n, mods in owners.items() if ambiguous or len(mods) == 1}
 
 
 @functools.cache
 def _stdlib_index() -> dict[str, str]:
-    return _sole_owners(_STDLIB_SOURCES, lambda n, v: not isinstance(v, type(sys)))  # no submodules
+    keep = lambda n, v: not isinstance(v, type(sys))  # noqa: E731  (no submodules)
+    first = _sole_owners(_STDLIB_SOURCES, keep)
+    seen = set(_sole_owners(_STDLIB_SOURCES, keep, ambiguous=True))
+    own = lambda n, v: callable(v) and getattr(v, "__module__", None) in _STDLIB_LATER_SOURCES  # noqa: E731
+    later = {n: m for n, m in _sole_owners(_STDLIB_LATER_SOURCES, own).items() if n not in seen}
+    return {**later, **first}
 
 
 def stdlib_import(name: str) -> str | None:
