@@ -130,6 +130,18 @@ def test_generators_cover_the_supported_types():
         "float[]",
         "short[]",
         "boolean[]",
+        "java.io.InputStream",
+        "BufferedReader",
+        "Reader",
+        "OutputStream",
+        "PrintStream",
+        "PrintWriter",
+        "Writer",
+        "Exception",
+        "java.io.IOException",
+        "SortedMap<String, Integer>",
+        "Supplier<String>",
+        "Iterator<Integer>",
     ):
         assert java_harness.generator(t, "x", []) is not None, t
     assert java_harness.generator("VCFHeader", "header", []) is None

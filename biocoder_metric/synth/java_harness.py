@@ -844,7 +844,7 @@ def generator(
         if gm.group(1) == "Deque":
             return f"new ArrayDeque<>({lst})"
         return f"new ArrayList<>({lst})"
-    mm = re.match(r"(Map|HashMap|TreeMap|LinkedHashMap)<(.+)>$", t)
+    mm = re.match(r"(Map|HashMap|TreeMap|LinkedHashMap|SortedMap|NavigableMap)<(.+)>$", t)
     if mm:
         kv = split_params(mm.group(2))
         if len(kv) != 2:
@@ -852,10 +852,25 @@ def generator(
         kg, vg = generator(kv[0], name + "_key", tvars, 1, rt), generator(kv[1], name, tvars, variant, rt)
         if kg is None or vg is None:
             return None
-        kind = "TreeMap" if mm.group(1) == "TreeMap" else "HashMap"
+        kind = "TreeMap" if mm.group(1) in ("TreeMap", "SortedMap", "NavigableMap") else "HashMap"
         return f"_bcList(_r, 1, 6, () -> 0).stream().collect(java.util.stream.Collectors.toMap(_i -> {kg}, _i -> {vg}, (a, b) -> b, {kind}::new))"
     if re.match(r"(Function|java\.util\.function\.Function)<Double,\s*Double>", t):
         return "_bcFn(_r)"
+    io = re.sub(r"^java\.io\.", "", t)
+    if io in _IO_GENERATORS:  # a stream or reader of text, a sink whose content is shown after the call
+        return _IO_GENERATORS[io].replace("VARIANT", str(variant))
+    if io in _THROWABLES:  # an exception handed in (to report, wrap or inspect): one with a message
+        return f'new {_THROWABLES[io]}(_bcStr(_r, "abcdefgh ", 3, 20))'
+    fm = re.match(r"(Supplier|java\.util\.function\.Supplier)<(.+)>$", t)
+    if fm:  # a fresh generated value on each get()
+        inner = generator(fm.group(2), name, tvars, variant, rt)
+        return f"((java.util.function.Supplier<{fm.group(2)}>) () -> {inner})" if inner else None
+    im = re.match(r"(Iterator|ListIterator)<(.+)>$", t)
+    if im:
+        inner = generator(f"List<{im.group(2)}>", name, tvars, variant, rt)
+        return (
+            f"{inner}.{'listIterator' if im.group(1) == 'ListIterator' else 'iterator'}()" if inner else None
+        )
     if t in ("File", "java.io.File"):  # a small text file the harness writes (DNA lines)
         return "_bcFile(_r)"
     if t in ("Path", "java.nio.file.Path"):
@@ -891,6 +906,44 @@ def generator(
             return None
         return f"new {t}({', '.join(args)})"
     return library_generator(t)
+
+
+#: java.io types by simple name -> generator (``VARIANT``: the harness variant, which text to read).
+_IO_GENERATORS = {
+    "InputStream": "new java.io.ByteArrayInputStream(_bcText(_r, VARIANT).getBytes())",
+    "ByteArrayInputStream": "new java.io.ByteArrayInputStream(_bcText(_r, VARIANT).getBytes())",
+    "Reader": "new java.io.StringReader(_bcText(_r, VARIANT))",
+    "StringReader": "new java.io.StringReader(_bcText(_r, VARIANT))",
+    "BufferedReader": "new java.io.BufferedReader(new java.io.StringReader(_bcText(_r, VARIANT)))",
+    "OutputStream": "new java.io.ByteArrayOutputStream()",
+    "ByteArrayOutputStream": "new java.io.ByteArrayOutputStream()",
+    "Writer": "new java.io.StringWriter()",
+    "StringWriter": "new java.io.StringWriter()",
+    "PrintStream": "_bcPrintStream()",
+    "PrintWriter": "_bcPrintWriter()",
+    "BufferedWriter": "_bcBufferedWriter()",
+}
+#: Sinks among them: what a call wrote to one is printed after it.
+_SINKS = frozenset(
+    {
+        "OutputStream",
+        "ByteArrayOutputStream",
+        "Writer",
+        "StringWriter",
+        "PrintStream",
+        "PrintWriter",
+        "BufferedWriter",
+    }
+)
+#: Exception types a method may take as an argument, by simple name -> the class built.
+_THROWABLES = {
+    "Throwable": "Exception",
+    "Exception": "Exception",
+    "RuntimeException": "RuntimeException",
+    "IllegalArgumentException": "IllegalArgumentException",
+    "IllegalStateException": "IllegalStateException",
+    "IOException": "java.io.IOException",
+}
 
 
 def _supplied(typ: str, block: str) -> str:
@@ -962,6 +1015,49 @@ def library_generator(typ: str) -> str | None:
 
 FN_HELPER = """
     static int _bcFiles = 0;
+
+    // streams and writers a call writes to: what they hold is shown after the call (_bcWritten)
+    static java.util.Map<Object, Object> _bcSinks = new java.util.IdentityHashMap<>();
+
+    static java.io.PrintStream _bcPrintStream() {
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream p = new java.io.PrintStream(b, true);
+        _bcSinks.put(p, b);
+        return p;
+    }
+
+    static java.io.PrintWriter _bcPrintWriter() {
+        java.io.StringWriter w = new java.io.StringWriter();
+        java.io.PrintWriter p = new java.io.PrintWriter(w, true);
+        _bcSinks.put(p, w);
+        return p;
+    }
+
+    static java.io.BufferedWriter _bcBufferedWriter() {
+        java.io.StringWriter w = new java.io.StringWriter();
+        java.io.BufferedWriter b = new java.io.BufferedWriter(w);
+        _bcSinks.put(b, w);
+        return b;
+    }
+
+    static String _bcWritten(Object o) {
+        if (o instanceof java.io.Flushable) {
+            try { ((java.io.Flushable) o).flush(); } catch (java.io.IOException e) { }
+        }
+        return String.valueOf(_bcSinks.getOrDefault(o, o));
+    }
+
+    // text a reader or stream is read from: lines of bases, or of tab-separated words and numbers
+    static String _bcText(java.util.Random r, int variant) {
+        StringBuilder sb = new StringBuilder();
+        int n = 1 + r.nextInt(6);
+        for (int i = 0; i < n; i++) {
+            if (variant % 2 == 0) sb.append(_bcStr(r, "ACGT", 5, 30));
+            else sb.append(_bcStr(r, "abcdef", 2, 6)).append('\\t').append(r.nextInt(1000)).append('\\t').append(r.nextInt(50));
+            sb.append('\\n');
+        }
+        return sb.toString();
+    }
 
     static java.io.File _bcFile(java.util.Random r) {
         java.io.File f = new java.io.File("_bc_in_" + (_bcFiles++) + ".txt");
@@ -1109,7 +1205,9 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
     body.append(f'    System.out.println("{EXCEPTION_PREFIX}" + _e.getClass().getSimpleName());')
     body.append("}")
     for i, p in enumerate(subject.params):
-        if p.type.endswith("[]") or re.match(
+        if re.sub(r"^java\.io\.", "", p.type) in _SINKS:
+            body.append(f'_bcPrint("after {p.name}: ", _bcWritten(_a{i}));')
+        elif p.type.endswith("[]") or re.match(
             r"(List|ArrayList|LinkedList|Collection|Set|HashSet|TreeSet|LinkedHashSet|SortedSet|Vector|Deque|"
             r"ArrayDeque|Queue|Map|HashMap|TreeMap|LinkedHashMap|StringBuilder|BitSet)\b",
             p.type,
