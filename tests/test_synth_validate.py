@@ -408,8 +408,8 @@ def test_the_mutant_gate_tolerates_a_third_of_a_small_functions_mutants_being_eq
 
 
 #: Made-up goldens of shapes the golden raised on every call before (round 16; each fails on the
-#: round-15 code): a matrix combined with a vector, a method's value unpacked, and tables read
-#: with positional columns or with names of the reader's own.
+#: round-15 code): a matrix combined with a vector, a method's value unpacked, tables read with
+#: positional columns or with names of the reader's own, and files named by a prefix and a suffix.
 ROUND16 = {
     "lead_projection": '''import numpy as np
 
@@ -423,6 +423,18 @@ def lead_projection(matrix, loadings):
     table = store.open_table(key)
     hits, misses = table.split_counts()
     return len(hits) - len(misses), table.name
+''',
+    "chrom_positions": '''def chrom_positions(prefix, chrom):
+    """Marker positions of one chromosome in ``prefix``.map, and the sample count of ``prefix``.fam."""
+    out = []
+    with open(prefix + '.map') as fh:
+        for line in fh:
+            c, name, cm, pos = line.rstrip().split('\\t')
+            if c == chrom or int(pos) > 500:
+                out.append((name, int(pos)))
+    fam = '{}.fam'.format(prefix)
+    n = sum(1 for _ in open(fam))
+    return out, n
 ''',
     "sample_ids": '''import pandas as pd
 
@@ -449,7 +461,7 @@ def total_depth(path, min_depth=0):
 def test_shapes_unpacked_results_and_positional_tables_validate(pool, name: str):
     """Arrays of one case share their sizes in a searched variant (python_search ``square``); a
     method's value unpacked is a tuple (python_inputs); ``usecols`` and ``names`` shape the table
-    file (python_files)."""
+    file; a prefix gets a file per suffix the code opens, each as its reader expects (python_files)."""
     rec = synthesize_task(pool, _row(f"u_{name}", ROUND16[name], name), SynthOptions(sandbox="bwrap"))
     assert rec["status"] == "validated", rec["reason"]
     v = rec["validation"]

@@ -365,6 +365,113 @@ def file_kind(body: ast.AST, target: str, columns: Callable[[ast.AST, str], list
     return "file:" + repr(("lines:" + repr((sep, fields)), None))
 
 
+#: Calls that read or test the file a path names (first argument): a prefix's files must exist.
+_PATH_READERS = frozenset(
+    {"open", "exists", "isfile", "getsize", "read_csv", "read_table", "loadtxt", "genfromtxt"}
+)
+
+
+def _suffix_of(node: ast.AST, target: str) -> str | None:
+    """The literal suffix of ``target + '.bim'``, ``'{}.bim'.format(target)``, ``f'{target}.bim'``."""
+    if (
+        isinstance(node, ast.BinOp)
+        and isinstance(node.op, ast.Add)
+        and _is_name(node.left, {target})
+        and isinstance(node.right, ast.Constant)
+        and isinstance(node.right.value, str)
+    ):
+        return node.right.value
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "format"
+        and isinstance(node.func.value, ast.Constant)
+        and isinstance(node.func.value.value, str)
+        and node.func.value.value.startswith("{}")
+        and len(node.args) == 1
+        and _is_name(node.args[0], {target})
+    ):
+        return node.func.value.value[2:]
+    if (
+        isinstance(node, ast.JoinedStr)
+        and len(node.values) == 2
+        and isinstance(node.values[0], ast.FormattedValue)
+        and _is_name(node.values[0].value, {target})
+        and isinstance(node.values[1], ast.Constant)
+    ):
+        return node.values[1].value
+    return None
+
+
+class _SuffixToName(ast.NodeTransformer):
+    """``target + suffix`` (any spelling of :func:`_suffix_of`) -> the name ``name``."""
+
+    def __init__(self, target: str, suffix: str, name: str) -> None:
+        self.target, self.suffix, self.name = target, suffix, name
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        if isinstance(node, ast.expr) and _suffix_of(node, self.target) == self.suffix:
+            return ast.copy_location(ast.Name(id=self.name, ctx=ast.Load()), node)
+        return self.generic_visit(node)
+
+
+def prefix_kind(body: ast.AST, target: str, columns: Callable[[ast.AST, str], list[str]]) -> str | None:
+    """``prefix:[(suffix, file kind or None), ...]`` when ``target`` is a path prefix whose files
+    the code reads (``open(prefix + '.bim')``, ``pd.read_csv('{}.fam'.format(prefix))``), else
+    ``None``. Each file's content is what its reader expects, found as for a path parameter by
+    reading the body with ``prefix + suffix`` replaced by a name (:func:`file_kind`)."""
+    import copy
+
+    bound: dict[str, str] = {}  # local -> suffix (``fn = prefix + '.map'``)
+    for node in ast.walk(body):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            suffix = _suffix_of(node.value, target)
+            if suffix:
+                bound[node.targets[0].id] = suffix
+    suffixes: list[str] = []
+    for node in ast.walk(body):
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        f = node.func
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        if name not in _PATH_READERS or (name == "open" and _writes(node)):
+            continue
+        arg = node.args[0]
+        suffix = _suffix_of(arg, target) or (bound.get(arg.id) if isinstance(arg, ast.Name) else None)
+        if suffix and suffix not in suffixes and len(suffix) <= 24 and "/" not in suffix:
+            suffixes.append(suffix)
+    if not suffixes:
+        return None
+    files = []
+    for i, suffix in enumerate(suffixes[:6]):
+        name = f"_bc_pfx{i}"
+        tree = _SuffixToName(target, suffix, name).visit(copy.deepcopy(body))
+        for local, suf in bound.items():  # ``fn = prefix + '.map'``: the local is that file too
+            if suf == suffix:
+                tree = _rename(tree, local, name)
+        files.append((suffix, file_kind(ast.fix_missing_locations(tree), name, columns)))
+    return "prefix:" + repr(files)
+
+
+def _writes(node: ast.Call) -> bool:
+    """``open(P, 'w')`` (or ``'a'``, ``'x'``): a file the code makes, not one it reads."""
+    mode = (
+        node.args[1]
+        if len(node.args) > 1
+        else next((k.value for k in node.keywords if k.arg == "mode"), None)
+    )
+    return (
+        isinstance(mode, ast.Constant) and isinstance(mode.value, str) and bool(set(mode.value) & set("wax"))
+    )
+
+
+def _rename(tree: ast.AST, old: str, new: str) -> ast.AST:
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id == old:
+            n.id = new
+    return tree
+
+
 def handle_kind(body: ast.AST, target: str) -> str | None:
     """``handle:(lines kind)`` when parameter ``target`` is itself read as an open file whose lines
     are split into fields (``for row in csv.reader(target, delimiter='\\t')``, ``for line in
@@ -393,6 +500,21 @@ def _bc_lines(_r, layout):
             return "%.3f" % _r.uniform(0, 100)
         return _bc_word(_r)
     return "".join(sep.join(one(t) for t in fields) + "\n" for _ in range(_r.randint(1, 6)))
+
+
+def _bc_prefixed(_r, files):
+    """A path prefix with one file per suffix the code opens (``prefix + '.bim'``), each holding
+    what its reader expects (``files``: (suffix, content, separator, header))."""
+    prefix = "./_bc_pfx_%d" % len(_bc_files)
+    for suffix, content, sep, header in files:
+        path = prefix + suffix
+        if hasattr(content, "to_csv"):
+            content.to_csv(path, sep=sep, index=False, header=header)
+        else:
+            with open(path, "w") as fh:
+                fh.write(content)
+        _bc_files.append(path)
+    return prefix
 
 
 def _bc_write(_r, content, sep, header=True):

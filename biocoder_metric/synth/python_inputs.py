@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from biocoder_metric import pyast
-from biocoder_metric.synth.python_files import file_kind, handle_kind, lines_expr
+from biocoder_metric.synth.python_files import file_kind, handle_kind, lines_expr, prefix_kind
 from biocoder_metric.synth.python_formats import format_expr, format_kind
 from biocoder_metric.synth.python_slice import dispatch_choices
 from biocoder_metric.synth.python_text import text_structure
@@ -1859,6 +1859,17 @@ def refine_kinds(
         )  # the lines or table the reader expects (python_files)
         if content:
             kinds.insert(0, content)
+    if (
+        depth == 0
+        and "." not in target
+        and (not kinds or kinds[0].startswith(("str", "path", "int", "text")))
+    ):
+        # open(prefix + '.bim'): files beside it (``prefix = get_prefix(fn)``: a helper's value too)
+        prefixed = next(
+            filter(None, (prefix_kind(body, a, string_columns) for a in aliases(body, target))), None
+        )
+        if prefixed:
+            kinds.insert(0, prefixed)
     if depth == 0 and kinds[0] != "a_type" and "." not in target and called(body, target):
         # a parameter the body calls is a function: its value for given arguments is drawn from
         # them (the same call, the same value), typed by how the body uses what it returns
@@ -2132,6 +2143,15 @@ def kind_expr(kind: str) -> str:
     if kind.startswith("file:"):  # a file written with what the reader expects (python_files)
         inner, sep, *header = pyast.literal_eval(kind[len("file:") :])
         return f"_bc_write(_r, {kind_expr(inner)}, {sep!r}{''.join(f', {h!r}' for h in header)})"
+    if kind.startswith("prefix:"):  # a path prefix with the files the code opens beside it
+        files = []
+        for suffix, inner in pyast.literal_eval(kind[len("prefix:") :]):
+            content, sep, header = ("lines:" + repr(("\t", ["str", "int", "int"])), None, True)
+            if inner:
+                content, sep, *rest = pyast.literal_eval(inner[len("file:") :])
+                header = rest[0] if rest else True
+            files.append(f"({suffix!r}, {kind_expr(content)}, {sep!r}, {header!r})")
+        return f"_bc_prefixed(_r, [{', '.join(files)}])"
     if kind.startswith("lines:"):
         return lines_expr(kind)
     if kind.startswith("handle:"):  # an open text file: the lines its reader expects
