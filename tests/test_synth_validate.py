@@ -409,7 +409,8 @@ def test_the_mutant_gate_tolerates_a_third_of_a_small_functions_mutants_being_eq
 
 #: Made-up goldens of shapes the golden raised on every call before (round 16; each fails on the
 #: round-15 code): a matrix combined with a vector, a method's value unpacked, tables read with
-#: positional columns or with names of the reader's own, and files named by a prefix and a suffix.
+#: positional columns or with names of the reader's own, files named by a prefix and a suffix, and
+#: pairs unpacked from a slice of a list.
 ROUND16 = {
     "lead_projection": '''import numpy as np
 
@@ -436,6 +437,15 @@ def lead_projection(matrix, loadings):
     n = sum(1 for _ in open(fam))
     return out, n
 ''',
+    "kmer_shares": '''def kmer_shares(kmers, skip):
+    """Share of each k-mer's count among the k-mers after the first ``skip``, in k-mer order."""
+    total = 0
+    kept = []
+    for kmer, n in kmers[skip:]:
+        total += n
+        kept.append((kmer, n))
+    return [(k, round(n / total, 4)) for k, n in sorted(kept)] if total else []
+''',
     "sample_ids": '''import pandas as pd
 
 
@@ -461,7 +471,8 @@ def total_depth(path, min_depth=0):
 def test_shapes_unpacked_results_and_positional_tables_validate(pool, name: str):
     """Arrays of one case share their sizes in a searched variant (python_search ``square``); a
     method's value unpacked is a tuple (python_inputs); ``usecols`` and ``names`` shape the table
-    file; a prefix gets a file per suffix the code opens, each as its reader expects (python_files)."""
+    file; a prefix gets a file per suffix the code opens, each as its reader expects (python_files);
+    ``for s, n in kmers[skip:]`` types the elements as ``for s, n in kmers`` would."""
     rec = synthesize_task(pool, _row(f"u_{name}", ROUND16[name], name), SynthOptions(sandbox="bwrap"))
     assert rec["status"] == "validated", rec["reason"]
     v = rec["validation"]

@@ -1296,13 +1296,31 @@ def object_methods(body: ast.AST, target: str, depth: int = 1) -> dict[str, str]
     return out
 
 
+def _same_elements(node: ast.AST) -> ast.AST:
+    """What a loop's iterable holds the elements of: ``xs[i:]``, ``sorted(xs)``, ``reversed(xs)``,
+    ``list(xs)`` iterate the elements of ``xs``."""
+    while True:
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            node = node.value
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("sorted", "reversed", "list", "tuple", "set")
+            and len(node.args) == 1
+        ):
+            node = node.args[0]
+        else:
+            return node
+
+
 def _loop_targets(body: ast.AST, target: str) -> list[ast.AST]:
-    """The loop targets of ``for v in target`` (and ``for i, v in enumerate(target)``: ``v``)."""
+    """The loop targets of ``for v in target`` (and ``for i, v in enumerate(target)``: ``v``;
+    ``for s, n in kmers[i:]``, ``sorted(target)``, ``reversed(target)``: the same elements)."""
     out = []
     for node in ast.walk(body):
         if not isinstance(node, (ast.For, ast.comprehension)):
             continue
-        it, var = node.iter, node.target
+        it, var = _same_elements(node.iter), node.target
         if (
             isinstance(it, ast.Call)
             and isinstance(it.func, ast.Name)
@@ -1311,7 +1329,7 @@ def _loop_targets(body: ast.AST, target: str) -> list[ast.AST]:
             and isinstance(var, ast.Tuple)
             and len(var.elts) == 2
         ):
-            it, var = it.args[0], var.elts[1]
+            it, var = _same_elements(it.args[0]), var.elts[1]
         if (
             isinstance(it, ast.Call)
             and isinstance(it.func, ast.Name)
