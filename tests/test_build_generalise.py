@@ -1691,7 +1691,10 @@ def test_file_layouts_follow_the_reader():
     written = "def f(p):\n    with open(p, 'w') as fh:\n        for l in fh:\n            a = l.split()\n"
     assert kind(written) is None  # a file opened for writing is an output, not an input
     named = "def f(p):\n    t = pd.read_csv(p, header=None, names=['a'])\n    return t['a']\n"
-    assert kind(named) is None  # the code names the columns itself: the header is not its vocabulary
+    # the code names the columns itself: a table without a header line, in those columns
+    assert kind(named) == "file:" + repr(("frame:['a']", ",", False))
+    computed = "def f(p, cols):\n    t = pd.read_csv(p, header=None, names=cols)\n    return t['a']\n"
+    assert kind(computed) is None  # names the code computes are not its vocabulary
 
 
 def test_sliced_code_that_names_the_function_under_test_calls_the_candidate(tmp_path: Path):

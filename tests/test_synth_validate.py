@@ -18,7 +18,7 @@ import pytest
 from biocoder_dataset.schema import empty_row
 from biocoder_metric.execution import EvalOptions, run_evaluation
 from biocoder_metric.execution.executors.local import SandboxPool
-from biocoder_metric.synth import python_slice
+from biocoder_metric.synth import python_harness, python_slice
 from biocoder_metric.synth.pipeline import SynthOptions, candidates, synthesize_task
 from biocoder_metric.synth.validate import validate
 
@@ -549,3 +549,30 @@ def test_java_readers_streams_written_to_and_exceptions_are_generated(pool, name
     assert v["mutation_score"] >= 0.8 and v["null_candidates_passed"] == []
     if name == "writeWrapped":  # a void method: what it wrote is what is compared
         assert "after out: " in rec["context"]
+
+
+def test_what_a_with_statement_enters_is_a_handle_or_an_object_that_can_be_entered():
+    """``with ctx.open(path) as fh: for line in fh: ...``: the method's value is an open text file
+    with the lines the loop splits (it was a number, and every call raised); a value entered but
+    read by nothing is a text handle too; a plain generated object can be entered (itself)."""
+    from biocoder_metric.synth import python_inputs as pi
+
+    golden = """def count_records(ctx, path, other):
+    n = 0
+    with ctx.open(path) as fh:
+        for line in fh:
+            if int(line.split('\\t')[1]) > 3:
+                n += 1
+    with other.session() as s:
+        ctx.store(s)
+    return n
+"""
+    func = ast.parse(golden).body[0]
+    opened = pi.object_methods(func, "ctx", 0)["open"]
+    assert opened.startswith("stub:handle:") and "int" in opened
+    assert pi.object_methods(func, "other", 0)["session"].startswith("stub:handle:")
+    prelude: dict = {}
+    exec(python_harness.PRELUDE, prelude)  # the harness's own helpers (no task code)
+    obj = prelude["_bc_ns"](a=1)
+    with obj as entered:
+        assert entered is obj

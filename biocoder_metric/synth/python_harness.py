@@ -120,6 +120,12 @@ class _bc_ns:
     def __init__(self, **kw):
         self.__dict__.update(kw)
 
+    def __enter__(self):  # ``with conn:``: the object itself, as most resources return
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
 
 def _bc_series(_r, n=None):
     """``n`` values: the case's length, shared with its arrays and tables (they are combined)."""

@@ -525,6 +525,13 @@ def aliases(body: ast.AST, target: str) -> list[str]:
     """``target`` and the local names bound to it unchanged (``method = self.merge_method.value``)."""
     out = [target]
     for node in ast.walk(body):
+        if (
+            isinstance(node, ast.withitem)
+            and isinstance(node.optional_vars, ast.Name)
+            and _is_target(node.context_expr, target)
+            and node.optional_vars.id not in out
+        ):  # with helper(path) as fh: (a handle or object the helper opened)
+            out.append(node.optional_vars.id)
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             if _is_target(node.value, target) and node.targets[0].id not in out:
                 out.append(node.targets[0].id)
@@ -1283,7 +1290,8 @@ def object_methods(body: ast.AST, target: str, depth: int = 1) -> dict[str, str]
         elif not votes and m in kept:
             # ``is_xx = cnarr.guess_xx(); if is_xx is not None: ...``: a value nothing types is
             # still a value (always ``None`` would leave the code after it unreached)
-            out[m] = "stub:" + rank_kinds(m.removeprefix("get_"), {})[0]
+            ranked = rank_kinds(m.removeprefix("get_"), {})
+            out[m] = "stub:" + refine_kinds(tree, result, ranked, {}, max(depth + 1, 1))[0]
         elif not votes:
             out[m] = "stub:none"
         else:
@@ -1892,10 +1900,20 @@ def refine_kinds(
         # a parameter the body calls is a function: its value for given arguments is drawn from
         # them (the same call, the same value), typed by how the body uses what it returns
         kinds[:0] = ["callable:" + repr(result_kind(body, target, "ret")), "passthrough"]
-    if depth == 0 and not kinds[0].startswith(("file:", "fmt:", "callable:")):
-        handle = handle_kind(body, target)  # the parameter is the open file itself (python_files)
+    if not kinds[0].startswith(("file:", "fmt:", "callable:")) and (
+        depth == 0 or target.startswith("_bc_ret_")
+    ):
+        # the parameter is the open file itself (python_files), or what ``with`` binds it to
+        # (``with ctx.open(path) as fh``: a method's value that is a handle)
+        handle = next(filter(None, (handle_kind(body, a) for a in aliases(body, target))), None)
         if handle:
             kinds.insert(0, handle)
+        elif any(
+            isinstance(n, ast.withitem) and _is_target(n.context_expr, target) for n in ast.walk(body)
+        ) and not kinds[0].startswith(
+            ("obj:", "handle:")
+        ):  # ``with ctx.open() as f: parse(f)``: what is entered is most often an open text file
+            kinds.insert(0, "handle:" + repr("lines:" + repr(("\t", ["str", "int", "int"]))))
     choices = compared_strings(body, target)
     if helpers and depth == 0:  # getattr(self, 'pwdist_' + kind): a name the pattern picks a member by
         choices += [c for c in dispatch_choices(body, target, helpers) if c not in choices]
