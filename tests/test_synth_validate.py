@@ -576,3 +576,23 @@ def test_what_a_with_statement_enters_is_a_handle_or_an_object_that_can_be_enter
     obj = prelude["_bc_ns"](a=1)
     with obj as entered:
         assert entered is obj
+
+
+def test_an_object_whose_field_is_assigned_to_is_built_two_levels_down():
+    """``prob = solver.create_problem(); prob.tolerance.value = 1e-9; prob.solve().get_value(v)``:
+    the method's value is an object whose ``tolerance`` takes an attribute (it was a number: only an
+    object takes one), and an object two levels down still gets its methods."""
+    from biocoder_metric.synth import python_inputs as pi
+
+    golden = """def solve(solver, v):
+    prob = solver.create_problem()
+    prob.tolerance.value = 1e-9
+    result = prob.solve()
+    return result.get_value(v) + 1
+"""
+    func = ast.parse(golden).body[0]
+    made = pi.object_methods(func, "solver", 0)["create_problem"]
+    assert made.startswith("stub:obj:")
+    fields = ast.literal_eval(made.removeprefix("stub:obj:"))
+    assert fields["tolerance"].startswith("obj:")
+    assert fields["solve"].startswith("stub:obj:") and "get_value" in fields["solve"]

@@ -1222,6 +1222,14 @@ class _MethodCallToName(ast.NodeTransformer):
         return node
 
 
+def _attributes_stored(body: ast.AST, target: str) -> bool:
+    """``target.value = x`` (``prob.tolerance.value = 1e-9``): only an object takes attributes."""
+    return any(
+        isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and _is_target(n.value, target)
+        for n in ast.walk(body)
+    )
+
+
 def _object_holder(body: ast.AST, target: str, depth: int) -> tuple[str, list[str], dict[str, str]]:
     """The name whose attribute reads and method calls type an object: ``target`` itself, or,
     when nothing is read on it, the first local bound to it unchanged that has some. Why: a
@@ -1948,9 +1956,10 @@ def refine_kinds(
             kinds.insert(0, "objlist:" + repr(fields))  # for row in rows: row.chromosome ...
     known = sum(w for f, w in votes.items() if f != "object")
     holder, subs, methods = (
-        _object_holder(body, target, depth) if depth < 2 and known < W_USAGE * 2 else (target, [], {})
+        _object_holder(body, target, depth) if depth < 3 and known < W_USAGE * 2 else (target, [], {})
     )
-    if (subs or (methods and votes.get("object"))) and depth < 2 and known < W_USAGE * 2:
+    stored = depth < 3 and known < W_USAGE * 2 and _attributes_stored(body, holder)
+    if (subs or (methods and votes.get("object")) or stored) and depth < 3 and known < W_USAGE * 2:
         fields = {}
         for sub in subs:
             if sub in methods:
