@@ -596,3 +596,64 @@ def test_an_object_whose_field_is_assigned_to_is_built_two_levels_down():
     fields = ast.literal_eval(made.removeprefix("stub:obj:"))
     assert fields["tolerance"].startswith("obj:")
     assert fields["solve"].startswith("stub:obj:") and "get_value" in fields["solve"]
+
+
+#: Made-up goldens that parse a command line (round 16): one given as a parameter, one read from
+#: ``sys.argv`` by a parser with a mutually exclusive pair, one that reads ``sys.argv`` by position.
+CLI = {
+    "region_options": '''import argparse
+
+
+def region_options(argv=None):
+    """Options of a region filter: ``REGION [--min-qual N] [--strand {+,-}] [--keep-dups]``."""
+    parser = argparse.ArgumentParser(prog="regfilt")
+    parser.add_argument("region")
+    parser.add_argument("--min-qual", type=int, default=20)
+    parser.add_argument("--strand", choices=["+", "-"], default="+")
+    parser.add_argument("--keep-dups", action="store_true")
+    args = parser.parse_args(argv)
+    chrom, _, span = args.region.partition(":")
+    return chrom.upper(), args.min_qual * 2, args.strand == "-", not args.keep_dups
+''',
+    "colour_mode": '''import argparse
+
+
+def colour_mode(default_width):
+    """The display settings given on the command line."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--width", type=int, default=default_width)
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--no-color", action="store_true")
+    group.add_argument("--white-bg", action="store_true")
+    args = parser.parse_args()
+    mode = "plain" if args.no_color else "light" if args.white_bg else "dark"
+    return mode, max(args.width, 10)
+''',
+    "run_label": '''import sys
+
+
+def run_label(prefix):
+    """A label for this run: the prefix and the tool's first argument, lower case."""
+    return prefix + "-" + sys.argv[1].lower()[:8]
+''',
+}
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+@pytest.mark.parametrize("name", sorted(CLI))
+def test_command_lines_are_drawn_from_the_parsers_own_arguments(pool, name: str):
+    """A parameter handed to ``parse_args`` is a command line of the parser's positionals, options,
+    flags and choices; a golden reading ``sys.argv`` gets one set before each call (python_cli)."""
+    rec = synthesize_task(pool, _row(f"u_{name}", CLI[name], name), SynthOptions(sandbox="bwrap"))
+    assert rec["status"] == "validated", rec["reason"]
+    v = rec["validation"]
+    assert v["mutation_score"] >= 0.8 and v["null_candidates_passed"] == []
+    assert "_bc_cli(_r, " in rec["context"]
+
+
+def test_names_a_default_reads_are_free_though_a_parameter_shares_them():
+    """``def main(args=None, urlopen=urlopen)``: the default is evaluated where the function is
+    defined, so the module's ``urlopen`` must be imported (the harness raised NameError)."""
+    func = ast.parse("def main(args=None, urlopen=urlopen, n=N_MAX):\n    return urlopen(args)\n").body[0]
+    assert python_slice.free_names(func) == ["N_MAX", "urlopen"]

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from biocoder_metric import pyast
 from biocoder_metric.execution.harness import INSERT_MARKER
-from biocoder_metric.synth import python_files, python_lookups, python_stubs, python_text
+from biocoder_metric.synth import python_cli, python_files, python_lookups, python_stubs, python_text
 from biocoder_metric.synth.python_evidence import (
     EXAMPLE_RATE,
     callsite_examples,
@@ -415,6 +415,7 @@ PRELUDE = (
     + python_files.PRELUDE
     + python_text.PRELUDE
     + python_stubs.KEY_PRELUDE
+    + python_cli.PRELUDE
 )
 
 
@@ -487,6 +488,9 @@ class Subject:
     required: list[str] = field(default_factory=list)
     #: pairs of parameters whose lengths the body requires equal
     same_lengths: list[tuple[str, str]] = field(default_factory=list)
+    #: the arguments of the command line the golden reads from ``sys.argv`` (python_cli), set
+    #: before each call; None: it reads none
+    argv: list | None = None
 
 
 def analyse(
@@ -542,6 +546,7 @@ def analyse(
     subject.likes = {p.name: c for p in subject.params if (c := compared_constants(func, p.name))}
     subject.required = required_defaults(func, [p.name for p in subject.params if p.has_default])
     subject.same_lengths = equal_lengths(func, [p.name for p in subject.params])
+    subject.argv = python_cli.argv_spec(func)
     subject.agreements, subject.compositions = python_lookups.lookups(
         func,
         [p.name for p in subject.params],
@@ -915,6 +920,8 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
     start = len(body)  # the lines of one attempt (inputs drawn, then the call) start here
     if plan.stubs:
         body += python_stubs.attempt_lines(plan.stubs)
+    if subject.argv is not None:  # the command line the golden parses itself (python_cli)
+        body.append(f"__import__('sys').argv = ['prog'] + _bc_cli(_r, {subject.argv!r})")
     if examples:
         body.append(
             f"_bc_ex = _r.choice({examples!r}) if _bc_try == 0 and _r.random() < {plan.example_rate} else None"

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from biocoder_metric import pyast
+from biocoder_metric.synth import python_cli
 from biocoder_metric.synth.python_files import file_kind, handle_kind, lines_expr, prefix_kind
 from biocoder_metric.synth.python_formats import format_expr, format_kind
 from biocoder_metric.synth.python_slice import dispatch_choices
@@ -1904,6 +1905,10 @@ def refine_kinds(
         )
         if prefixed:
             kinds.insert(0, prefixed)
+    if depth == 0 and python_cli.parsed_param(body, target):  # parser.parse_args(argv): a command line
+        spec = python_cli.cli_spec(body)
+        if spec is not None:
+            kinds.insert(0, "cli:" + repr(spec))
     if depth == 0 and kinds[0] != "a_type" and "." not in target and called(body, target):
         # a parameter the body calls is a function: its value for given arguments is drawn from
         # them (the same call, the same value), typed by how the body uses what it returns
@@ -2188,6 +2193,8 @@ def kind_expr(kind: str) -> str:
     if kind.startswith("file:"):  # a file written with what the reader expects (python_files)
         inner, sep, *header = pyast.literal_eval(kind[len("file:") :])
         return f"_bc_write(_r, {kind_expr(inner)}, {sep!r}{''.join(f', {h!r}' for h in header)})"
+    if kind.startswith("cli:"):  # a command line the golden's parser accepts (python_cli)
+        return f"_bc_cli(_r, {kind[len('cli:') :]})"
     if kind.startswith("prefix:"):  # a path prefix with the files the code opens beside it
         files = []
         for suffix, inner in pyast.literal_eval(kind[len("prefix:") :]):

@@ -342,6 +342,20 @@ def free_names(node: ast.AST, skip_self: bool = True) -> list[str]:
             and n.id not in _BUILTINS
         ):
             out.append(n.id)
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        # defaults and decorators are evaluated where the function is defined: ``urlopen=urlopen``
+        # reads the module's ``urlopen`` though the parameter binds the name inside
+        outer = [
+            *node.args.defaults,
+            *(d for d in node.args.kw_defaults if d is not None),
+            *node.decorator_list,
+        ]
+        out += [
+            n.id
+            for d in outer
+            for n in ast.walk(d)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in _BUILTINS
+        ]
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and skip_self:
         out = [n for n in out if n != node.name]
     return list(dict.fromkeys(out))
