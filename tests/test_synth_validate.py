@@ -657,3 +657,29 @@ def test_names_a_default_reads_are_free_though_a_parameter_shares_them():
     defined, so the module's ``urlopen`` must be imported (the harness raised NameError)."""
     func = ast.parse("def main(args=None, urlopen=urlopen, n=N_MAX):\n    return urlopen(args)\n").body[0]
     assert python_slice.free_names(func) == ["N_MAX", "urlopen"]
+
+
+def test_a_record_read_by_attribute_and_by_key_is_an_object_holding_items():
+    """``cnr.center_all()`` and ``cnr['log2']``, ``'gc' in cnr``: neither a dict (no methods) nor a
+    plain object (not subscriptable) fits; the object carries the items its keys read."""
+    from biocoder_metric.synth import python_inputs as pi
+
+    golden = """def recentre(cnr, limit):
+    cnr.center_all()
+    if 'gc' in cnr and cnr['gc'] > 0.5:
+        cnr.rescale(cnr["gc"])
+    return [v for v in cnr['log2'] if v < limit]
+"""
+    func = ast.parse(golden).body[0]
+    votes = pi.usage_votes(func, "cnr")
+    kind = pi.refine_kinds(func, "cnr", pi.rank_kinds("cnr", votes), votes)[0]
+    assert kind.startswith("obj:")
+    fields = ast.literal_eval(kind.removeprefix("obj:"))
+    assert {"center_all", "rescale", "_bc_items"} <= set(fields)
+    assert set(ast.literal_eval(fields["_bc_items"].removeprefix("dictkeys:"))) == {"gc", "log2"}
+    prelude: dict = {}
+    exec(python_harness.PRELUDE, prelude)
+    obj = prelude["_bc_ns"](_bc_items={"gc": 0.7})
+    assert "gc" in obj and obj["gc"] == 0.7
+    with pytest.raises(TypeError):
+        prelude["_bc_ns"](a=1)["a"]  # a plain object is still not subscriptable

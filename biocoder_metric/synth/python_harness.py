@@ -120,6 +120,21 @@ class _bc_ns:
     def __init__(self, **kw):
         self.__dict__.update(kw)
 
+    def __getitem__(self, key):  # a record read by key too (``feature['Name']``): its items
+        if "_bc_items" not in self.__dict__:
+            raise TypeError("'_bc_ns' object is not subscriptable")
+        return self.__dict__["_bc_items"][key]
+
+    def __setitem__(self, key, value):
+        if "_bc_items" not in self.__dict__:
+            raise TypeError("'_bc_ns' object does not support item assignment")
+        self.__dict__["_bc_items"][key] = value
+
+    def __contains__(self, key):  # ``'gc' in cnr``
+        if "_bc_items" not in self.__dict__:
+            raise TypeError("argument of type '_bc_ns' is not iterable")
+        return key in self.__dict__["_bc_items"]
+
     def __enter__(self):  # ``with conn:``: the object itself, as most resources return
         return self
 

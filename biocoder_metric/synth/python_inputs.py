@@ -1960,11 +1960,16 @@ def refine_kinds(
                 fields[sub] = refine_kinds(body, f"{loop_var}.{sub}", rank_kinds(sub, sv), sv, depth + 1)[0]
             kinds.insert(0, "objlist:" + repr(fields))  # for row in rows: row.chromosome ...
     known = sum(w for f, w in votes.items() if f != "object")
-    holder, subs, methods = (
-        _object_holder(body, target, depth) if depth < 3 and known < W_USAGE * 2 else (target, [], {})
-    )
+    holder, subs, methods = _object_holder(body, target, depth) if depth < 3 else (target, [], {})
+    # a record read both ways (``f.start`` and ``f['Name']``, ``cnr.center_all()`` and
+    # ``cnr['log2']``): the key reads' dict votes do not make it a plain dict
+    keys = read_keys(body, holder) if (subs or methods) and depth < 3 else []
+    if not keys and known >= W_USAGE * 2:
+        subs, methods = [], {}
+    if keys:  # both ways: an object whatever else its uses suggest
+        known = 0.0
     stored = depth < 3 and known < W_USAGE * 2 and _attributes_stored(body, holder)
-    if (subs or (methods and votes.get("object")) or stored) and depth < 3 and known < W_USAGE * 2:
+    if (subs or (methods and votes.get("object")) or stored or keys) and depth < 3 and known < W_USAGE * 2:
         fields = {}
         for sub in subs:
             if sub in methods:
@@ -1975,10 +1980,12 @@ def refine_kinds(
                 refine_kinds(body, sub_target, rank_kinds(sub, sv), sv, depth + 1)[0] if sv else "str_word"
             )
         fields.update(methods)
+        if keys:  # the values its keys hold (``_bc_ns.__getitem__``)
+            fields["_bc_items"] = "dictkeys:" + repr(key_kinds(body, holder, keys, depth))
         kinds.insert(0, "obj:" + repr(fields))
     if (
         fmt
-        and not kinds[0].startswith(("choice:", "regex:", "a_type"))
+        and not kinds[0].startswith(("choice:", "regex:", "a_type", "obj:"))
         and not (kinds[0].startswith(("handle:", "callable:")) and fmt.endswith(":text"))
         and not _split_into_fields(kinds[0])
     ):  # plain text lines say less than the fields a reader splits them into
