@@ -48,6 +48,34 @@ def test_the_round_11_dev_probe_counts_quoted_are_the_raw_outputs():
             assert quoted in text, f"{doc.name} does not quote {quoted}"
 
 
+def test_the_round_16_gained_and_lost_counts_quoted_are_the_raw_outputs():
+    """The README's round-16 counts (held-out upstream Python: three gained, none lost; fresh:
+    one gained, two lost; Java: none moved) are what ``scripts/synth_round_diff.py`` prints from
+    the committed raw runs of rounds 15 and 16 (Java: 14 and 16)."""
+    results = REPO / "docs" / "bench-results"
+    words = {0: "none", 1: "one", 2: "two", 3: "three"}
+
+    def diff(old: str, new: str) -> dict[tuple[str, str], tuple[int, ...]]:
+        out = subprocess.run(
+            [sys.executable, "scripts/synth_round_diff.py", str(results / old), str(results / new)],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        return {(g, p): tuple(map(int, rest)) for g, p, *rest in (ln.split() for ln in out.splitlines()[1:])}
+
+    py = diff("synth_generalise_python_round15.json", "synth_generalise_python_round16.json")
+    java = diff("synth_generalise_java_round14.json", "synth_generalise_java_round16.json")
+    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    _, gained, lost = py[("upstream-python", "heldout")]
+    assert f"{words[gained]} held-out tasks gained and {words[lost]} lost" in text
+    _, gained, lost = py[("fresh-python", "heldout")]
+    assert f"{words[gained]} gained and {words[lost]} lost. An earlier held-out run" in text
+    assert all(g == 0 and lost == 0 for _, g, lost in java.values())
+    assert "none gained, none lost" in text
+
+
 def test_the_round_15_gained_and_lost_counts_quoted_are_the_raw_outputs(tmp_path: Path):
     """The README says five dev tasks gained and none lost, and none of the 80 held-out tasks
     moved, between rounds 14 and 15; ``scripts/synth_round_diff.py`` prints those counts from the
