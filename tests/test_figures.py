@@ -48,25 +48,26 @@ def test_the_round_11_dev_probe_counts_quoted_are_the_raw_outputs():
             assert quoted in text, f"{doc.name} does not quote {quoted}"
 
 
+def _round_diff(old: str, new: str, folder: Path | None = None) -> dict[tuple[str, str], tuple[int, ...]]:
+    """``scripts/synth_round_diff.py`` on two raw runs: (group, part) -> (in both, gained, lost)."""
+    folder = folder or REPO / "docs" / "bench-results"
+    out = subprocess.run(
+        [sys.executable, "scripts/synth_round_diff.py", str(folder / old), str(folder / new)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return {(g, p): tuple(map(int, rest)) for g, p, *rest in (ln.split() for ln in out.splitlines()[1:])}
+
+
 def test_the_round_16_gained_and_lost_counts_quoted_are_the_raw_outputs():
     """The README's round-16 counts (held-out upstream Python: three gained, none lost; fresh:
     one gained, two lost; Java: none moved) are what ``scripts/synth_round_diff.py`` prints from
     the committed raw runs of rounds 15 and 16 (Java: 14 and 16)."""
-    results = REPO / "docs" / "bench-results"
     words = {0: "none", 1: "one", 2: "two", 3: "three"}
-
-    def diff(old: str, new: str) -> dict[tuple[str, str], tuple[int, ...]]:
-        out = subprocess.run(
-            [sys.executable, "scripts/synth_round_diff.py", str(results / old), str(results / new)],
-            cwd=REPO,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-        return {(g, p): tuple(map(int, rest)) for g, p, *rest in (ln.split() for ln in out.splitlines()[1:])}
-
-    py = diff("synth_generalise_python_round15.json", "synth_generalise_python_round16.json")
-    java = diff("synth_generalise_java_round14.json", "synth_generalise_java_round16.json")
+    py = _round_diff("synth_generalise_python_round15.json", "synth_generalise_python_round16.json")
+    java = _round_diff("synth_generalise_java_round14.json", "synth_generalise_java_round16.json")
     text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
     _, gained, lost = py[("upstream-python", "heldout")]
     assert f"{words[gained]} held-out tasks gained and {words[lost]} lost" in text
@@ -80,26 +81,11 @@ def test_the_round_15_gained_and_lost_counts_quoted_are_the_raw_outputs(tmp_path
     """The README says five dev tasks gained and none lost, and none of the 80 held-out tasks
     moved, between rounds 14 and 15; ``scripts/synth_round_diff.py`` prints those counts from the
     committed raw runs. It counts only tasks in both runs, so a task new to one sample is no gain."""
-    results = REPO / "docs" / "bench-results"
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "scripts/synth_round_diff.py",
-            str(results / "synth_generalise_python_round14.json"),
-            str(results / "synth_generalise_python_round15.json"),
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    rows = {
-        (g, p): tuple(map(int, rest)) for g, p, *rest in (ln.split() for ln in proc.stdout.splitlines()[1:])
-    }
+    rows = _round_diff("synth_generalise_python_round14.json", "synth_generalise_python_round15.json")
     dev = [v for (g, p), v in rows.items() if p == "dev"]
     held = [v for (g, p), v in rows.items() if p == "heldout"]
-    assert sum(v[1] for v in dev) == 5 and sum(v[2] for v in dev) == 0, proc.stdout
-    assert sum(v[0] for v in held) == 80 and sum(v[1] + v[2] for v in held) == 0, proc.stdout
+    assert sum(v[1] for v in dev) == 5 and sum(v[2] for v in dev) == 0, rows
+    assert sum(v[0] for v in held) == 80 and sum(v[1] + v[2] for v in held) == 0, rows
     text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
     assert "five dev tasks gained and none lost" in text
     assert "on the same 80 held-out tasks none gained and none lost" in text
@@ -109,16 +95,5 @@ def test_the_round_15_gained_and_lost_counts_quoted_are_the_raw_outputs(tmp_path
     (tmp_path / "new.json").write_text(
         json.dumps({"tasks": [dict(task, status="validated"), dict(task, task_id="b", status="validated")]})
     )
-    out = subprocess.run(
-        [
-            sys.executable,
-            "scripts/synth_round_diff.py",
-            str(tmp_path / "old.json"),
-            str(tmp_path / "new.json"),
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    assert out.splitlines()[1].split() == ["g", "dev", "1", "1", "0"], out
+    rows = _round_diff("old.json", "new.json", tmp_path)
+    assert rows == {("g", "dev"): (1, 1, 0)}, rows

@@ -683,3 +683,16 @@ def test_a_record_read_by_attribute_and_by_key_is_an_object_holding_items():
     assert "gc" in obj and obj["gc"] == 0.7
     with pytest.raises(TypeError):
         prelude["_bc_ns"](a=1)["a"]  # a plain object is still not subscriptable
+    # the same record as a helper's value kept in a local: the keys are read on the local
+    from biocoder_metric.synth.python_stubs import plan_stubs
+
+    kept = """def smooth(path, limit):
+    cnr = load_bins(path)
+    cnr.center_all()
+    if 'gc' in cnr and cnr['gc'] > 0.5 and cnr['depth'] > 2:
+        cnr.rescale(cnr['gc'])
+    return [v for v in cnr['log2'] if v < limit]
+"""
+    stubs, _ = plan_stubs([kept], ["load_bins"])
+    ((_, kinds),) = stubs.slots
+    assert kinds[0].startswith("obj:") and "_bc_items" in kinds[0] and "center_all" in kinds[0]

@@ -73,7 +73,7 @@ def cli_spec(body: ast.AST) -> list[Arg] | None:
         and isinstance(n.value.func, ast.Attribute)
         and n.value.func.attr == "add_mutually_exclusive_group"
     }
-    out: list[Arg] = []
+    found: list[tuple[int, int, Arg]] = []
     for node in ast.walk(body):
         if (
             isinstance(node, ast.Call)
@@ -86,23 +86,9 @@ def cli_spec(body: ast.AST) -> list[Arg] | None:
                 continue
             if arg[1] == "skip":
                 return None
-            out.append(arg)
+            found.append((node.lineno, node.col_offset, arg))
     # ast.walk is breadth-first: positionals must keep the order the source gives them
-    out.sort(key=lambda a: _line_of(body, a))
-    return out
-
-
-def _line_of(body: ast.AST, arg: Arg) -> tuple[int, int]:
-    for node in ast.walk(body):
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "add_argument"
-            and node.args
-            and _const(node.args[0]) == arg[0][0]
-        ):
-            return node.lineno, node.col_offset
-    return 0, 0
+    return [arg for *_, arg in sorted(found, key=lambda f: f[:2])]
 
 
 def _parse_calls(body: ast.AST) -> list[ast.Call]:

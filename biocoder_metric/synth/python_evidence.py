@@ -271,20 +271,27 @@ def length_multiple(func: ast.AST, target: str) -> int | None:
 _CONSTANT_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)?[A-Z][A-Z0-9_]*$")
 
 
-def _of_target(node: ast.AST, target: str) -> bool:
-    """``target``, ``tuple(target)``/``list(target)``/``set(target)``, or a slice of one of them."""
+def unwrap_copies(node: ast.AST, copies: tuple[str, ...]) -> ast.AST:
+    """``node`` without the slices and one-argument calls of ``copies`` around it
+    (``tuple(arr)[:3]`` -> ``arr``, ``sorted(xs[i:])`` -> ``xs``): the value they copy."""
     while True:
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
             node = node.value
         elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
-            and node.func.id in ("tuple", "list", "set", "frozenset")
+            and node.func.id in copies
             and len(node.args) == 1
         ):
             node = node.args[0]
         else:
-            return isinstance(node, ast.Name) and node.id == target
+            return node
+
+
+def _of_target(node: ast.AST, target: str) -> bool:
+    """``target``, ``tuple(target)``/``list(target)``/``set(target)``, or a slice of one of them."""
+    node = unwrap_copies(node, ("tuple", "list", "set", "frozenset"))
+    return isinstance(node, ast.Name) and node.id == target
 
 
 def compared_constants(func: ast.AST, target: str) -> list[str]:

@@ -507,13 +507,7 @@ def _bc_prefixed(_r, files):
     what its reader expects (``files``: (suffix, content, separator, header))."""
     prefix = "./_bc_pfx_%d" % len(_bc_files)
     for suffix, content, sep, header in files:
-        path = prefix + suffix
-        if hasattr(content, "to_csv"):
-            content.to_csv(path, sep=sep, index=False, header=header)
-        else:
-            with open(path, "w") as fh:
-                fh.write(content)
-        _bc_files.append(path)
+        _bc_put(prefix + suffix, content, sep, header)
     return prefix
 
 
@@ -521,11 +515,16 @@ def _bc_write(_r, content, sep, header=True):
     """A new input file holding ``content`` (a table is written with its header, unless the
     reader names the columns itself)."""
     path = "./_bc_in_%d.txt" % len(_bc_files)
+    _bc_put(path, content, sep, header)
+    return path
+
+
+def _bc_put(path, content, sep, header):
+    """Write ``content`` (text, or a table) to the input file ``path`` and list it."""
     if hasattr(content, "to_csv"):
         content.to_csv(path, sep=sep, index=False, header=header)
     else:
         with open(path, "w") as fh:
             fh.write(content)
     _bc_files.append(path)
-    return path
 '''

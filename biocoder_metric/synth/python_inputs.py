@@ -24,6 +24,7 @@ from pathlib import Path
 
 from biocoder_metric import pyast
 from biocoder_metric.synth import python_cli
+from biocoder_metric.synth.python_evidence import unwrap_copies
 from biocoder_metric.synth.python_files import file_kind, handle_kind, lines_expr, prefix_kind
 from biocoder_metric.synth.python_formats import format_expr, format_kind
 from biocoder_metric.synth.python_slice import dispatch_choices
@@ -92,6 +93,10 @@ KINDS: dict[str, str] = {
     "passthrough": "(lambda *a, **k: a[0] if a else None)",
     "none": "None",
 }
+
+#: Lines of text when nothing says what a file holds (a word and two numbers, tab-separated):
+#: what is entered by ``with`` and read by nothing, a prefix's file no reader describes.
+TEXT_LINES = "lines:" + repr(("\t", ["str", "int", "int"]))
 
 #: Weights of each evidence source (see module docstring for the order).
 W_ANNOTATION, W_DEFAULT, W_DOC, W_CALLSITE, W_USAGE, W_NAME = 10.0, 8.0, 6.0, 5.0, 3.0, 2.0
@@ -1316,18 +1321,7 @@ def object_methods(body: ast.AST, target: str, depth: int = 1) -> dict[str, str]
 def _same_elements(node: ast.AST) -> ast.AST:
     """What a loop's iterable holds the elements of: ``xs[i:]``, ``sorted(xs)``, ``reversed(xs)``,
     ``list(xs)`` iterate the elements of ``xs``."""
-    while True:
-        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
-            node = node.value
-        elif (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
-            and node.func.id in ("sorted", "reversed", "list", "tuple", "set")
-            and len(node.args) == 1
-        ):
-            node = node.args[0]
-        else:
-            return node
+    return unwrap_copies(node, ("sorted", "reversed", "list", "tuple", "set"))
 
 
 def _loop_targets(body: ast.AST, target: str) -> list[ast.AST]:
@@ -1926,7 +1920,7 @@ def refine_kinds(
         ) and not kinds[0].startswith(
             ("obj:", "handle:")
         ):  # ``with ctx.open() as f: parse(f)``: what is entered is most often an open text file
-            kinds.insert(0, "handle:" + repr("lines:" + repr(("\t", ["str", "int", "int"]))))
+            kinds.insert(0, "handle:" + repr(TEXT_LINES))
     choices = compared_strings(body, target)
     if helpers and depth == 0:  # getattr(self, 'pwdist_' + kind): a name the pattern picks a member by
         choices += [c for c in dispatch_choices(body, target, helpers) if c not in choices]
@@ -1960,16 +1954,22 @@ def refine_kinds(
                 fields[sub] = refine_kinds(body, f"{loop_var}.{sub}", rank_kinds(sub, sv), sv, depth + 1)[0]
             kinds.insert(0, "objlist:" + repr(fields))  # for row in rows: row.chromosome ...
     known = sum(w for f, w in votes.items() if f != "object")
-    holder, subs, methods = _object_holder(body, target, depth) if depth < 3 else (target, [], {})
+    # (the holder is only looked for where an object can come of it: few typed uses, or key reads
+    # that may sit beside fields and methods)
+    holder, subs, methods = (
+        _object_holder(body, target, depth)
+        if depth < 3 and (known < W_USAGE * 2 or any(read_keys(body, a) for a in aliases(body, target)))
+        else (target, [], {})
+    )
     # a record read both ways (``f.start`` and ``f['Name']``, ``cnr.center_all()`` and
-    # ``cnr['log2']``): the key reads' dict votes do not make it a plain dict
-    keys = read_keys(body, holder) if (subs or methods) and depth < 3 else []
-    if not keys and known >= W_USAGE * 2:
+    # ``cnr['log2']``) is an object whatever else its uses suggest: the key reads' dict votes do
+    # not make it a plain dict
+    keys = read_keys(body, holder) if subs or methods else []
+    typed = known >= W_USAGE * 2 and not keys  # its uses say what it is: no object
+    if typed:
         subs, methods = [], {}
-    if keys:  # both ways: an object whatever else its uses suggest
-        known = 0.0
-    stored = depth < 3 and known < W_USAGE * 2 and _attributes_stored(body, holder)
-    if (subs or (methods and votes.get("object")) or stored or keys) and depth < 3 and known < W_USAGE * 2:
+    stored = depth < 3 and not typed and _attributes_stored(body, holder)
+    if subs or (methods and votes.get("object")) or stored or keys:
         fields = {}
         for sub in subs:
             if sub in methods:
@@ -2205,7 +2205,7 @@ def kind_expr(kind: str) -> str:
     if kind.startswith("prefix:"):  # a path prefix with the files the code opens beside it
         files = []
         for suffix, inner in pyast.literal_eval(kind[len("prefix:") :]):
-            content, sep, header = ("lines:" + repr(("\t", ["str", "int", "int"])), None, True)
+            content, sep, header = TEXT_LINES, None, True
             if inner:
                 content, sep, *rest = pyast.literal_eval(inner[len("file:") :])
                 header = rest[0] if rest else True
