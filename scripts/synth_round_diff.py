@@ -8,6 +8,8 @@ differ (a changed selection draws other functions). This compares only the tasks
         docs/bench-results/synth_generalise_python_round15.json
 
 Counts only: which held-out tasks moved is not printed (``--names`` prints the dev part's).
+``--seconds`` also prints, per group and part, the synthesis seconds the tasks in both runs took
+in each (the sum of the per-task ``seconds`` records).
 """
 
 from __future__ import annotations
@@ -23,11 +25,20 @@ def statuses(path: Path) -> dict[tuple[str, str, str], str]:
     return {(t["group"], t["part"], t["task_id"]): t["status"] for t in data["tasks"]}
 
 
+def seconds(path: Path) -> dict[tuple[str, str, str], float]:
+    """(group, part, task id) -> seconds its synthesis took."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {(t["group"], t["part"], t["task_id"]): t.get("seconds") or 0.0 for t in data["tasks"]}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("old", type=Path)
     ap.add_argument("new", type=Path)
     ap.add_argument("--names", action="store_true", help="also name the dev part's gained and lost tasks")
+    ap.add_argument(
+        "--seconds", action="store_true", help="also sum the synthesis seconds of the tasks in both"
+    )
     args = ap.parse_args(argv)
     old, new = statuses(args.old), statuses(args.new)
     print(f"{'group':18} {'part':8} {'in both':>7} {'gained':>6} {'lost':>4}")
@@ -40,6 +51,14 @@ def main(argv: list[str] | None = None) -> int:
             for label, ks in (("gained", gained), ("lost", lost)):
                 for k in ks:
                     print(f"    {label}: {k[2]}")
+    if args.seconds:
+        s_old, s_new = seconds(args.old), seconds(args.new)
+        print(f"\n{'group':18} {'part':8} {'old s':>7} {'new s':>7}")
+        for group, part in sorted({k[:2] for k in new}):
+            both = [k for k in new if k[:2] == (group, part) and k in old]
+            print(
+                f"{group:18} {part:8} {sum(s_old[k] for k in both):7.0f} {sum(s_new[k] for k in both):7.0f}"
+            )
     return 0
 
 

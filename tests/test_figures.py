@@ -75,6 +75,26 @@ def test_the_round_16_gained_and_lost_counts_quoted_are_the_raw_outputs():
     assert f"{words[gained]} gained and {words[lost]} lost. An earlier held-out run" in text
     assert all(g == 0 and lost == 0 for _, g, lost in java.values())
     assert "none gained, none lost" in text
+    # the held-out fresh synthesis seconds quoted (first commit, final code, its second run)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "scripts/synth_round_diff.py",
+            "--seconds",
+            str(REPO / "docs" / "bench-results" / "synth_generalise_python_round16a.json"),
+            str(REPO / "docs" / "bench-results" / "synth_generalise_python_round16.json"),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    fresh = next(
+        ln.split()
+        for ln in out.split("\n\n")[1].splitlines()
+        if ln.split()[:2] == ["fresh-python", "heldout"]
+    )
+    assert f"took {fresh[3]} s of synthesis instead of {fresh[2]} s" in text
 
 
 def test_the_round_15_gained_and_lost_counts_quoted_are_the_raw_outputs(tmp_path: Path):
