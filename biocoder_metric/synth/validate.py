@@ -152,18 +152,20 @@ def golden_outputs_checked(
     progs = harness.build_harness_programs(row, row["golden_code"], fuzz_cases=fuzz_cases, seed=seed)
     n = len(progs)
     v = Validation(passed=False, cases=n, runs=runs)
-    if runner(row["language"]).compiled:
-        # One compile first: a harness that does not compile fails in one compiler run, not n * runs.
-        first_try = pool.run(_job(row, progs[:1], timeout_s, memory_mb))[0]
-        if case_error(first_try, row["language"]) is not None:
-            v.reason = f"golden case 0 (run 1): {case_error(first_try, row['language'])}: {_error_line(first_try.stderr)}"
-            return None, v
-    outcomes = pool.run(_job(row, progs * runs, timeout_s, memory_mb))
-    for i, o in enumerate(outcomes):
-        err = case_error(o, row["language"])
-        if err is not None:
-            v.reason = f"golden case {i % n} (run {i // n + 1}): {err}: {_error_line(o.stderr)}"
-            return None, v
+    # In stages, stopping at the first failing one: case 0 alone (a harness that does not
+    # compile, or a golden that hangs on these inputs, costs one case, not n * runs time-outs),
+    # then the rest of run 1, then the repeat runs.
+    outcomes: list[Any] = []
+    for stage in (progs[:1], progs[1:], progs * (runs - 1)):
+        if not stage:
+            continue
+        start = len(outcomes)
+        outcomes += pool.run(_job(row, tuple(stage), timeout_s, memory_mb))
+        for i, o in enumerate(outcomes[start:], start):
+            err = case_error(o, row["language"])
+            if err is not None:
+                v.reason = f"golden case {i % n} (run {i // n + 1}): {err}: {_error_line(o.stderr)}"
+                return None, v
     first = [o.stdout for o in outcomes[:n]]
     v.max_case_s = round(max(o.duration_s for o in outcomes), 3)
     for r in range(1, runs):
@@ -212,10 +214,28 @@ def golden_case_outputs(
         spans.append((len(progs), len(progs) + len(got)))
         progs += got
     first = dict(row, context=contexts[0], kind="harness", executable=True)
-    outcomes = pool.run(_job(first, tuple(progs), timeout_s, memory_mb))
+    # Case 0 of every context first; the other cases only of contexts whose case 0 did not time
+    # out (a variant on which the golden hangs costs one time-out, not ``cases`` of them).
+    heads = [a for a, b in spans if b > a]
+    outcomes: list[Any] = [None] * len(progs)
+    for a, o in zip(
+        heads, pool.run(_job(first, tuple(progs[a] for a in heads), timeout_s, memory_mb)), strict=True
+    ):
+        outcomes[a] = o
+    rest = [
+        i
+        for a, b in spans
+        if b > a and case_error(outcomes[a], row["language"]) != Status.TIMEOUT
+        for i in range(a + 1, b)
+    ]
+    if rest:
+        for i, o in zip(
+            rest, pool.run(_job(first, tuple(progs[i] for i in rest), timeout_s, memory_mb)), strict=True
+        ):
+            outcomes[i] = o
 
     def text(o: Any) -> str | None:
-        if case_error(o, row["language"]) is not None:
+        if o is None or case_error(o, row["language"]) is not None:
             return None
         if not diagnostics:
             return o.stdout
