@@ -728,6 +728,8 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
                 vote("list_str", 4.0)  # subprocess.run(cmd): a command and its arguments
             elif fname == "range":
                 vote("int", 4.0)
+            elif fname in ("min", "max") and isinstance(fn, ast.Name) and len(node.args) >= 2:
+                vote("number", 2.0)  # max(lo, min(hi, q)): values compared, not a collection
             elif fname in _PATH_CALLS or (base in ("os", "path") and fname not in ("join",)):
                 vote("path", 4.0)
             elif fname in ("read_csv", "read_table") and node.args and _is_target(node.args[0], target):

@@ -18,6 +18,9 @@ the values agree at run time, after every input exists:
   ``re.fullmatch`` / ``re.sub(P, R, S)``, or ``rx.search(S)`` after ``rx = re.compile(P)``, where
   ``P`` is a parameter: a membership of ``P`` in ``S`` (a piece of the string searched, one of
   the strings of a list searched element by element), so a motif is found in its sequence.
+* **Pieces** (round 17). ``S.find(P)``, ``S.count(P)``, ``S.startswith(P)``, ``S.split(P)``,
+  ``S.replace(P, R)``, ``L.index(P)`` and the like, where ``P`` and ``S`` are parameters: a
+  membership of ``P`` in ``S``, as for a pattern (an adaptor is found in its read).
 * **Composition.** ``C[x]`` where ``x`` is an element of parameter ``P`` (``for x in P``,
   ``P[i]``, ``P[i:i + 3]``) and ``C`` is a mapping: in some cases ``P`` is rebuilt from ``C``'s
   keys (a string of codons the table knows, a list of known names).
@@ -48,6 +51,25 @@ MEMBER = "member"
 #: searched among ``re.F``'s arguments (a compiled pattern's method takes it one earlier).
 _SUBJECT = {"search": 1, "match": 1, "fullmatch": 1, "findall": 1, "finditer": 1, "sub": 2, "subn": 2}
 _SEARCHES = frozenset(_SUBJECT)
+#: Methods of a string (or list) whose first argument is looked for in it: ``seq.find(adaptor)``.
+_PIECE_METHODS = frozenset(
+    {
+        "find",
+        "rfind",
+        "index",
+        "rindex",
+        "count",
+        "startswith",
+        "endswith",
+        "split",
+        "rsplit",
+        "partition",
+        "rpartition",
+        "replace",
+        "removeprefix",
+        "removesuffix",
+    }
+)
 #: Calls a searched string goes through that keep pieces of it findable (case-insensitively).
 _CASE_AND_SPACE = frozenset({"upper", "lower", "strip", "rstrip", "lstrip", "casefold"})
 
@@ -202,6 +224,28 @@ class _Scan:
         if item not in found:
             found.append(item)
 
+    def piece(self, node: ast.Call, found: list) -> None:
+        """``S.find(P)``, ``S.count(P)``, ``S.startswith(P)``, ``S.split(P)``, ``L.index(P)``...:
+        ``P`` is found in ``S`` (a piece of a string, an element of a list)."""
+        if not (isinstance(node.func, ast.Attribute) and node.func.attr in _PIECE_METHODS and node.args):
+            return
+        arg = node.args[0]
+        if not (isinstance(arg, ast.Name) and arg.id in self.rename):
+            return
+        subject = node.func.value
+        while (
+            isinstance(subject, ast.Call)
+            and isinstance(subject.func, ast.Attribute)
+            and subject.func.attr in _CASE_AND_SPACE
+        ):
+            subject = subject.func.value
+        ref = self.container(subject)
+        if ref is None or ref[0] != "param" or ref == ("param", self.rename[arg.id]):
+            return
+        item = (ref, (("var", self.rename[arg.id], 0),), MEMBER)
+        if item not in found:
+            found.append(item)
+
     def chain(self, node: ast.Subscript, found: list) -> None:
         """``C[i][j]``: one nested lookup (a list of rows, a dict of dicts)."""
         keys: list[ast.AST] = []
@@ -244,6 +288,7 @@ class _Scan:
                     self.key(ref, node.args[0], found, composed)
             elif isinstance(node, ast.Call):
                 self.pattern(node, found)
+                self.piece(node, found)
 
 
 def lookups(
