@@ -696,3 +696,139 @@ def test_a_record_read_by_attribute_and_by_key_is_an_object_holding_items():
     stubs, _ = plan_stubs([kept], ["load_bins"])
     ((_, kinds),) = stubs.slots
     assert kinds[0].startswith("obj:") and "_bc_items" in kinds[0] and "center_all" in kinds[0]
+
+
+class _CountingPool:
+    """The real pool, counting the programs it is handed (what validation spent)."""
+
+    def __init__(self, pool: SandboxPool) -> None:
+        self.pool, self.programs = pool, 0
+
+    def run(self, job):  # noqa: ANN001, ANN201 - SandboxPool.run's signature
+        self.programs += len(job.programs)
+        return self.pool.run(job)
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+@pytest.mark.parametrize(
+    "golden",
+    [
+        "def spin(n):\n    while n == n:\n        n = n + 1 - 1\n",
+        "def spin(n):\n    raise SystemExit(3)\n",
+    ],
+    ids=["loops", "exits"],
+)
+def test_a_golden_that_hangs_or_fails_is_stopped_at_the_first_failing_stage(pool, golden: str):
+    """A plan whose golden loops forever on its inputs costs one case, not cases * runs time-outs:
+    case 0 runs alone, then the rest of run 1, then the repeat runs, each only if all before ran."""
+    row = _row("u_spin", golden, "spin")
+    ctx = candidates(row, SynthOptions())[0][0][2]
+    counting = _CountingPool(pool)
+    v = validate(
+        counting, dict(row, context=ctx, kind="harness", executable=True), fuzz_cases=6, timeout_s=1.0
+    )
+    assert not v.passed and v.reason.startswith("golden case 0 (run 1)")
+    assert counting.programs == 1  # not 6 * 3
+    good = _row("u_gc2", GC, "gc_fraction")
+    ctx = candidates(good, SynthOptions())[0][0][2]
+    counting = _CountingPool(pool)
+    v = validate(
+        counting, dict(good, context=ctx, kind="harness", executable=True), fuzz_cases=6, mutant_limit=0
+    )
+    assert v.runs == 3 and not v.reason.startswith("golden") and counting.programs >= 6 * 3  # every stage ran
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+def test_the_plan_search_runs_one_case_of_a_variant_on_which_the_golden_hangs(pool):
+    """The search's probe runs case 0 of every variant first, and the other cases only of those
+    whose case 0 did not time out: a hanging variant costs one time-out, the others are whole."""
+    from biocoder_metric.synth.validate import golden_case_outputs
+
+    golden = "def twice(n):\n    while isinstance(n, str):\n        pass\n    return n * 2\n"
+    row = _row("u_twice", golden, "twice")
+    sl = python_slice.slice_golden(golden, "twice")
+    subject = python_harness.analyse(golden, "twice")
+    ctxs = [
+        python_harness.render(subject, sl, python_harness.Plan(args=[(subject.params[0], k)], label=k))
+        for k in ("str_word", "int_small")
+    ]
+    counting = _CountingPool(pool)
+    hung, ran = golden_case_outputs(counting, row, ctxs, 4, seed=1, timeout_s=1.0, memory_mb=512)
+    assert hung == [None] * 4
+    assert all(out is not None and "result: " in out for out in ran)
+    assert counting.programs == 2 + 3  # case 0 of both, then cases 1-3 of the one that ran
+
+
+#: Made-up goldens that look an argument up in another with a string or list method: a random
+#: adaptor is never found in a random read, so the cut, the count or the split never happened.
+PIECES = {
+    "trim_adaptor": '''def trim_adaptor(read, adaptor, min_len=0):
+    """The read up to the first occurrence of the adaptor (the whole read if it is absent)."""
+    pos = read.upper().find(adaptor)
+    if pos == -1:
+        return read
+    if pos < min_len:
+        return ""
+    return read[:pos]
+''',
+    "motif_hits": '''def motif_hits(seq, motif):
+    """How often ``motif`` occurs in ``seq``, and whether ``seq`` starts with it."""
+    n = seq.count(motif)
+    return n, seq.startswith(motif), n > 1
+''',
+    "rank_of": '''def rank_of(names, name):
+    """1-based position of ``name`` in ``names``."""
+    return names.index(name) + 1
+''',
+}
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+@pytest.mark.parametrize("name", sorted(PIECES))
+def test_an_argument_looked_for_in_another_is_often_a_piece_of_it(pool, name: str):
+    """``read.find(adaptor)``, ``seq.count(motif)``, ``names.index(name)``: the argument looked
+    for is a piece (or element) of the one searched in most cases (python_lookups pieces)."""
+    rec = synthesize_task(pool, _row(f"u_{name}", PIECES[name], name), SynthOptions(sandbox="bwrap"))
+    assert rec["status"] == "validated", rec["reason"]
+    v = rec["validation"]
+    assert v["mutation_score"] >= 0.8 and v["null_candidates_passed"] == []
+
+
+#: Made-up goldens that hand a function of their own to a helper with no source (a stub).
+HANDED = {
+    "clamp_quality": '''def clamp_quality(q, lo=2, hi=40):
+    """``q`` clamped to [lo, hi], through the project's retry wrapper."""
+    return with_retries(lambda: max(lo, min(hi, q)))
+''',
+    "checked_depth": '''def checked_depth(raw, default=10):
+    """A read depth from user text: an integer of at least one, else ``default``."""
+
+    def at_least_one(value):
+        depth = int(float(value))
+        if depth < 1:
+            raise ValueError("depth below one")
+        return depth * 2
+
+    return run_checker(at_least_one, raw, default)
+''',
+}
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+@pytest.mark.parametrize("name", sorted(HANDED))
+def test_a_stub_handed_a_function_of_the_code_applies_it(pool, name: str):
+    """A helper with no source that is handed a local function or lambda calls it on its other
+    arguments (python_stubs), so what the function does is what the harness tests."""
+    row = _row(f"u_{name}", HANDED[name], name)
+    rec = synthesize_task(pool, row, SynthOptions(sandbox="bwrap"))
+    assert rec["status"] == "validated", rec["reason"]
+    v = rec["validation"]
+    assert v["mutation_score"] >= 0.8 and v["null_candidates_passed"] == []
+    # a bug inside the function handed over is caught (before, the helper's value ignored it)
+    wrong = HANDED[name].replace("max(lo, min(hi, q))", "max(lo, min(hi - 1, q))").replace("< 1", "< 2")
+    trial = dict(row, context=rec["context"], kind="harness", executable=True)
+    assert validate(pool, trial, mutants=[("hand", wrong)]).mutants[0]["killed"]

@@ -23,6 +23,11 @@ mechanically, for every such name:
   class, and a name used only in **annotations** needs nothing (harnesses start with
   ``from __future__ import annotations``).
 
+A called stub handed a **function of the code** (``_validator(positive_int, raw, default)``, a
+callback, a local ``def`` or ``lambda``) applies it to its other positional arguments, as the
+helper it stands for would, so the function handed over is tested (what it raises is raised);
+when it needs more arguments than the helper got, the value is drawn as for any call (round 17).
+
 A name used only as a **decorator** (``@click.command()``, ``@cli.option(...)``) passes the
 function through unchanged: the function is what is tested. A name only **tested with
 ``isinstance``** is an empty class of its own (no generated value is one of it). A name used in a
@@ -355,6 +360,14 @@ def _bc_stub(slot, args=(), kwargs=None):
     if make == "call_only":  # its only effect is being called: the call is the output
         print("stub call: %s%s%s" % (slot, _bc_stub_key(list(args)), _bc_stub_key(kwargs or {})))
         return None
+    for f in args:  # a function of the code handed to the helper: the helper applies it
+        if type(f).__name__ in ("function", "method") and not f.__name__.startswith("_bc_"):
+            rest = [a for a in args if a is not f]
+            code = f.__code__
+            most = code.co_argcount - (type(f).__name__ == "method")
+            if most - len(f.__defaults__ or ()) <= len(rest):
+                return f(*rest[:most])  # what it raises is the helper's outcome too
+            break
     key = "%s|%s|%s|%s" % (_bc_stub_case["seed"], slot, _bc_stub_key(list(args)), _bc_stub_key(kwargs or {}))
     return make(_bc_random.Random(key))
 '''
