@@ -733,3 +733,39 @@ def test_a_void_method_whose_effect_is_on_initialised_fields_shows_them_after_th
     assert any("after this.counts: [[" in o for o in got)
     assert _run_java(ctx, ADD_COUNT.replace("length % 8", "(length + 1) % 8"), tmp_path) != got
     assert _run_java(ctx, ADD_COUNT.replace("    seen++;\n", ""), tmp_path) != got
+
+
+@pytest.mark.parametrize(
+    ("golden", "stubbed", "bound"),
+    [
+        (
+            "def index_file(fn):\n    index.get_index(fn, sep=' ')\n    return deepcopy(fn)\n",
+            "index",
+            "from copy import deepcopy",
+        ),
+        (
+            "def count(fn):\n    return reader.count_records(fn) + len(dedent(fn))\n",
+            "reader",
+            "from textwrap import dedent",
+        ),
+        (
+            "def total(xs):\n    return reduce(lambda a, b: a + b, xs) + digits.count_of(xs)\n",
+            "digits",
+            "from functools import reduce",
+        ),
+    ],
+)
+def test_a_bare_name_is_bound_to_a_standard_member_only_where_its_uses_fit(
+    golden: str, stubbed: str, bound: str
+):
+    """``index.get_index(fn)`` reads an attribute ``operator.index`` lacks: the name was the
+    project's module, so it stays unresolved (a stub stands in); names whose uses fit keep their
+    standard binding."""
+    from biocoder_metric.synth import python_slice
+
+    name = golden.split("(")[0][4:]
+    sl = python_slice.slice_golden(golden, name)
+    assert stubbed in sl.unresolved and bound in sl.imports
+    assert not any(line.endswith(f" import {stubbed}") for line in sl.imports)
+    stubs, why = python_stubs.plan_stubs([golden], sl.unresolved)
+    assert stubs is not None and any(label.startswith(stubbed) for label, _ in stubs.slots), why

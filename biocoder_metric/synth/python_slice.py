@@ -218,6 +218,30 @@ def stdlib_import(name: str) -> str | None:
     return f"from {mod} import {name}" if mod else None
 
 
+def binding_fits(line: str, name: str, node: ast.AST) -> bool:
+    """Whether the member ``line`` (``from M import name``) binds supports what ``node`` does with
+    ``name``: every attribute read on it exists, and it is callable where it is called.
+
+    Why: a bare name found in exactly one standard or image module is only a guess at what the
+    flattened golden imported; ``index.get_index(fn)`` named the project's ``index`` module, not
+    ``operator.index``, and binding the builtin made every call an ``AttributeError``.
+    """
+    import importlib
+
+    module = line.split()[1]
+    try:
+        member = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
+        return False
+    for n in ast.walk(node):
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == name:
+            if not hasattr(member, n.attr):
+                return False
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name and not callable(member):
+            return False
+    return True
+
+
 #: Image modules whose public names a golden flattened out of its package uses bare: the ``six``
 #: compatibility layer (``iteritems``, ``text_type``), numpy's namespace (``newaxis``, ``dot``) and
 #: scipy.stats (``gmean``). The package had ``from six import iteritems``; the extraction kept only
@@ -417,6 +441,8 @@ def slice_golden(golden: str, function_name: str, helpers: dict[str, str] | None
                 line = f"import {name}"
             if line is None and name not in helpers:
                 line = stdlib_import(name) or image_import(name)
+                if line and not binding_fits(line, name, target):
+                    line = None  # ``index.get_index(fn)`` is no ``operator.index``: a stub stands in
             if line:
                 s.imports.append(line)
             elif name not in helpers and used_as_logger(target, name):
