@@ -832,3 +832,71 @@ def test_a_stub_handed_a_function_of_the_code_applies_it(pool, name: str):
     wrong = HANDED[name].replace("max(lo, min(hi, q))", "max(lo, min(hi - 1, q))").replace("< 1", "< 2")
     trial = dict(row, context=rec["context"], kind="harness", executable=True)
     assert validate(pool, trial, mutants=[("hand", wrong)]).mutants[0]["killed"]
+
+
+#: Made-up goldens whose branches need a missing or empty file, a file name with the ending the
+#: code looks for, or an options dict without some of its keys: before, one branch never ran.
+BRANCHES = {
+    "usable_index": '''import os
+
+
+def usable_index(bam_path):
+    """The index file beside a BAM when it exists and is not empty, else None."""
+    if not os.path.exists(bam_path) or os.path.getsize(bam_path) == 0:
+        return None
+    with open(bam_path) as fh:
+        first = fh.readline().strip()
+    return bam_path + ".bai", len(first)
+''',
+    "sample_name": '''import os
+
+
+def sample_name(path):
+    """A sample's name from its file: no folder, no .gz, no .vcf."""
+    base = os.path.basename(path)
+    if base.endswith(".gz"):
+        base = os.path.splitext(base)[0]
+    stem, ext = os.path.splitext(base)
+    if ext == ".vcf":
+        return stem
+    return base.upper()
+''',
+    "trim_settings": '''def trim_settings(opts, length):
+    """Trimming bounds from the options, with defaults for what is not given."""
+    lo = opts.get("min_len", 20)
+    hi = opts.get("max_len")
+    if hi is None:
+        hi = length
+    if "strict" in opts:
+        lo += 5
+    return max(0, min(lo, length)), min(hi, length)
+''',
+}
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+@pytest.mark.parametrize("name", sorted(BRANCHES))
+def test_missing_files_named_endings_and_absent_keys_reach_both_branches(pool, name: str):
+    """``os.path.exists(p)`` / ``getsize(p) == 0`` get a missing or empty file now and then, a
+    path only taken apart by ``os.path`` gets the endings the code looks for, and keys read with
+    ``.get`` or tested with ``in`` are sometimes absent (python_inputs, round 17)."""
+    row = _row(f"u_{name}", BRANCHES[name], name)
+    rec = synthesize_task(pool, row, SynthOptions(sandbox="bwrap"))
+    assert rec["status"] == "validated", rec["reason"]
+    v = rec["validation"]
+    assert v["mutation_score"] >= 0.8 and v["null_candidates_passed"] == []
+    param, head = {
+        "usable_index": ("bam_path", "checked:"),
+        "sample_name": ("path", "str_path:"),
+        "trim_settings": ("opts", "optkeys:"),
+    }[name]
+    assert rec["plan"][param].startswith(head), rec["plan"]
+    wrong = {  # each drops the branch only such inputs reach
+        "usable_index": ("not os.path.exists(bam_path) or os.path.getsize(bam_path) == 0", "not bam_path"),
+        "sample_name": ('base.endswith(".gz")', "False"),
+        "trim_settings": ("if hi is None:\n        hi = length", "if hi is None:\n        hi = length - 1"),
+    }[name]
+    assert wrong[0] in BRANCHES[name]
+    trial = dict(row, context=rec["context"], kind="harness", executable=True)
+    assert validate(pool, trial, mutants=[("hand", BRANCHES[name].replace(*wrong))]).mutants[0]["killed"]

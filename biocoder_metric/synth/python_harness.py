@@ -199,6 +199,38 @@ def _bc_file(_r, kind):
     return path
 
 
+#: File name endings a bioinformatics path is likely to carry (with the ones the code names).
+_BC_SUFFIXES = [".fastq", ".fq", ".fasta", ".fa", ".gz", ".bam", ".sam", ".vcf", ".bed", ".gff", ".txt", ".tsv", ".csv"]
+
+
+def _bc_pathname(_r, suffixes):
+    """A file name only handled as a string: directories, a stem, then up to two endings."""
+    name = "/".join(_bc_seq(_r, "abcdefgh", 1, 5) for _ in range(_r.randint(1, 3)))
+    for _ in range(_r.randint(0, 2)):
+        own = suffixes and _r.random() < 0.6
+        name += _r.choice(list(suffixes) if own else _BC_SUFFIXES + [""])
+    return name
+
+
+def _bc_dropkeys(_r, d, optional):
+    """``d`` without some of the keys the code allows to be missing (``opts.get('k')``)."""
+    for k in optional:
+        if k in d and _r.random() < 0.4:
+            del d[k]
+    return d
+
+
+def _bc_checked(_r, make):
+    """A path the code checks (exists, isfile, getsize): now and then missing or empty."""
+    u = _r.random()
+    if u < 0.2:
+        return "./_bc_missing_%d.txt" % len(_bc_files)
+    path = make()
+    if u < 0.35 and _bc_os.path.isfile(path):
+        open(path, "w").close()
+    return path
+
+
 def _bc_outpath(_r):
     path = "./_bc_out_%d.txt" % len(_bc_files)
     _bc_files.append(path)

@@ -86,7 +86,7 @@ KINDS: dict[str, str] = {
     "ndarray2_bool": "_bc_np(_r).rand(_bc_h, _bc_w) > 0.5",
     "ndarray_strel": "_bc_np(_r).rand(3, 3) > 0.3",
     "series": "_bc_series(_r, _bc_n)",
-    "str_path": "'/'.join(_bc_seq(_r, 'abcdefgh', 1, 5) for _ in range(_r.randint(1, 4))) + _r.choice(['', '.txt', '.tif'])",
+    "str_path": "_bc_pathname(_r, [])",
     "a_type": "_bc_ns",
     # a callback that hands back what it is given (a key function, a filter or grouping step
     # whose result the caller looks up again): the one function sure to return what fits
@@ -1195,6 +1195,32 @@ def read_keys(body: ast.AST, target: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def optional_keys(body: ast.AST, target: str) -> list[str]:
+    """String keys the code allows to be missing: read with ``d.get('k')`` or tested with
+    ``'k' in d``."""
+    out = []
+    for node in ast.walk(body):
+        key = None
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and _is_target(node.func.value, target)
+            and node.args
+        ):
+            key = node.args[0]
+        elif (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and isinstance(node.ops[0], (ast.In, ast.NotIn))
+            and _is_target(node.comparators[0], target)
+        ):
+            key = node.left
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            out.append(key.value)
+    return list(dict.fromkeys(out))
+
+
 def key_kinds(body: ast.AST, target: str, keys: list[str], depth: int) -> dict[str, str]:
     """The kind of each key's value, from how ``target['key']`` is used (compared with 'gff3': that string)."""
     import copy as _copy
@@ -1833,6 +1859,83 @@ def vararg_spec(
     return ParamSpec(name=arg.arg, kinds=kinds, votes=dict(votes), star=True)
 
 
+#: ``os.path`` functions that only take a name apart (the file is never touched).
+_NAME_CALLS = frozenset({"basename", "dirname", "splitext", "split", "normpath", "splitdrive", "relpath"})
+#: Calls that look at a file's existence or size (os.path's, os.stat, pathlib's).
+_EXISTENCE_CALLS = frozenset(
+    {"exists", "isfile", "lexists", "getsize", "access", "stat", "is_file", "getmtime"}
+)
+
+
+def _calls_with(body: ast.AST, target: str) -> list[ast.Call]:
+    """The calls ``target`` is an argument of."""
+    return [
+        n
+        for n in ast.walk(body)
+        if isinstance(n, ast.Call)
+        and any(_is_target(a, target) for a in [*n.args, *(k.value for k in n.keywords)])
+    ]
+
+
+def _names_only(body: ast.AST, target: str) -> bool:
+    """Whether ``target`` is only handed to ``os.path`` functions that take a name apart
+    (``os.path.splitext(fn)``): a file name, never a file."""
+    calls = _calls_with(body, target)
+    return bool(calls) and all(
+        isinstance(c.func, ast.Attribute)
+        and c.func.attr in _NAME_CALLS
+        and "path" in ast.unparse(c.func.value)
+        for c in calls
+    )
+
+
+def _existence_checked(body: ast.AST, target: str) -> bool:
+    """Whether the code asks if ``target`` exists or is empty (``os.path.isfile(f)``,
+    ``os.path.getsize(f) == 0``, ``Path(f).exists()``)."""
+    for n in ast.walk(body):
+        if not isinstance(n, ast.Call):
+            continue
+        name = n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")
+        if name not in _EXISTENCE_CALLS:
+            continue
+        if n.args and _is_target(n.args[0], target):
+            return True
+        recv = n.func.value if isinstance(n.func, ast.Attribute) else None
+        if recv is not None and (
+            _is_target(recv, target)
+            or isinstance(recv, ast.Call)
+            and any(_is_target(a, target) for a in recv.args)
+        ):
+            return True
+    return False
+
+
+def _suffixes(body: ast.AST) -> list[str]:
+    """File name endings the code looks for: what ``.endswith()`` is given, and short strings
+    compared with something (``ext == '.gz'``, ``ext in ('.fa', '.fasta')``)."""
+    found: list[str] = []
+    for n in ast.walk(body):
+        consts: list[ast.AST] = []
+        if (
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and n.func.attr == "endswith"
+            and n.args
+        ):
+            consts = n.args[0].elts if isinstance(n.args[0], ast.Tuple) else [n.args[0]]
+        elif isinstance(n, ast.Compare):
+            for side in [n.left, *n.comparators]:
+                consts += side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]
+        for c in consts:
+            if (
+                isinstance(c, ast.Constant)
+                and isinstance(c.value, str)
+                and re.fullmatch(r"\.?[\w.]{1,12}", c.value)
+            ):
+                found.append(c.value if c.value.startswith(".") else "." + c.value)
+    return list(dict.fromkeys(found))[:12]
+
+
 def refine_kinds(
     body: ast.AST,
     target: str,
@@ -1875,21 +1978,28 @@ def refine_kinds(
                     for n in ast.walk(body)
                 )
                 kinds.insert(0, "text:" + repr((seps, numeric)))
-        if (
-            top.startswith("path")
-            and not votes.get("path")
+        named = _names_only(body, target)
+        if top.startswith("path") and (
+            named
+            or not votes.get("path")
             and any(
                 isinstance(n, ast.Attribute) and _is_target(n.value, target) and n.attr in _STR_METHODS
                 for n in ast.walk(body)
             )
         ):
-            kinds.insert(0, "str_path")  # named like a path, only handled as a string: vary the string
-    if top.startswith("path") and top not in ("path_out", "path_dir") and kinds[0] != "str_path":
+            # named like a path, only handled as a string: vary the string, with the endings the
+            # code looks for (``prefix.endswith('impute2')``, ``ext == '.gz'``)
+            suffixes = _suffixes(body)
+            kinds.insert(0, f"str_path:{suffixes!r}" if suffixes else "str_path")
+    if top.startswith("path") and top not in ("path_out", "path_dir") and not kinds[0].startswith("str_path"):
         content = file_kind(
             body, target, string_columns
         )  # the lines or table the reader expects (python_files)
         if content:
             kinds.insert(0, content)
+        if kinds[0].startswith(("path_", "file:")) and kinds[0] not in ("path_out", "path_dir"):
+            if _existence_checked(body, target):  # os.path.isfile(f) and getsize(f): test both ways
+                kinds.insert(0, f"checked:{kinds[0]!r}")
     if (
         depth == 0
         and "." not in target
@@ -1932,6 +2042,9 @@ def refine_kinds(
         keys = read_keys(body, target)
         if keys:  # dialect['fmt'], opts.get('min_len'): a dict with exactly the keys the code reads
             kinds.insert(0, "dictkeys:" + repr(key_kinds(body, target, keys, depth)))
+            optional = optional_keys(body, target)
+            if optional:  # opts.get('fasta'), 'fasta' in opts: the code expects it may be absent
+                kinds.insert(0, "optkeys:" + repr((optional, kinds[0])))
     shaped = shaped_array_kind(body, target, kinds)
     if shaped:  # x[:, k], axis=1, x.shape[2]: the rank the indexing needs
         kinds = [shaped, *(k for k in kinds if k != shaped)]
@@ -2218,6 +2331,10 @@ def kind_expr(kind: str) -> str:
     if kind.startswith("handle:"):  # an open text file: the lines its reader expects
         return f"__import__('io').StringIO({kind_expr(pyast.literal_eval(kind[len('handle:') :]))})"
 
+    if kind.startswith("str_path:"):  # a file name with the endings the code looks for
+        return f"_bc_pathname(_r, {kind[len('str_path:') :]})"
+    if kind.startswith("checked:"):  # a path the code checks: now and then missing or empty
+        return f"_bc_checked(_r, lambda: {kind_expr(pyast.literal_eval(kind[len('checked:') :]))})"
     if kind.startswith("regex:"):
         return f"_r.choice({kind[len('regex:') :]})"
     if kind.startswith("struct:"):
@@ -2234,6 +2351,9 @@ def kind_expr(kind: str) -> str:
     if kind.startswith("tuplelist:"):
         fields = pyast.literal_eval(kind[len("tuplelist:") :])
         return "[(" + ", ".join(kind_expr(f) for f in fields) + ",) for _ in range(_r.randint(1, 6))]"
+    if kind.startswith("optkeys:"):  # a dict whose optional keys are now and then absent
+        optional, inner = pyast.literal_eval(kind[len("optkeys:") :])
+        return f"_bc_dropkeys(_r, {kind_expr(inner)}, {optional!r})"
     if kind.startswith("dictkeys:"):
         keys = pyast.literal_eval(kind[len("dictkeys:") :])
         return "{" + ", ".join(f"{k!r}: {kind_expr(v)}" for k, v in keys.items()) + "}"
