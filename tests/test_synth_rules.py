@@ -598,3 +598,23 @@ def test_strings_the_code_splits_get_the_shape_it_takes_apart(name: str):
     # most draws parse (a marker the code checks, '>', is planted in some; the rest are its own
     # rejections, which a validator may make up to half of)
     assert len(results) >= 5 and len(set(results)) >= 3, outs
+
+
+def test_a_click_commands_parameters_are_typed_by_its_options():
+    """``@click.option('--width', default=60)``, ``is_flag=True``, ``type=float``: the options
+    type the parameters the signature leaves bare (a list of cores made every call raise)."""
+    k = _kinds(
+        """\
+        @click.command()
+        @click.argument('seq')
+        @click.option('--line-width', 'width', default=60)
+        @click.option('--upper', is_flag=True)
+        @click.option('--min-gc', type=float)
+        def wrap_seq(seq, width, upper, min_gc):
+            s = seq.upper() if upper else seq
+            return [s[i:i + width] for i in range(0, len(s), width) if min_gc]
+        """
+    )
+    assert k["width"][0].startswith("int"), k["width"]
+    assert k["upper"][0] == "bool", k["upper"]
+    assert k["min_gc"][0].startswith("float"), k["min_gc"]

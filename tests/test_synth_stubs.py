@@ -769,3 +769,24 @@ def test_a_bare_name_is_bound_to_a_standard_member_only_where_its_uses_fit(
     assert not any(line.endswith(f" import {stubbed}") for line in sl.imports)
     stubs, why = python_stubs.plan_stubs([golden], sl.unresolved)
     assert stubs is not None and any(label.startswith(stubbed) for label, _ in stubs.slots), why
+
+
+@pytest.mark.parametrize(
+    ("golden", "name"),
+    [
+        ("def ranked(reads):\n    return sorted(reads, key=read_score)\n", "read_score"),
+        ("def cleaned(names):\n    return list(map(normalise, names))\n", "normalise"),
+        (
+            "def chunked(xs, n):\n    f = partial(scale_chunk, n)\n    return [f(x) for x in xs]\n",
+            "scale_chunk",
+        ),
+    ],
+)
+def test_a_name_handed_to_a_call_that_calls_it_is_a_function_stub(golden: str, name: str, tmp_path: Path):
+    """``sorted(xs, key=f)``, ``map(f, xs)``, ``partial(f, n)``: ``f`` has no source and is called
+    later, so its stub is a function of its arguments, not a drawn value (every call raised)."""
+    func = golden.split("(")[0][4:]
+    ctx, desc = _context(golden, func)
+    assert f"stub {name}()" in desc, desc
+    results = _results(_run(ctx, golden, range(8), tmp_path))
+    assert len(results) >= 6 and len(set(results)) >= 3, results

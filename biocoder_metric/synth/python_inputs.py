@@ -1722,6 +1722,35 @@ def _literal_family(node: ast.AST) -> str | None:
     return None
 
 
+def decorator_evidence(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[str]]:
+    """Families per parameter from command-line decorators (``@click.option('--cores',
+    default=1)``, ``@click.argument('n', type=int)``, ``is_flag=True``): a click command's
+    parameters are typed by its options, which its signature does not show."""
+    out: dict[str, list[str]] = {}
+    for d in func.decorator_list:
+        if not (
+            isinstance(d, ast.Call)
+            and isinstance(d.func, ast.Attribute)
+            and d.func.attr in ("option", "argument")
+        ):
+            continue
+        names = [a.value for a in d.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        plain = [n for n in names if n.isidentifier()]
+        longest = max(names, key=len, default="")
+        param = plain[0] if plain else longest.lstrip("-").replace("-", "_")
+        fams: list[str] = []
+        for k in d.keywords:
+            if k.arg == "default":
+                fams.append(_literal_family(k.value) or "")
+            elif k.arg == "type":
+                fams.append(family_of_type(ast.unparse(k.value).split(".")[-1].lower()) or "")
+            elif k.arg == "is_flag" and isinstance(k.value, ast.Constant) and k.value.value is True:
+                fams.append("bool")
+        if param.isidentifier() and any(fams):
+            out[param] = [f for f in fams if f]
+    return out
+
+
 # ---------------------------------------------------------------------------- per function
 
 
@@ -1788,6 +1817,7 @@ def infer_params(
     doc = docstring_types(ast.get_docstring(func))
     names = [p.arg for p in positional]
     sites = callsite_votes(repo_dir, func.name, names, func)
+    decorated = decorator_evidence(func)
     specs: list[ParamSpec] = []
     for arg, kw_only in [(p, False) for p in positional] + [(p, True) for p in a.kwonlyargs]:
         votes: dict[str, float] = defaultdict(float)
@@ -1804,6 +1834,8 @@ def infer_params(
             fam = family_of_type(doc[arg.arg])
             if fam:
                 votes[fam] += W_DOC
+        for fam in decorated.get(arg.arg, []):
+            votes[fam] += W_DEFAULT
         for fam, w in sites.get(arg.arg, {}).items():
             votes[fam] += w
         for fam, w in usage_votes(func, arg.arg).items():

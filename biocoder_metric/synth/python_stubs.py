@@ -119,6 +119,37 @@ def _annotation_nodes(tree: ast.AST) -> set[int]:
     return out
 
 
+#: Calls whose first argument is a function they call (``partial(f)``, ``pool.map(f, xs)``).
+_TAKES_FUNCTION = frozenset(
+    {
+        "partial",
+        "map",
+        "filter",
+        "imap",
+        "imap_unordered",
+        "starmap",
+        "apply",
+        "apply_async",
+        "map_async",
+        "submit",
+        "reduce",
+    }
+)
+#: Keywords whose value is a function (``sorted(xs, key=f)``, ``Thread(target=f)``).
+_FUNCTION_KEYWORDS = frozenset({"key", "target", "callback", "func", "function"})
+
+
+def _handed_as_function(node: ast.AST, parent: ast.AST | None) -> bool:
+    """Whether ``node`` is handed to a call that calls it: the first argument of
+    :data:`_TAKES_FUNCTION`, or a keyword of :data:`_FUNCTION_KEYWORDS`."""
+    if isinstance(parent, ast.keyword):
+        return parent.arg in _FUNCTION_KEYWORDS
+    if not (isinstance(parent, ast.Call) and parent.args and parent.args[0] is node):
+        return False
+    f = parent.func
+    return (f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")) in _TAKES_FUNCTION
+
+
 def _uses(tree: ast.AST, name: str) -> tuple[list[str], str | None]:
     """The slot labels ``name`` needs in ``tree`` (first use first), or a reason it cannot be stubbed.
 
@@ -164,6 +195,9 @@ def _uses(tree: ast.AST, name: str) -> tuple[list[str], str | None]:
             continue
         if isinstance(parent, ast.Call) and parent.func is node:
             call: ast.AST = parent
+            labels.append(f"{name}()")
+        elif _handed_as_function(node, parent):
+            call = None  # partial(f), pool.map(f, xs), sorted(xs, key=f): a function, called later
             labels.append(f"{name}()")
         elif isinstance(parent, ast.Attribute) and parent.value is node:
             grand = parents.get(id(parent))
