@@ -900,3 +900,27 @@ def test_missing_files_named_endings_and_absent_keys_reach_both_branches(pool, n
     assert wrong[0] in BRANCHES[name]
     trial = dict(row, context=rec["context"], kind="harness", executable=True)
     assert validate(pool, trial, mutants=[("hand", BRANCHES[name].replace(*wrong))]).mutants[0]["killed"]
+
+
+LOOKUP_DB = '''def gene_spans(db, gene_ids, pad=0):
+    """Span of each gene (looked up in the database by id) and how many children it has."""
+    out = {}
+    for g in gene_ids:
+        rec = db[g]
+        if rec.end < rec.start:
+            continue
+        out[g] = (rec.end - rec.start + 1 + 2 * pad, len(list(db.children(g))))
+    return out
+'''
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+def test_an_object_also_looked_up_by_variable_keys_gives_values_that_follow_the_key(pool):
+    """``db.children(g)`` and ``db[g]``: the object is subscriptable, and what a key gives is
+    typed by its use (``rec.start``, ``rec.end``) and the same for the same key (python_inputs
+    ``_bc_getitem``). Before, every call raised TypeError: '_bc_ns' object is not subscriptable."""
+    rec = synthesize_task(pool, _row("u_gene_spans", LOOKUP_DB, "gene_spans"), SynthOptions(sandbox="bwrap"))
+    assert rec["status"] == "validated", rec["reason"]
+    assert "_bc_getitem" in rec["plan"]["db"]
+    assert rec["validation"]["mutation_score"] >= 0.8

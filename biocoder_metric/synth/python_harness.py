@@ -121,9 +121,13 @@ class _bc_ns:
         self.__dict__.update(kw)
 
     def __getitem__(self, key):  # a record read by key too (``feature['Name']``): its items
-        if "_bc_items" not in self.__dict__:
+        items = self.__dict__.get("_bc_items")
+        lookup = self.__dict__.get("_bc_getitem")  # ``db[gene_id]``: a value that follows the key
+        if lookup is not None and (items is None or key not in items):
+            return lookup(key)
+        if items is None:
             raise TypeError("'_bc_ns' object is not subscriptable")
-        return self.__dict__["_bc_items"][key]
+        return items[key]
 
     def __setitem__(self, key, value):
         if "_bc_items" not in self.__dict__:

@@ -1143,6 +1143,39 @@ def shaped_array_kind(body: ast.AST, target: str, kinds: list[str]) -> str | Non
     return f"ndarray{rank}" + ("_int" if integer else "")
 
 
+class _AnyKeyToName(ast.NodeTransformer):
+    """``target[k]`` with a key that is no constant (``db[gene_id]``) -> the name ``result``."""
+
+    def __init__(self, target: str, result: str):
+        self.target, self.result, self.found = target, result, False
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        if (
+            _is_target(node.value, self.target)
+            and isinstance(node.ctx, ast.Load)
+            and not isinstance(node.slice, (ast.Constant, ast.Slice))
+        ):
+            self.found = True
+            return ast.copy_location(ast.Name(id=self.result, ctx=ast.Load()), node)
+        return node
+
+
+def looked_up_kind(body: ast.AST, target: str, depth: int) -> str | None:
+    """The kind of what ``target[k]`` gives for keys that are no constants (``db[gene_id].start``),
+    from how that value is used; None when ``target`` is never looked up so."""
+    import copy as _copy
+
+    result = "_bc_looked_up"
+    swap = _AnyKeyToName(target, result)
+    tree = swap.visit(_copy.deepcopy(body))
+    if not swap.found:
+        return None
+    votes = usage_votes(tree, result)
+    kinds = refine_kinds(tree, result, rank_kinds(result, votes), votes, depth + 1) if votes else ["str_word"]
+    return kinds[0] if not kinds[0].startswith("stub:") else "str_word"
+
+
 class _KeyToName(ast.NodeTransformer):
     """``target['k']`` / ``target.get('k', ...)`` -> the name ``result``: a value analysed like a variable."""
 
@@ -2129,6 +2162,9 @@ def refine_kinds(
         fields.update(methods)
         if keys:  # the values its keys hold (``_bc_ns.__getitem__``)
             fields["_bc_items"] = "dictkeys:" + repr(key_kinds(body, holder, keys, depth))
+        looked_up = looked_up_kind(body, holder, depth) if depth < 2 else None
+        if looked_up:  # db[gene_id] beside db.children(...): a lookup whose value follows the key
+            fields["_bc_getitem"] = "callable:" + repr(looked_up)
         kinds.insert(0, "obj:" + repr(fields))
     if (
         fmt

@@ -237,7 +237,12 @@ def binding_fits(line: str, name: str, node: ast.AST) -> bool:
         if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == name:
             if not hasattr(member, n.attr):
                 return False
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name and not callable(member):
+        if (
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Name)
+            and n.func.id == name
+            and not callable(member)
+        ):
             return False
     return True
 
