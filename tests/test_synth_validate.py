@@ -924,3 +924,26 @@ def test_an_object_also_looked_up_by_variable_keys_gives_values_that_follow_the_
     assert rec["status"] == "validated", rec["reason"]
     assert "_bc_getitem" in rec["plan"]["db"]
     assert rec["validation"]["mutation_score"] >= 0.8
+
+
+QUALITIES = """public static int lowQualityRun(final byte[] baseQuals, final int minQual) {
+    int best = 0, run = 0;
+    for (final byte q : baseQuals) {
+        run = q < minQual ? run + 1 : 0;
+        best = Math.max(best, run);
+    }
+    return best;
+}"""
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+@pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac) to compile the harness")
+def test_java_base_qualities_are_phred_scores_not_letters(pool):
+    """A ``byte[]`` of qualities is drawn as Phred scores (0-41), the range its comparisons with a
+    minimum quality split; as letters (65+) every comparison went one way and the output was one
+    constant."""
+    row = dict(_row("j_lowQualityRun", QUALITIES, "lowQualityRun"), language="java")
+    rec = synthesize_task(pool, row, SynthOptions(sandbox="bwrap"))
+    assert rec["status"] == "validated", rec["reason"]
+    assert rec["validation"]["mutation_score"] >= 0.8

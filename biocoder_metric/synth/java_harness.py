@@ -801,6 +801,9 @@ def generator(
     if t.endswith("[]"):
         base = t[:-2]
         if base == "byte":
+            if re.search(r"qual|phred|score", n) or variant == 1:
+                # base qualities (Phred scores 0-41), not letters: compared with a minimum quality
+                return "((byte[]) _bcPrimArray(_bcList(_r, 3, 15, () -> Byte.valueOf((byte) _r.nextInt(42))), byte.class))"
             return '_bcStr(_r, "ACGTN", 5, 30).getBytes()'
         if base == "char":
             return '_bcStr(_r, "ACGT", 5, 30).toCharArray()'
