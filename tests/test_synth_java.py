@@ -391,3 +391,16 @@ def test_a_nested_jdk_class_javac_names_by_its_simple_name_is_the_one_the_line_w
         "    return area.getWidth() + area.getHeight();\n}"
     )
     assert "Rectangle2D.Double area" in _first_harness(golden, "grow")
+
+
+@pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac) to find what is missing")
+def test_a_class_several_jars_declare_and_none_is_built_is_a_stub_of_what_the_golden_uses():
+    """``Utils.scale(...)``: many jars of the image declare a ``Utils`` and no generator builds one,
+    so no import is a safe guess; like a helper with no source, it becomes a stub of the static
+    methods the golden calls (before: "no source for class Utils (several jars declare one)")."""
+    golden = "public static int scaledLength(String s, int k) {\n    return Utils.scale(s.length(), k) + 1;\n}"
+    cands, reason, _ = candidates(_row(golden, "scaledLength"), SynthOptions(), [])
+    assert reason is None and cands
+    ctx = cands[0][2]
+    assert "class Utils" in ctx and "scale(int _p0, int _p1)" in ctx
+    assert not any(line.startswith("import ") and line.endswith(".Utils;") for line in ctx.splitlines())

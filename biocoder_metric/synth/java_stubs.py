@@ -922,10 +922,10 @@ def complete(
                     found = built
                 if len(found) == 1:
                     subject.imports.append(f"import {found[0]};")
-                elif not found:
-                    _stub_type(subject, name)  # used as a type or through static members
                 else:
-                    return f"no source for class {name} (several jars declare one)"
+                    # none, or several jars declare it and none is the one to build (``Utils``):
+                    # a stub of what the golden uses, as for a helper with no source
+                    _stub_type(subject, name)  # used as a type or through static members
                 continue
             target = subject.stub_types[owner] if owner is not None else None
             if kind == "variable":
