@@ -947,3 +947,47 @@ def test_java_base_qualities_are_phred_scores_not_letters(pool):
     rec = synthesize_task(pool, row, SynthOptions(sandbox="bwrap"))
     assert rec["status"] == "validated", rec["reason"]
     assert rec["validation"]["mutation_score"] >= 0.8
+
+
+#: Made-up goldens that need an axis of a given size: checked in the body, or spelled out by the
+#: docstring's shape (``start, end = spans.T`` needs exactly two columns).
+AXES = {
+    "strand_balance": '''import numpy as np
+
+
+def strand_balance(counts):
+    """(forward - reverse) / depth per site of a (sites, 2) count matrix."""
+    if counts.ndim != 2 or counts.shape[1] != 2:
+        raise ValueError("need forward and reverse counts")
+    total = counts.sum(axis=1)
+    return np.round((counts[:, 0] - counts[:, 1]) / np.maximum(total, 1), 4)
+''',
+    "mid_points": '''import numpy as np
+
+
+def mid_points(spans, shift=0):
+    """Midpoints of spans.
+
+    Parameters
+    ----------
+    spans : ndarray, int, shape (n_spans, 2)
+        Start and end of each span.
+    shift : int
+        Added to every midpoint.
+    """
+    start, end = spans.T
+    return (start + end) // 2 + shift
+''',
+}
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+@pytest.mark.parametrize("name", sorted(AXES))
+def test_an_axis_the_code_or_docstring_fixes_has_that_size(pool, name: str):
+    """``counts.shape[1] != 2`` or ``shape (n_spans, 2)``: that axis has that size in most cases
+    (python_inputs ``axes:``); before, the width was drawn like any other."""
+    rec = synthesize_task(pool, _row(f"u_{name}", AXES[name], name), SynthOptions(sandbox="bwrap"))
+    assert rec["status"] == "validated", rec["reason"]
+    assert next(iter(rec["plan"].values())).startswith("axes:({1: 2}")
+    assert rec["validation"]["mutation_score"] >= 0.8

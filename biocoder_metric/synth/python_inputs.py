@@ -224,6 +224,15 @@ def documented_array_kind(text: str) -> str | None:
     return f"ndarray{rank}"
 
 
+def documented_axes(text: str) -> dict[int, int]:
+    """Axis sizes a documented shape fixes: ``shape (n_variants, 2)`` -> {1: 2}."""
+    m = re.search(r"shape\s*[=:]?\s*\(([^)]*)\)", text.lower())
+    if not m:
+        return {}
+    dims = [d.strip() for d in m.group(1).split(",") if d.strip()]
+    return {i: int(d) for i, d in enumerate(dims) if d.isdigit() and 1 <= int(d) <= 16}
+
+
 def _rank(kind: str) -> int | None:
     m = re.match(r"ndarray([123])", kind)
     return int(m.group(1)) if m else (1 if kind.startswith("list_") else None)
@@ -1124,6 +1133,29 @@ def _int_valued(body: ast.AST, target: str) -> bool:
     return False
 
 
+def fixed_axes(body: ast.AST, target: str) -> dict[int, int]:
+    """Axis sizes the code compares with a constant (``ac.shape[1] != 2``, ``x.shape[-1] == 3``):
+    {axis: size}, sizes 1 to 16."""
+    out: dict[int, int] = {}
+    for n in ast.walk(body):
+        if not (isinstance(n, ast.Compare) and len(n.ops) == 1):
+            continue
+        for side, other in ((n.left, n.comparators[0]), (n.comparators[0], n.left)):
+            if (
+                isinstance(side, ast.Subscript)
+                and isinstance(side.value, ast.Attribute)
+                and side.value.attr == "shape"
+                and _is_target(side.value.value, target)
+                and isinstance(side.slice, ast.Constant)
+                and type(side.slice.value) is int
+                and isinstance(other, ast.Constant)
+                and type(other.value) is int
+                and 1 <= other.value <= 16
+            ):
+                out.setdefault(side.slice.value, other.value)
+    return out
+
+
 def shaped_array_kind(body: ast.AST, target: str, kinds: list[str]) -> str | None:
     """An array kind of the rank the body indexes (and integer codes when compared with integers), or ``None``."""
     if not kinds or not kinds[0].startswith("ndarray"):
@@ -1884,6 +1916,9 @@ def infer_params(
             )
         ):  # the docstring spells out the rank (or integer elements) the usage did not show
             kinds = [shaped, *(k for k in kinds if k != shaped)]
+        axes = documented_axes(doc[arg.arg]) if arg.arg in doc else {}
+        if axes and kinds and kinds[0].startswith("ndarray"):  # ``shape (n_variants, 2)``
+            kinds.insert(0, "axes:" + repr((axes, kinds[0])))
         specs.append(
             ParamSpec(
                 name=arg.arg,
@@ -2113,6 +2148,9 @@ def refine_kinds(
     shaped = shaped_array_kind(body, target, kinds)
     if shaped:  # x[:, k], axis=1, x.shape[2]: the rank the indexing needs
         kinds = [shaped, *(k for k in kinds if k != shaped)]
+    axes = fixed_axes(body, target) if kinds and kinds[0].startswith("ndarray") else {}
+    if axes:  # ``if ac.shape[1] != 2: raise``: that axis has that size in most cases
+        kinds.insert(0, "axes:" + repr((axes, kinds[0])))
     # a list of dicts inside a dict (``psm['items']`` of ``{'refs': [{'decoy': ...}]}``) is typed
     # one level deeper than objects are
     elem = element_kind(body, target, depth) if depth < 3 else None
@@ -2401,6 +2439,9 @@ def kind_expr(kind: str) -> str:
 
     if kind.startswith("str_path:"):  # a file name with the endings the code looks for
         return f"_bc_pathname(_r, {kind[len('str_path:') :]})"
+    if kind.startswith("axes:"):  # an array whose axes the code checks have those sizes (mostly)
+        axes, inner = pyast.literal_eval(kind[len("axes:") :])
+        return f"_bc_axes(_r, {kind_expr(inner)}, {axes!r})"
     if kind.startswith("checked:"):  # a path the code checks: now and then missing or empty
         return f"_bc_checked(_r, lambda: {kind_expr(pyast.literal_eval(kind[len('checked:') :]))})"
     if kind.startswith("regex:"):
