@@ -398,7 +398,9 @@ def test_a_class_several_jars_declare_and_none_is_built_is_a_stub_of_what_the_go
     """``Utils.scale(...)``: many jars of the image declare a ``Utils`` and no generator builds one,
     so no import is a safe guess; like a helper with no source, it becomes a stub of the static
     methods the golden calls (before: "no source for class Utils (several jars declare one)")."""
-    golden = "public static int scaledLength(String s, int k) {\n    return Utils.scale(s.length(), k) + 1;\n}"
+    golden = (
+        "public static int scaledLength(String s, int k) {\n    return Utils.scale(s.length(), k) + 1;\n}"
+    )
     cands, reason, _ = candidates(_row(golden, "scaledLength"), SynthOptions(), [])
     assert reason is None and cands
     ctx = cands[0][2]

@@ -325,3 +325,36 @@ def test_real_python_tasks_get_candidates(upstream_dir: Path):
         else:
             assert reason
     assert with_candidates >= 50, with_candidates
+
+
+def test_a_chain_deeper_than_the_slicers_recursion_is_sliced_whole(tmp_path: Path):
+    """A golden that reaches a definition through more than ``MAX_DEPTH`` others gets all of them:
+    names met that deep are resolved afterwards, not dropped (the harness failed with NameError)."""
+    depth = python_slice.MAX_DEPTH + 6
+    chain = "".join(f"def f{i}(x):\n    return f{i + 1}(x) + {i}\n\n\n" for i in range(depth))
+    chain += f"def f{depth}(x):\n    return x * 2\n"
+    golden = "def top(x):\n    return f0(x) - 1\n"
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "chain.py").write_text(chain + "\n\n" + golden)
+    sl = python_slice.slice_repository(golden, "top", tmp_path, tmp_path / "pkg" / "chain.py")
+    assert not sl.unresolved
+    defined = {ast.parse(d).body[0].name for d in sl.definitions}
+    assert {f"f{i}" for i in range(depth + 1)} <= defined
+    ns: dict = {}
+    exec("\n\n".join(sl.definitions) + "\n\n" + golden, ns)
+    assert ns["top"](5) == 5 * 2 + sum(range(depth)) - 1
+
+
+def test_a_class_body_calling_another_classs_method_comes_after_what_that_method_needs():
+    """``_converters = Converter.converters()`` runs ``Converter``'s method while the class is
+    defined: what the method reads (``Unit``) must be defined first, as for ``Converter(...)``."""
+    defs = [
+        "class Reader:\n    _converters = Converter.converters()\n",
+        "class Converter:\n    @classmethod\n    def converters(cls):\n        return {'u': Unit}\n",
+        "class Unit(int):\n    pass\n",
+    ]
+    ordered = python_slice.definition_order(defs)
+    ns: dict = {}
+    exec("\n".join(ordered), ns)
+    assert ns["Reader"]._converters == {"u": ns["Unit"]}

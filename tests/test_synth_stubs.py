@@ -790,3 +790,17 @@ def test_a_name_handed_to_a_call_that_calls_it_is_a_function_stub(golden: str, n
     assert f"stub {name}()" in desc, desc
     results = _results(_run(ctx, golden, range(8), tmp_path))
     assert len(results) >= 6 and len(set(results)) >= 3, results
+
+
+def test_a_name_used_as_a_value_and_through_attributes_is_the_namespace_it_stubs(tmp_path: Path):
+    """``serializer.dumps(rec)`` and ``s = serializer``: the namespace the stub defines is the value
+    handed on (before, the task stayed unresolved: "used both as a value and through calls")."""
+    golden = (
+        "def dump(rec, fmt=None):\n"
+        "    s = serializer if fmt is None else fmt\n"
+        "    return len(serializer.dumps(rec)) + (s is serializer)\n"
+    )
+    ctx, desc = _context(golden, "dump")
+    assert "stub serializer.dumps()" in desc and "stub serializer" not in desc, desc
+    results = _results(_run(ctx, golden, range(6), tmp_path))
+    assert len(results) >= 4, results

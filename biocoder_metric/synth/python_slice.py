@@ -157,6 +157,10 @@ _STDLIB_SOURCES = (
 _STDLIB_LATER_SOURCES = ("argparse", "uuid", "fnmatch", "shlex", "pprint", "zipfile", "tarfile")
 
 
+#: How deep :class:`_RepoSlicer` recursion goes before it defers a name (see ``drain``).
+MAX_DEPTH = 12
+
+
 def uses_same_named_member(node: ast.AST, name: str) -> bool:
     """Whether code uses a standard module's same-named member, not the module: it calls the
     name (``glob(pattern)``, ``deepcopy`` aside) or reads attributes only that member has
@@ -553,6 +557,8 @@ class _RepoSlicer:
         self.definitions: list[str] = []
         self.unresolved: list[str] = []
         self._done: set[tuple[Path, str]] = set()
+        #: names met deeper than the recursion goes (``MAX_DEPTH``): resolved by :meth:`drain`
+        self._deferred: list[tuple[Path, str]] = []
         self.modules: dict[str, tuple[Path, int]] = {}  # name -> module file inlined as a namespace
         #: the module-level function under test (module, name): sliced code that refers to it
         #: (``MODES = {'fused': fused_decoy}``) gets a forwarder to the harness's definition
@@ -698,10 +704,22 @@ class _RepoSlicer:
                     return other
         return src
 
+    def drain(self) -> None:
+        """Resolve the names :meth:`resolve` deferred (and what they need in turn).
+
+        Why: a chain of more than ``MAX_DEPTH`` definitions (a module constant computed by a helper
+        of a module a class of the golden's module imports) was cut at that depth, and the harness
+        failed with a ``NameError`` on the name that was never sliced."""
+        while self._deferred:
+            self.resolve(*self._deferred.pop(0), 0)
+
     def resolve(self, path: Path, name: str, depth: int = 0) -> None:
         """Make ``name`` (as seen from module ``path``) available: import it or slice its definition."""
         key = (path, name)
-        if key in self._done or depth > 12:
+        if key in self._done:
+            return
+        if depth > MAX_DEPTH:  # deeper than the recursion goes: later, from the top, never dropped
+            self._deferred.append(key)
             return
         self._done.add(key)
         node = self.index(path).get(name)
@@ -977,6 +995,7 @@ def slice_repository(
         if src_class is not None and name == src_class.name:
             continue
         slicer.resolve(path, name)
+    slicer.drain()
     shims = _local_import_shims(slicer, path, [golden, *members], slicer.definitions[:])
     # the bases' source: ``class C(distance.Distance)`` uses ``Distance`` of the namespace ``distance``
     heads = [f"class _BCBases({', '.join(s.class_bases)}): pass"] if s.class_bases else []
@@ -986,6 +1005,7 @@ def slice_repository(
     if [t for t in more if t not in shims]:
         shims += [t for t in more if t not in shims]
         slicer.finish_modules([golden, *members, *heads])
+    slicer.drain()
     s.imports = list(dict.fromkeys(slicer.imports + submodule_imports(target)))
     s.definitions = definition_order(slicer.definitions + [t for t in shims if t not in slicer.definitions])
     s.class_members = members
@@ -1022,20 +1042,24 @@ def _called_at_definition(node: ast.stmt) -> set[str]:
     elif isinstance(node, ast.ClassDef):
         out: set[str] = set()
         for d in [*node.decorator_list, *node.bases]:
-            out |= {
-                c.func.id for c in ast.walk(d) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
-            }
+            out |= {name for c in ast.walk(d) if isinstance(c, ast.Call) for name in _callee(c)}
         for stmt in node.body:
             out |= _called_at_definition(stmt)
         return out
     else:
         parts = [node]
-    return {
-        c.func.id
-        for p in parts
-        for c in ast.walk(p)
-        if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
-    }
+    return {name for p in parts for c in ast.walk(p) if isinstance(c, ast.Call) for name in _callee(c)}
+
+
+def _callee(call: ast.Call) -> list[str]:
+    """The defined name a call runs code of: ``X`` of ``X(...)`` and of ``X.method(...)``
+    (``_converters = XMLValueConverter.converters()`` runs the class's method then)."""
+    f = call.func
+    if isinstance(f, ast.Name):
+        return [f.id]
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+        return [f.value.id]
+    return []
 
 
 def definition_order(definitions: list[str]) -> list[str]:

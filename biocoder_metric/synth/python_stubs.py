@@ -232,7 +232,9 @@ def _uses(tree: ast.AST, name: str) -> tuple[list[str], str | None]:
     if raised:
         return [], f"{name} is raised or caught and used otherwise"
     if other and len(labels) > 1:
-        return [], f"{name} is used both as a value and through calls or attributes"
+        # also called or read through (``serializer.dumps(x)`` and ``fmt = serializer``): the
+        # function or namespace the stub defines is the value handed on
+        labels = [lb for lb in labels if lb != name]
     return labels, None
 
 
