@@ -97,6 +97,43 @@ def test_the_round_16_gained_and_lost_counts_quoted_are_the_raw_outputs():
     assert f"took {fresh[3]} s of synthesis instead of {fresh[2]} s" in text
 
 
+def test_the_round_17_counts_and_seconds_quoted_are_the_raw_outputs():
+    """The README's round-17 quotes: no held-out Python task gained or lost, the held-out
+    synthesis seconds (fresh and upstream) before and after, and the dev gains, are what
+    ``scripts/synth_round_diff.py`` prints from the committed raw runs of rounds 16 and 17; the
+    wider dev samples' counts too."""
+    words = {0: "none", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+    py = _round_diff("synth_generalise_python_round16.json", "synth_generalise_python_round17.json")
+    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    assert all(py[(g, "heldout")][1:] == (0, 0) for g in ("fresh-python", "upstream-python"))
+    assert "on the same 80 held-out tasks none gained and none lost" in text
+    _, gained, lost = py[("upstream-python", "dev")]
+    assert f"dev upstream Python 15/30 -> 16/30 ({words[gained]} gained, {words[lost]} lost)" in text
+    dev120 = _round_diff("synth_generalise_dev120_round16.json", "synth_generalise_dev120_round17.json")
+    _, gained, lost = dev120[("upstream-python", "dev")]
+    assert f"53/120 -> 56/120 ({words[gained]} gained, {words[lost]} lost;" in text
+    wide = _round_diff(
+        "synth_generalise_devfresh144_round16a.json", "synth_generalise_devfresh144_round16.json"
+    )
+    assert wide[("fresh-python", "dev")] == (144, 0, 0) and "144 dev functions" in text
+    out = subprocess.run(
+        [
+            sys.executable,
+            "scripts/synth_round_diff.py",
+            "--seconds",
+            str(REPO / "docs" / "bench-results" / "synth_generalise_python_round16.json"),
+            str(REPO / "docs" / "bench-results" / "synth_generalise_python_round17.json"),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    rows = {tuple(ln.split()[:2]): ln.split()[2:] for ln in out.split("\n\n")[1].splitlines()[1:]}
+    fresh, upstream = rows[("fresh-python", "heldout")], rows[("upstream-python", "heldout")]
+    assert f"held-out fresh {fresh[0]} s -> {fresh[1]} s, upstream {upstream[0]} s -> {upstream[1]} s" in text
+
+
 def test_the_round_15_gained_and_lost_counts_quoted_are_the_raw_outputs(tmp_path: Path):
     """The README says five dev tasks gained and none lost, and none of the 80 held-out tasks
     moved, between rounds 14 and 15; ``scripts/synth_round_diff.py`` prints those counts from the
