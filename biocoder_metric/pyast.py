@@ -29,3 +29,11 @@ def literal_eval(node_or_string: Any) -> Any:
     """:func:`ast.literal_eval` (which parses) under the same lock."""
     with _LOCK:
         return ast.literal_eval(node_or_string)
+
+
+def unwrap_methods(node: Any, methods: frozenset[str]) -> Any:
+    """``node`` without the calls of ``methods`` chained on it: ``line.strip().lower()`` ->
+    ``line`` for ``{"strip", "lower"}`` (what a string still is beneath case and space calls)."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in methods:
+        node = node.func.value
+    return node

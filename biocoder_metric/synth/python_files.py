@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from biocoder_metric import pyast
 from biocoder_metric.synth.python_text import split_separator
 
 #: Calls that open a file for reading with the path as first argument.
@@ -68,13 +69,7 @@ def _opens(node: ast.AST, target: str) -> bool:
 
 def _unwrap(node: ast.AST) -> ast.AST:
     """``line.strip().lower()`` -> ``line``."""
-    while (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr in _LINE_METHODS
-    ):
-        node = node.func.value
-    return node
+    return pyast.unwrap_methods(node, _LINE_METHODS)
 
 
 class _Reader:

@@ -1243,20 +1243,27 @@ class _KeyToName(ast.NodeTransformer):
         return node
 
 
+def _got_key(node: ast.AST, target: str) -> ast.AST | None:
+    """The key of ``target.get(key, ...)``, or None when ``node`` is no such call."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and _is_target(node.func.value, target)
+        and node.args
+    ):
+        return node.args[0]
+    return None
+
+
+def _string(node: ast.AST | None) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
 def read_keys(body: ast.AST, target: str) -> list[str]:
     """String keys read from ``target``: ``d['fmt']``, ``d.get('fmt')``, ``'fmt' in d``."""
     out = list(string_columns(body, target))
-    for node in ast.walk(body):
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "get"
-            and _is_target(node.func.value, target)
-            and node.args
-            and isinstance(node.args[0], ast.Constant)
-            and isinstance(node.args[0].value, str)
-        ):
-            out.append(node.args[0].value)
+    out += [k for node in ast.walk(body) if (k := _string(_got_key(node, target))) is not None]
     return list(dict.fromkeys(out))
 
 
@@ -1265,24 +1272,16 @@ def optional_keys(body: ast.AST, target: str) -> list[str]:
     ``'k' in d``."""
     out = []
     for node in ast.walk(body):
-        key = None
+        key = _got_key(node, target)
         if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "get"
-            and _is_target(node.func.value, target)
-            and node.args
-        ):
-            key = node.args[0]
-        elif (
             isinstance(node, ast.Compare)
             and len(node.ops) == 1
             and isinstance(node.ops[0], (ast.In, ast.NotIn))
             and _is_target(node.comparators[0], target)
         ):
             key = node.left
-        if isinstance(key, ast.Constant) and isinstance(key.value, str):
-            out.append(key.value)
+        if _string(key) is not None:
+            out.append(_string(key))
     return list(dict.fromkeys(out))
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 import ast
 import builtins
 
+from biocoder_metric import pyast
 from biocoder_metric.synth.python_formats import helper_index
 from biocoder_metric.synth.python_slice import bound_names
 
@@ -72,6 +73,12 @@ _PIECE_METHODS = frozenset(
 )
 #: Calls a searched string goes through that keep pieces of it findable (case-insensitively).
 _CASE_AND_SPACE = frozenset({"upper", "lower", "strip", "rstrip", "lstrip", "casefold"})
+
+
+def _uncased(node: ast.AST) -> ast.AST:
+    """``node`` without the case and space calls around it (``seq.upper().strip()`` -> ``seq``):
+    pieces of the string still match through them."""
+    return pyast.unwrap_methods(node, _CASE_AND_SPACE)
 
 
 def _re_call(node: ast.AST) -> str | None:
@@ -206,12 +213,7 @@ class _Scan:
             subject = node.args[_SUBJECT[node.func.attr] - 1]
         else:
             return
-        while (
-            isinstance(subject, ast.Call)
-            and isinstance(subject.func, ast.Attribute)
-            and subject.func.attr in _CASE_AND_SPACE
-        ):
-            subject = subject.func.value  # sequence.upper(): pieces of the sequence still match
+        subject = _uncased(subject)  # sequence.upper(): pieces of the sequence still match
         ref = self.container(subject)
         if ref is None and isinstance(subject, ast.Subscript):
             whole = self.element_of(subject)  # tags[0]: one of the strings of tags
@@ -233,12 +235,7 @@ class _Scan:
         if not (isinstance(arg, ast.Name) and arg.id in self.rename):
             return
         subject = node.func.value
-        while (
-            isinstance(subject, ast.Call)
-            and isinstance(subject.func, ast.Attribute)
-            and subject.func.attr in _CASE_AND_SPACE
-        ):
-            subject = subject.func.value
+        subject = _uncased(subject)
         ref = self.container(subject)
         if ref is None or ref[0] != "param" or ref == ("param", self.rename[arg.id]):
             return
