@@ -241,6 +241,10 @@ def test_boolean_mask_indexing_means_an_array():
         ("gene_name", "str"),
         ("motif", "str"),
         ("is_paired", "bool"),
+        ("index_only", "bool"),  # a switch: what it turns on or off
+        ("only_primary", "bool"),
+        ("dry_run", "bool"),
+        ("no_header", "bool"),
         ("out_file", "path"),
         ("status", None),  # singular words ending in s are not plurals
     ],
@@ -618,3 +622,198 @@ def test_a_click_commands_parameters_are_typed_by_its_options():
     assert k["width"][0].startswith("int"), k["width"]
     assert k["upper"][0] == "bool", k["upper"]
     assert k["min_gc"][0].startswith("float"), k["min_gc"]
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        ("Dict[str, str]", "dict_str"),
+        ("dict of str to str", "dict_str"),
+        ("typing.Dict[str, float]", "dict_float"),
+        ("Mapping[str, List[int]]", "dict_list"),
+        ("dict[str, np.ndarray]", "dict_ndarray"),
+        ("dict, optional", "dict"),
+        ("list of dict", "list"),
+    ],
+)
+def test_a_mapping_type_is_typed_by_what_it_maps_to(text: str, family: str):
+    """``Dict[str, str]`` is a table of text, not of numbers; a mapping whose values are arrays or
+    lists is a dict first (before, ``Mapping[str, List[int]]`` read as a list of words)."""
+    assert python_inputs.family_of_type(text) == family
+
+
+def test_documented_boolean_arrays_have_both_values_at_every_rank():
+    """``array_like, bool, shape (n,)`` is a mask of both values: before, rank 1 and 3 were drawn
+    as floats, every one of them true."""
+    assert python_inputs.documented_array_kind("array_like, bool, shape (n_sites,)") == "ndarray1_bool"
+    assert python_inputs.documented_array_kind("ndarray, bool, shape (a, b, c)") == "ndarray3_bool"
+    kinds = _kinds('''
+        def called_fraction(is_called):
+            """Parameters
+            ----------
+            is_called : array_like, bool, shape (n_sites,)
+                Whether each site was called.
+            """
+            return is_called.mean()
+    ''')
+    assert kinds["is_called"][0] == "ndarray1_bool"
+    kinds_of = _kinds("""
+        def rename(names, aliases: Dict[str, str]):
+            return [aliases.get(n, n) for n in names]
+    """)
+    assert kinds_of["aliases"][0] == "dict_str_str"
+
+
+def test_a_parameter_rejected_only_together_with_another_may_be_left_out():
+    """``if stop is not None and start is None: raise`` rejects a missing ``start`` only when
+    ``stop`` is given: ``start`` is not required, so leaving it out (and the error) shows; an
+    ``or`` still rejects each."""
+    from biocoder_metric.synth.python_evidence import required_defaults
+
+    func = ast.parse(
+        textwrap.dedent("""
+        def window(n, start=None, stop=None, step=None):
+            if stop is not None and start is None:
+                raise ValueError("stop without start")
+            if step is None or step == 0:
+                raise ValueError("a step is needed")
+            assert n is not None and start is not None
+            return n
+    """)
+    ).body[0]
+    assert required_defaults(func, ["start", "stop", "step"]) == ["start", "step"]
+    func = ast.parse(
+        textwrap.dedent("""
+        def window(n, start=None, stop=None):
+            if stop is not None and start is None:
+                raise ValueError("stop without start")
+            return n
+    """)
+    ).body[0]
+    assert required_defaults(func, ["start", "stop"]) == []
+
+
+def test_values_the_body_compares_with_none_are_found_on_parameters_and_self():
+    from biocoder_metric.synth.python_evidence import none_checked
+
+    func = ast.parse(
+        textwrap.dedent("""
+        def label(self, chrom, names, pad=None):
+            if self.reference is None or None == names:
+                return chrom
+            if pad is not None and chrom != None:
+                return self.other
+            return names.get(chrom)
+    """)
+    ).body[0]
+    assert none_checked(func, ["chrom", "names", "pad"], "self") == [
+        "self.reference",
+        "names",
+        "pad",
+        "chrom",
+    ]
+    assert none_checked(func, ["chrom", "names", "pad"]) == ["names", "pad", "chrom"]
+
+
+def test_a_type_dispatch_gives_each_type_tested_and_the_harness_converts_between_them():
+    """``isinstance(seq, str)`` ... ``isinstance(seq, (list, tuple))``: the types are found
+    (python_evidence ``type_checked``), and the harness's ``_bc_retype`` turns a drawn value into
+    another of them (a string into its list of letters, a list into an array)."""
+    from biocoder_metric.synth.python_evidence import type_checked
+
+    func = ast.parse(
+        textwrap.dedent("""
+        def f(seq, n, table=None):
+            if isinstance(seq, str):
+                return seq
+            if isinstance(seq, (list, tuple)) or isinstance(n, np.ndarray):
+                return n
+            return isinstance(table, dict)
+    """)
+    ).body[0]
+    assert type_checked(func, ["seq", "n", "table"]) == {
+        "seq": ["str", "list", "tuple"],
+        "n": ["ndarray"],
+        "table": ["dict"],
+    }
+    ns: dict = {}
+    exec(python_harness.PRELUDE, ns)  # noqa: S102 - the harness's own helpers, on the host
+    import random
+
+    r = random.Random(1)
+    seen = {type(ns["_bc_retype"](r, "ACGT", ("str", "list", "tuple"), rate=1.0)) for _ in range(20)}
+    assert seen == {list, tuple}
+    arr = ns["_bc_retype"](r, [1, 2, 3], ("list", "ndarray"), rate=1.0)
+    assert type(arr).__name__ == "ndarray" and arr.tolist() == [1, 2, 3]
+    assert ns["_bc_retype"](r, "ACGT", ("str", "list"), rate=0.0) == "ACGT"
+    assert ns["_bc_retype"](r, object, ("list", "int"), rate=1.0) is object  # nothing fits: unchanged
+
+
+def test_a_mask_made_from_one_array_has_the_rank_of_the_array_it_indexes():
+    """``values[regions == lab]`` with ``values = image.copy()``: ``regions`` has ``image``'s shape
+    (python_inputs ``share_mask_rank``); drawn 1-D beside a 2-D image, every case was an
+    IndexError."""
+    kinds = _kinds('''
+        def region_means(image, regions):
+            """Mean intensity of each labelled region of an image (0 is background)."""
+            values = image.copy()
+            out = {}
+            for lab in np.unique(regions[regions > 0]):
+                out[int(lab)] = round(float(values[regions == lab].mean()), 4)
+            return out
+    ''')
+    assert kinds["image"][0] == "ndarray2"
+    assert kinds["regions"][0].startswith("ndarray2"), kinds["regions"]
+    out = _run(
+        """
+        import numpy as np
+
+        def region_means(image, regions):
+            values = image.copy()
+            out = {}
+            for lab in np.unique(regions[regions > 0]):
+                out[int(lab)] = round(float(values[regions == lab].mean()), 4)
+            return out
+        """,
+        "region_means",
+    )
+    assert "IndexError" not in out and "result: {" in out, out
+
+
+def test_inputs_compared_for_equality_are_paired():
+    """Parameters, their attributes and ``self`` attributes compared with ``==``/``!=`` (not
+    constants, not locals), at most four pairs."""
+    from biocoder_metric.synth.python_evidence import equalities
+
+    func = ast.parse(
+        textwrap.dedent("""
+        def f(self, table, chrom, n):
+            local = 3
+            if table.chromosome == table.x_label or chrom != self.seqid:
+                return local == n
+            return chrom == "chr1" or n == n
+    """)
+    ).body[0]
+    assert equalities(func, ["table", "chrom", "n"], "self") == [
+        (("table", "chromosome"), ("table", "x_label")),
+        (("chrom", None), ("self", "seqid")),
+    ]
+
+
+def test_a_container_indexed_by_a_key_tested_against_it_is_a_mapping_typed_by_its_values():
+    """``if k not in spans: ...; start, end = spans[k]`` is a mapping of pairs, ``for k in d:
+    depths = d[k]; depths[0]`` one of lists; a list is indexed by positions, not by what it
+    holds (before: both were lists of numbers)."""
+    kinds = _kinds("""
+        def f(spans, depth_of, gene):
+            if gene not in spans:
+                return None
+            start, end = spans[gene]
+            total = 0
+            for contig in depth_of:
+                depths = depth_of[contig]
+                total += depths[0] + len(depths)
+            return end - start, total
+    """)
+    assert kinds["spans"][0] == "dict_str_pair"
+    assert kinds["depth_of"][0] == "dict_str_list"

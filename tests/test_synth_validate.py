@@ -991,3 +991,206 @@ def test_an_axis_the_code_or_docstring_fixes_has_that_size(pool, name: str):
     assert rec["status"] == "validated", rec["reason"]
     assert next(iter(rec["plan"].values())).startswith("axes:({1: 2}")
     assert rec["validation"]["mutation_score"] >= 0.8
+
+
+#: Made-up goldens with a path only an unset value reaches (round 18): a parameter or ``self``
+#: attribute compared with ``None``, a default rejected only together with another parameter.
+UNSET = {
+    "label_counts": '''def label_counts(labels, names):
+    """How often each label occurs, under its display name (``names`` None: the labels as they are)."""
+    if names is None:
+        names = {}
+    out = {}
+    for lab in labels:
+        key = names.get(lab, lab).upper()
+        out[key] = out.get(key, 0) + 1
+    return out
+''',
+    "region_label": '''def region_label(self, chrom, start):
+    """A region's label; without a loaded reference there is nothing to measure it against."""
+    if self.reference is None:
+        raise ValueError("no reference loaded")
+    return "%s:%d-%d" % (chrom, start, start + len(self.reference))
+''',
+    "gc_fraction": '''def gc_fraction(seq):
+    """GC fraction of a sequence given as a string or as a list of bases."""
+    if isinstance(seq, str):
+        bases = seq.upper()
+    elif isinstance(seq, (list, tuple)):
+        bases = "".join(seq).upper()
+    else:
+        raise TypeError("a sequence is a string or a list of bases")
+    if not bases:
+        return 0.0
+    return round((bases.count("G") + bases.count("C")) / len(bases), 4)
+''',
+    "output_name": '''def output_name(opts, sample):
+    """A sample's output file: under the prefix the options give, else under its own name."""
+    if opts.prefix is None:
+        return sample + ".vcf"
+    return opts.prefix + "_" + sample + ".vcf"
+''',
+    "window_bounds": '''def window_bounds(length, start=None, stop=None):
+    """Bounds of a window over a sequence of ``length``; a ``stop`` needs a ``start``."""
+    if stop is not None and start is None:
+        raise ValueError("stop without start")
+    lo = 0 if start is None else max(0, start)
+    hi = length if stop is None else min(length, stop)
+    return lo, max(lo, hi)
+''',
+}
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+@pytest.mark.parametrize("name", sorted(UNSET))
+def test_values_compared_with_none_are_sometimes_unset(pool, name: str):
+    """``if names is None``, ``if self.reference is None: raise``, ``if opts.prefix is None``:
+    such a value (a parameter, a ``self`` attribute, an object's field) is ``None`` now and
+    then; a default rejected only when another parameter is given is left out like any
+    other; a parameter whose type the body tests is drawn as each type tested and probed with a
+    value of none of them (python_evidence ``none_checked``, ``required_defaults``,
+    ``type_checked``). Before, each mutant below survived: no case reached the path it changes."""
+    golden = UNSET[name]
+    row = _row(f"u_{name}", golden, name)
+    rec = synthesize_task(pool, row, SynthOptions(sandbox="bwrap"))
+    assert rec["status"] == "validated", rec["reason"]
+    assert rec["validation"]["null_candidates_passed"] == []
+    wrong = {
+        "label_counts": ("        names = {}\n", "        pass\n"),
+        "region_label": ('        raise ValueError("no reference loaded")\n', "        pass\n"),
+        "window_bounds": ("def window_bounds(length, start=None,", "def window_bounds(length, start=0,"),
+        "output_name": ('        return sample + ".vcf"\n', '        return sample + ".bcf"\n'),
+        "gc_fraction": (
+            '        raise TypeError("a sequence is a string or a list of bases")\n',
+            "        pass\n",
+        ),
+    }[name]
+    mutants = [wrong]
+    if name == "gc_fraction":  # the list branch: only a list reaches it (``_bc_retype``)
+        mutants.append(('bases = "".join(seq).upper()', 'bases = "".join(seq[1:]).upper()'))
+    trial = dict(row, context=rec["context"], kind="harness", executable=True)
+    for old, new in mutants:
+        assert old in golden
+        assert validate(pool, trial, mutants=[("hand", golden.replace(old, new))]).mutants[0]["killed"], new
+
+
+#: Made-up goldens whose inputs' element types only the documentation gives.
+TYPED = {
+    "callable_fraction": '''import numpy as np
+
+
+def callable_fraction(is_callable, start=0):
+    """Fraction of callable sites from ``start`` on.
+
+    Parameters
+    ----------
+    is_callable : array_like, bool, shape (n_sites,)
+        Whether each site can be called.
+    start : int
+        First site counted.
+    """
+    sites = np.asarray(is_callable)[start:]
+    if sites.size == 0:
+        return 0.0
+    return round(float(np.count_nonzero(sites)) / sites.size, 4)
+''',
+    "rename_contigs": '''from typing import Dict, List
+
+
+def rename_contigs(names: List[str], aliases: Dict[str, str]) -> List[str]:
+    """Each contig's alias, upper-cased, where one is known; its own name otherwise."""
+    return [aliases[n].upper() if n in aliases else n for n in names]
+''',
+}
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+@pytest.mark.parametrize("name", sorted(TYPED))
+def test_boolean_arrays_and_text_tables_are_drawn_as_documented(pool, name: str):
+    """``array_like, bool`` is a mask of both values (as floats every site was callable and the
+    fraction was always 1.0); ``Dict[str, str]`` maps words to words (python_inputs, round 18)."""
+    golden = TYPED[name]
+    row = _row(f"u_{name}", golden, name)
+    rec = synthesize_task(pool, row, SynthOptions(sandbox="bwrap"))
+    assert rec["status"] == "validated", rec["reason"]
+    param, kind = {
+        "callable_fraction": ("is_callable", "ndarray1_bool"),
+        "rename_contigs": ("aliases", "dict_str_str"),
+    }[name]
+    assert rec["plan"][param] == kind, rec["plan"]
+    wrong = {
+        "callable_fraction": ("np.count_nonzero(sites)", "sites.size"),
+        "rename_contigs": ("aliases[n].upper()", "aliases[n]"),
+    }[name]
+    trial = dict(row, context=rec["context"], kind="harness", executable=True)
+    assert validate(pool, trial, mutants=[("hand", golden.replace(*wrong))]).mutants[0]["killed"]
+
+
+#: A made-up golden whose branch needs two inputs to be equal (round 18).
+X_SHIFT = '''import numpy as np
+
+
+def x_shift(table, ratios):
+    """Log2 ratios with one added on the rows of the table's X chromosome."""
+    out = np.array(ratios, dtype=float)
+    out[np.asarray(table.chromosome == table.x_label)] += 1.0
+    return np.round(out, 4)
+'''
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+def test_inputs_compared_for_equality_sometimes_meet(pool):
+    """``table.chromosome == table.x_label``: drawn apart, the two were never equal and the
+    ``+= 1.0`` was never reached; the harness now makes them meet in some cases (python_evidence
+    ``equalities``, ``_bc_meet``)."""
+    row = _row("u_x_shift", X_SHIFT, "x_shift")
+    rec = synthesize_task(pool, row, SynthOptions(sandbox="bwrap"))
+    assert rec["status"] == "validated", rec["reason"]
+    assert "_bc_meet(" in rec["context"]
+    trial = dict(row, context=rec["context"], kind="harness", executable=True)
+    for new in ("-= 1.0", "+= 2.0"):
+        mutant = X_SHIFT.replace("+= 1.0", new)
+        assert validate(pool, trial, mutants=[("hand", mutant)]).mutants[0]["killed"], new
+
+
+#: Made-up goldens that look keys up in what a parameter or ``self`` holds one level down.
+NESTED = {
+    "coverage_at": '''def coverage_at(self, chrom, pos):
+    """Depth at ``pos`` of ``chrom`` from the loaded index; an unknown contig is an error."""
+    if chrom not in self.index.contigs:
+        raise KeyError(chrom)
+    depths = self.index.contigs[chrom]
+    return depths[pos] if 0 <= pos < len(depths) else 0
+''',
+    "gene_length": '''def gene_length(annotation, gene_id):
+    """Length of a gene in an annotation whose ``spans`` map gene ids to (start, end)."""
+    if gene_id not in annotation.spans:
+        return -1
+    start, end = annotation.spans[gene_id]
+    return end - start + 1
+''',
+}
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+@pytest.mark.parametrize("name", sorted(NESTED))
+def test_keys_are_found_in_containers_below_a_parameter_or_self(pool, name: str):
+    """``chrom not in self.index.contigs`` / ``annotation.spans[gene_id]``: the key is made one
+    of the container's keys (python_lookups, containers up to three attributes down), and a
+    container looked up by a key it is tested for is a mapping whose values are typed by use
+    (a list, a pair). Before, the key was never found (every call raised or returned -1)."""
+    golden = NESTED[name]
+    row = _row(f"u_{name}", golden, name)
+    rec = synthesize_task(pool, row, SynthOptions(sandbox="bwrap"))
+    assert rec["status"] == "validated", rec["reason"]
+    assert rec["plan"].get("_explore") != "off", rec["plan"]
+    wrong = {
+        "coverage_at": ("depths[pos] if", "depths[pos - 1] if"),
+        "gene_length": ("end - start + 1", "end - start"),
+    }[name]
+    trial = dict(row, context=rec["context"], kind="harness", executable=True)
+    assert validate(pool, trial, mutants=[("hand", golden.replace(*wrong))]).mutants[0]["killed"]

@@ -453,7 +453,11 @@ def _names_in(node: ast.AST) -> set[str]:
 def _rejects_none(test: ast.AST, name: str, raising: bool) -> bool:
     """Whether ``test`` failing (an ``assert``) or holding (an ``if ...: raise``) means ``name`` is unset."""
     if isinstance(test, ast.BoolOp):
-        return any(_rejects_none(v, name, raising) for v in test.values)
+        # ``if a is None or b is None: raise`` rejects each; ``if a is not None and b is None:
+        # raise`` rejects ``b`` only when ``a`` is given (``assert`` the other way round): such a
+        # parameter may still be left to its default, and leaving it is how that error shows
+        whole = ast.Or if raising else ast.And
+        return isinstance(test.op, whole) and any(_rejects_none(v, name, raising) for v in test.values)
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name):
         if test.left.id == name and isinstance(test.comparators[0], ast.Constant):
             if test.comparators[0].value is None:
@@ -518,3 +522,106 @@ def equal_lengths(func: ast.AST, names: list[str]) -> list[tuple[str, str]]:
         if pair and pair not in out:
             out.append(pair)
     return out
+
+
+def none_checked(func: ast.AST, names: list[str], self_name: str | None = None) -> list[str]:
+    """Parameters and ``self`` attributes the body compares with ``None`` (``if charmap is None:``,
+    ``self.path is not None``, ``x == None``): the code has a path for their being unset, and a
+    human tester sets them so now and then. Names as written: ``charmap``, ``self.path``."""
+    out: list[str] = []
+    for node in ast.walk(func):
+        if not isinstance(node, ast.Compare) or len(node.ops) != 1:
+            continue
+        if not isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
+            continue
+        sides = [node.left, node.comparators[0]]
+        if not any(isinstance(s, ast.Constant) and s.value is None for s in sides):
+            continue
+        for side in sides:
+            got = None
+            if isinstance(side, ast.Name) and side.id in names:
+                got = side.id
+            elif (
+                self_name
+                and isinstance(side, ast.Attribute)
+                and isinstance(side.value, ast.Name)
+                and side.value.id == self_name
+            ):
+                got = f"self.{side.attr}"
+            if got and got not in out:
+                out.append(got)
+    return out
+
+
+#: Types a type dispatch may test that a value can be converted to (python_harness ``_bc_retype``).
+RETYPES = frozenset({"list", "tuple", "set", "frozenset", "str", "bytes", "int", "float", "ndarray", "dict"})
+
+
+def type_checked(func: ast.AST, names: list[str]) -> dict[str, list[str]]:
+    """Parameters the body tests with ``isinstance(p, ...)``, with the types tested (simple
+    names: ``np.ndarray`` -> ``ndarray``). Code that dispatches on a type (``if isinstance(seq,
+    str): ... elif isinstance(seq, list): ... else: raise``) has a branch per type, and a path
+    for a value of none of them, which values of the one drawn type never take."""
+    out: dict[str, list[str]] = {}
+    for node in ast.walk(func):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "isinstance"
+            and len(node.args) == 2
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id in names
+        ):
+            continue
+        spec = node.args[1]
+        parts = spec.elts if isinstance(spec, ast.Tuple) else [spec]
+        types = out.setdefault(node.args[0].id, [])
+        for part in parts:
+            name = (
+                part.attr
+                if isinstance(part, ast.Attribute)
+                else part.id
+                if isinstance(part, ast.Name)
+                else None
+            )
+            if name and name not in types:
+                types.append(name)
+    return out
+
+
+#: One side of an equality: (root, attribute) with root a parameter or ``self``; attribute
+#: ``None`` for the root itself.
+Side = tuple[str, "str | None"]
+
+
+def equalities(func: ast.AST, names: list[str], self_name: str | None = None) -> list[tuple[Side, Side]]:
+    """Pairs of inputs the body compares for equality (``cnarr.chromosome == cnarr._chr_x_label``,
+    ``chrom == self.chrom``, ``rec.gene_id != gene_id``), at most 4, each side a parameter, a
+    parameter's attribute or a ``self`` attribute. Independent draws are almost never equal,
+    so the branch an equality guards is never taken; a tester makes them meet now and then."""
+
+    def side(node: ast.AST) -> Side | None:
+        if isinstance(node, ast.Name) and node.id in names:
+            return (node.id, None)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            root = node.value.id
+            if root in names:
+                return (root, node.attr)
+            if self_name and root == self_name:
+                return ("self", node.attr)
+        return None
+
+    out: list[tuple[Side, Side]] = []
+    for node in ast.walk(func):
+        if not (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and isinstance(node.ops[0], (ast.Eq, ast.NotEq))
+        ):
+            continue
+        a, b = side(node.left), side(node.comparators[0])
+        if a is None or b is None or a == b:
+            continue
+        if (a, b) not in out and (b, a) not in out:
+            out.append((a, b))
+    return out[:4]

@@ -27,17 +27,21 @@ from biocoder_metric.execution.harness import INSERT_MARKER
 from biocoder_metric.synth import python_cli, python_files, python_lookups, python_stubs, python_text
 from biocoder_metric.synth.python_evidence import (
     EXAMPLE_RATE,
+    RETYPES,
     callsite_examples,
     char_constants,
     compared_constants,
     doc_examples,
     equal_lengths,
+    equalities,
     invalid_expr,
     keys_from_defaults,
     length_constants,
     length_multiple,
+    none_checked,
     required_defaults,
     scale_constants,
+    type_checked,
 )
 from biocoder_metric.synth.python_formats import PRELUDE as FORMATS_PRELUDE
 from biocoder_metric.synth.python_formats import helper_index
@@ -66,6 +70,15 @@ DIAG_PREFIX = "bc-diag "
 ATTEMPTS = 3
 #: Share of cases that add a probe call.
 PROBE_RATE = 0.4
+#: How often a value the body compares with ``None`` is ``None`` (``if self.path is None:``).
+NULL_RATE = 0.25
+
+
+def _nullable(expr: str) -> str:
+    """``expr``, or ``None`` in :data:`NULL_RATE` of the cases."""
+    return f"(None if _r.random() < {NULL_RATE} else {expr})"
+
+
 #: Share of calls with an integer argument at a boundary (c - 1, c, c + 1 of a compared constant),
 #: split among the parameters that have boundaries.
 BOUNDARY_RATE = 0.35
@@ -329,6 +342,88 @@ def _bc_near(_r, consts, draw, rate=0.35):
     return draw()
 
 
+def _bc_retype(_r, v, types, rate=0.3):
+    """Sometimes ``v`` as another of the types the code tests it for (``isinstance(seq, str)``
+    ... ``elif isinstance(seq, list)``): each branch of a type dispatch gets values."""
+    if _r.random() >= rate:
+        return v
+    names = [t for t in types if type(v).__name__ != t]
+    _r.shuffle(names)
+    for t in names:
+        try:
+            if t in ("list", "tuple", "set", "frozenset"):
+                if isinstance(v, dict):
+                    items = list(v)
+                elif hasattr(v, "tolist"):
+                    items = v.tolist()
+                elif isinstance(v, (str, bytes, list, tuple, set, frozenset)):
+                    items = sorted(v, key=repr) if isinstance(v, (set, frozenset)) else list(v)
+                else:
+                    continue
+                return {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}[t](items)
+            if t == "str":
+                if isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v):
+                    return "".join(v)
+                if isinstance(v, (int, float, bytes)) and not isinstance(v, bool):
+                    return v.decode() if isinstance(v, bytes) else str(v)
+            elif t == "bytes" and isinstance(v, str):
+                return v.encode()
+            elif t == "int" and isinstance(v, float):
+                return int(v)
+            elif t == "float" and isinstance(v, int) and not isinstance(v, bool):
+                return float(v)
+            elif t == "ndarray" and isinstance(v, (list, tuple)):
+                import numpy
+                return numpy.asarray(v)
+            elif t == "dict" and isinstance(v, (list, tuple)):
+                return {x: i for i, x in enumerate(v) if isinstance(x, (str, int))}
+        except Exception:
+            continue
+    return v
+
+
+def _bc_scalar(v):
+    return v is None or isinstance(v, (str, bytes, int, float, bool))
+
+
+def _bc_element(_r, c, like):
+    """One element of collection ``c`` (one of ``like``'s type first), or ``like`` when none."""
+    if hasattr(c, "tolist"):
+        pool = c.tolist()
+    elif isinstance(c, (list, tuple)):
+        pool = list(c)
+    elif isinstance(c, (set, frozenset)):
+        pool = sorted(c, key=repr)
+    else:
+        return like
+    if not isinstance(pool, list):
+        return like
+    pool = [x for x in pool[:5000] if _bc_scalar(x) and x is not None]
+    same = [x for x in pool if like is not None and type(x) is type(like)]
+    pool = same or pool
+    return _r.choice(pool) if pool else like
+
+
+def _bc_meet(_r, a, b, rate=0.5):
+    """Sometimes ``a`` and ``b`` made equal (``chrom == self.chrom``), or the scalar one set to an
+    element of the other (``cnarr.chromosome == label``, compared elementwise): values the code
+    compares for equality, drawn apart, never meet."""
+    if _r.random() >= rate:
+        return a, b
+    try:
+        if _bc_scalar(a) and _bc_scalar(b):
+            if a is not None and (b is None or isinstance(a, type(b)) or isinstance(b, type(a))):
+                return a, a
+            return a, b
+        if _bc_scalar(b):
+            return a, _bc_element(_r, a, b)
+        if _bc_scalar(a):
+            return _bc_element(_r, b, a), b
+    except Exception:
+        pass
+    return a, b
+
+
 def _bc_same_len(v, other):
     """``v`` cut or repeated to ``len(other)`` (lists, tuples, strings, 1-D arrays); else unchanged."""
     try:
@@ -547,6 +642,13 @@ class Subject:
     stubs: list[tuple[str, list[str]]] = field(default_factory=list)
     #: defaulted parameters the body rejects when left to their default (always given)
     required: list[str] = field(default_factory=list)
+    #: parameters and ``self.x`` attributes the body compares with ``None``: ``None`` now and then
+    nullable: list[str] = field(default_factory=list)
+    #: parameters the body tests with ``isinstance`` -> the types tested: drawn as each of them
+    #: now and then, and probed with a value of none of them
+    typed: dict[str, list[str]] = field(default_factory=dict)
+    #: pairs of inputs compared for equality (python_evidence ``equalities``): made to meet
+    equal: list[tuple[tuple[str, str | None], tuple[str, str | None]]] = field(default_factory=list)
     #: pairs of parameters whose lengths the body requires equal
     same_lengths: list[tuple[str, str]] = field(default_factory=list)
     #: the arguments of the command line the golden reads from ``sys.argv`` (python_cli), set
@@ -606,6 +708,17 @@ def analyse(
     subject.chars = {p.name: c for p in subject.params if (c := char_constants(func, p.name))}
     subject.likes = {p.name: c for p in subject.params if (c := compared_constants(func, p.name))}
     subject.required = required_defaults(func, [p.name for p in subject.params if p.has_default])
+    subject.typed = type_checked(func, [p.name for p in subject.params])
+    subject.equal = equalities(
+        func,
+        [p.name for p in subject.params],
+        (first or "self") if method in ("instance", "property") else None,
+    )
+    subject.nullable = none_checked(
+        func,
+        [p.name for p in subject.params],
+        (first or "self") if method in ("instance", "property") else None,
+    )
     subject.same_lengths = equal_lengths(func, [p.name for p in subject.params])
     subject.argv = python_cli.argv_spec(func)
     subject.agreements, subject.compositions = python_lookups.lookups(
@@ -830,14 +943,52 @@ def _container_expr(subject: Subject, ref: tuple[str, str], variables: dict[str,
     """The harness expression of a lookup's container (python_lookups), None where there is none."""
     what, name = ref
     if what == "param":
-        return variables.get(name)
-    if what == "attr":
+        root, *rest = name.split(".")
+        expr = variables.get(root)
+    elif what == "attr":
+        first, *rest = name.split(".")
         if subject.method in ("instance", "property"):
-            return f"_bc_field(_bc_obj, {_mangle(name, subject.class_name)!r})"
-        if subject.method in ("static", "class"):
-            return f"_bc_field({subject.class_name}, {name!r})"
-        return None
-    return f"globals().get({name!r})"
+            expr = f"_bc_field(_bc_obj, {_mangle(first, subject.class_name)!r})"
+        elif subject.method in ("static", "class"):
+            expr = f"_bc_field({subject.class_name}, {first!r})"
+        else:
+            return None
+    else:
+        return f"globals().get({name!r})"
+    for attr in rest:  # ``self.index_file.indices``: each level read the same forgiving way
+        expr = f"_bc_field({expr}, {attr!r})" if expr is not None else None
+    return expr
+
+
+def _equality_lines(subject: Subject, variables: dict[str, str]) -> list[str]:
+    """``a.x == b.y``: in some cases the two made equal, or the scalar side set to an element of
+    the other when that is a collection compared elementwise (``series == label``, ``_bc_meet``)."""
+    instance = subject.method in ("instance", "property")
+
+    def place(side: tuple[str, str | None]) -> tuple[str, str | None] | None:
+        root, attr = side
+        if root == "self":
+            return ("_bc_obj", _mangle(attr, subject.class_name)) if instance and attr else None
+        return (variables[root], attr) if root in variables else None
+
+    lines: list[str] = []
+    for left, right in subject.equal:
+        src, dst = place(left), place(right)
+        if src is None or dst is None:
+            continue
+        a = f"_bc_field({src[0]}, {src[1]!r})" if src[1] else src[0]
+        b = f"_bc_field({dst[0]}, {dst[1]!r})" if dst[1] else dst[0]
+        lines.append("if _bc_ex is None:")
+        lines.append(f"    _bc_ea, _bc_eb = _bc_meet(_r, {a}, {b})")
+        for (var, attr), new in ((src, "_bc_ea"), (dst, "_bc_eb")):
+            if attr:
+                lines.append("    try:")
+                lines.append(f"        setattr({var}, {attr!r}, {new})")
+                lines.append("    except Exception:")
+                lines.append("        pass")
+            else:
+                lines.append(f"    {var} = {new}")
+    return lines
 
 
 def _agreement_lines(subject: Subject, variables: dict[str, str]) -> list[str]:
@@ -1030,6 +1181,14 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         likes = subject.likes.get(p.name) if plan.explore else None
         if likes:  # read when the case runs: a constant with no source leaves the value as drawn
             expr = f"_bc_like(_r, {expr}, lambda: [{', '.join(likes)}])"
+        # last, over what the helpers above shaped (they expect the drawn type):
+        retypes = [t for t in subject.typed.get(p.name, ()) if t in RETYPES]
+        if plan.explore and len(retypes) > 1:  # a dispatch on two or more types: each gets values
+            expr = f"_bc_retype(_r, {expr}, {tuple(retypes)!r})"
+        if plan.explore and p.name in subject.nullable and not (p.has_default and p.default_src == "None"):
+            # ``if charmap is None:`` has a path no drawn value reaches (a ``None`` default
+            # already shows whenever the parameter is left out)
+            expr = _nullable(expr)
         # an example's literal is evaluated fresh per case: mutating it cannot leak into the next case
         value = f"(eval(_bc_ex[{p.name!r}]) if _bc_ex is not None and {p.name!r} in _bc_ex else {expr})"
         # with ``*args``, a parameter before it is always positional (by keyword it would clash)
@@ -1068,6 +1227,9 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         ):
             shown.append((p.name, var))
         bad = invalid_expr(kind) if plan.explore else None
+        if plan.explore and p.name in subject.typed and not kind.startswith(("default:", "none")):
+            # ``else: raise TypeError(...)`` after the type tests: a value of none of the types
+            bad = f"_r.choice([{bad}, None])" if bad else "None"
         if bad:
             probes.append((len(order) - 1, bad))
         if consts:
@@ -1087,10 +1249,14 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
                 body.append("except Exception:")
                 body.append(f"    _bc_obj.{field_} = {kind_expr(kind)}")
             else:
-                body.append(f"_bc_obj.{field_} = {kind_expr(kind)}")
+                expr = kind_expr(kind)
+                if plan.explore and f"self.{attr}" in subject.nullable:
+                    expr = _nullable(expr)  # ``if self.path is None: raise ...``
+                body.append(f"_bc_obj.{field_} = {expr}")
     if plan.explore:
         # every input exists now: make the ones the code looks up in each other agree
         body += _agreement_lines(subject, {p: v for p, v, _ in order})
+        body += _equality_lines(subject, {p: v for p, v, _ in order})
         variables = {p: v for p, v, _ in order}
         for a, b in subject.same_lengths:  # ``assert len(a) == len(b)``: equal in most cases
             if a in variables and b in variables:

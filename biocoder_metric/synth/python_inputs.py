@@ -69,6 +69,10 @@ KINDS: dict[str, str] = {
     "dict_str_int": "{_bc_word(_r): _r.randint(0, 20) for _ in range(_r.randint(1, 6))}",
     "dict_str_ndarray": "{_bc_word(_r): _bc_np(_r).rand(_bc_h, _bc_w) for _ in range(_r.randint(1, 4))}",
     "dict_str_float": "{_bc_word(_r): round(_r.random(), 6) for _ in range(_r.randint(1, 6))}",
+    # a translation table (``Dict[str, str]``): words to words, the case's shared ones included
+    "dict_str_str": "{_bc_word(_r): _bc_word(_r) for _ in range(_r.randint(1, 6))}",
+    # spans by name (``start, end = spans[gene]``): ordered pairs
+    "dict_str_pair": "{_bc_word(_r): tuple(sorted(_r.randint(0, 100) for _ in range(2))) for _ in range(_r.randint(1, 6))}",
     # dicts of number lists (some empty: ``len(d[k]) == 0`` is a branch), keyed by words or by numbers
     "dict_str_list": "{_bc_word(_r): [_r.randint(0, 50) for _ in range(_r.randint(0, 5))] for _ in range(_r.randint(1, 6))}",
     "dict_int_list": "{_r.randint(0, 20): [_r.randint(0, 50) for _ in range(_r.randint(0, 5))] for _ in range(_r.randint(1, 6))}",
@@ -84,6 +88,9 @@ KINDS: dict[str, str] = {
     # genomic positions: sorted, distinct, at the scale of a chromosome region
     "ndarray1_pos": "__import__('numpy').sort(_bc_np(_r).choice(100000, size=_bc_n, replace=False)) + 1",
     "ndarray2_bool": "_bc_np(_r).rand(_bc_h, _bc_w) > 0.5",
+    # masks and flags (``is_accessible : array_like, bool``): both values, at every rank
+    "ndarray1_bool": "_bc_np(_r).rand(_bc_n) > 0.5",
+    "ndarray3_bool": "_bc_np(_r).rand(_bc_h, _bc_w, 2) > 0.5",
     "ndarray_strel": "_bc_np(_r).rand(3, 3) > 0.3",
     "series": "_bc_series(_r, _bc_n)",
     "str_path": "_bc_pathname(_r, [])",
@@ -170,6 +177,8 @@ def family_of_type(text: str) -> str | None:
     t = re.sub(r",?\s*optional$", "", t).strip()
     if not t:
         return None
+    if re.match(r"(typing\.)?(dict|mapping|defaultdict|ordereddict)\b", t):
+        return _dict_family(t)  # what it maps to is inside: ``Dict[str, np.ndarray]`` is a dict
     if re.search(r"\b(ndarray|np\.array|numpy\.array|array_like|array-like|array|matrix)\b", t):
         return "ndarray"
     if re.search(r"\b(list|sequence|iterable|tuple of|list of)\b", t) or t.startswith(("list[", "sequence[")):
@@ -183,7 +192,7 @@ def family_of_type(text: str) -> str | None:
     if t.startswith(("tuple", "typing.tuple")):
         return "tuple"
     if re.search(r"\b(dict|mapping)\b", t) or t.startswith("dict["):
-        return "dict"
+        return _dict_family(t)
     if re.search(r"\bset\b", t):
         return "set"
     if re.search(r"\bbool(ean)?\b", t):
@@ -199,6 +208,25 @@ def family_of_type(text: str) -> str | None:
     if t in ("none", "nonetype"):
         return "none"
     return None
+
+
+def _dict_family(t: str) -> str:
+    """The family of a mapping type by what it maps to: ``dict[str, str]``/``Dict[str, float]``,
+    ``dict of str to list``, ``mapping str -> float``. Values a table's user reads as text
+    (``onecode.get(aa, undef_code)``) drawn as numbers hide what the code does with them."""
+    m = re.search(r"(?:dict|mapping)\s*\[\s*[\w.]+\s*,\s*([\w.]+)", t) or re.search(
+        r"(?:dict|mapping)\b.*?(?:\bto\b|->|:)\s*(?:an?\s+)?([\w.]+)", t
+    )
+    value = m.group(1) if m else ""
+    if value in ("str", "string", "unicode"):
+        return "dict_str"
+    if value in ("float", "double", "number"):
+        return "dict_float"
+    if value in ("list", "sequence", "tuple", "typing.list"):
+        return "dict_list"
+    if value in ("ndarray", "array", "np.ndarray", "numpy.ndarray"):
+        return "dict_ndarray"
+    return "dict"
 
 
 def documented_array_kind(text: str) -> str | None:
@@ -218,7 +246,7 @@ def documented_array_kind(text: str) -> str | None:
         return None
     rest = re.sub(r"shape\s*[=:]?\s*\([^)]*\)", " ", t)  # ``shape (n_int,)`` says nothing of elements
     if re.search(r"\bbool", rest):
-        return {1: "ndarray1", 2: "ndarray2_bool", 3: "ndarray3"}[rank]
+        return f"ndarray{rank}_bool"
     if re.search(r"\b(u?int\d*|integers?)\b", rest):
         return f"ndarray{rank}_int"
     return f"ndarray{rank}"
@@ -259,6 +287,8 @@ def docstring_types(doc: str | None) -> dict[str, str]:
 
 _NAME_RULES: tuple[tuple[str, str], ...] = (
     (r"^(is_|has_|use_|do_|should_|allow_|skip_|keep_|wants?_|verbose|quiet|strict|force|debug|flag)", "bool"),
+    # switches named for what they turn on or off (``index_only``, ``dry_run``, ``no_header``)
+    (r"(^[a-z]+_only$|^only_|^dry_?run$|^no_|^enable_|^disable_)", "bool"),
     (r"(^|_)(dir|directory|folder|outdir|workdir|tmpdir|tempdir|dirpath|wdir)($|_)", "dir"),
     (r"(^|_)(path|file|filename|fname|fn|infile|outfile|fasta|fastq|bam|vcf|bed)s?($|_)", "path"),
     (r"(^|_)(seqs|sequences|reads|names|ids|labels_list|items|words|lines|tokens|keys)$", "list_str"),
@@ -423,6 +453,9 @@ def refine(family: str, name: str) -> list[str]:
         "list_int": ["list_int", "list_float"],
         "list_float": ["list_float", "list_int"],
         "dict": ["dict_str_int", "dict_str_float"],
+        "dict_str": ["dict_str_str", "dict_str_int"],
+        "dict_float": ["dict_str_float", "dict_str_int"],
+        "dict_pair": ["dict_str_pair", "dict_str_list"],
         "set": ["set_str"],
         "tuple": ["tuple_int"],
         "bool": ["bool"],
@@ -563,6 +596,59 @@ def aliases(body: ast.AST, target: str) -> list[str]:
     return out
 
 
+def _unpacked_pair(tree: ast.AST) -> bool:
+    """Whether ``_bc_value`` (a looked-up value) is unpacked into two names (``a, b = _bc_value``)."""
+    return any(
+        isinstance(n, ast.Assign)
+        and isinstance(n.value, ast.Name)
+        and n.value.id == "_bc_value"
+        and len(n.targets) == 1
+        and isinstance(n.targets[0], ast.Tuple)
+        and len(n.targets[0].elts) == 2
+        for n in ast.walk(tree)
+    )
+
+
+def _none_compared(body: ast.AST, target: str) -> bool:
+    """Whether the code compares ``target`` with ``None`` (``args.extract is None``)."""
+    for node in ast.walk(body):
+        if (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq))
+        ):
+            sides = [node.left, node.comparators[0]]
+            if any(isinstance(x, ast.Constant) and x.value is None for x in sides) and any(
+                _is_target(x, target) for x in sides
+            ):
+                return True
+    return False
+
+
+def _guarded_key(body: ast.AST, target: str, key: str) -> bool:
+    """Whether ``key`` is tested for membership in ``target`` (``if k not in spans``) or runs
+    over it (``for k in d``): subscripted by such a key, ``target`` is a mapping (a list is
+    looked through with ``.index``, not indexed by what it holds)."""
+    for node in ast.walk(body):
+        if (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and isinstance(node.ops[0], (ast.In, ast.NotIn))
+            and isinstance(node.left, ast.Name)
+            and node.left.id == key
+            and _is_target(node.comparators[0], target)
+        ):
+            return True
+        if (
+            isinstance(node, (ast.For, ast.comprehension))
+            and isinstance(node.target, ast.Name)
+            and node.target.id == key
+            and _is_target(node.iter, target)
+        ):
+            return True
+    return False
+
+
 def usage_votes(body: ast.AST, target: str) -> dict[str, float]:
     """Families suggested by how ``target`` (or a local alias of it) is used inside ``body``."""
     votes: dict[str, float] = defaultdict(float)
@@ -574,6 +660,7 @@ def usage_votes(body: ast.AST, target: str) -> dict[str, float]:
 
 def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
     votes: dict[str, float] = defaultdict(float)
+    valued = False  # the values of a mapping looked up by a guarded key are typed once
     called = {id(n.func) for n in ast.walk(body) if isinstance(n, ast.Call)}
 
     def vote(fam: str, w: float = W_USAGE) -> None:
@@ -629,6 +716,17 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             elif isinstance(sl, ast.Slice):
                 vote("str", 1.0)
                 vote("list", 1.0)
+            elif isinstance(sl, ast.Name) and _guarded_key(body, target, sl.id):
+                vote("dict", 3.0)  # if k not in spans: ...; spans[k] / for k in d: d[k]: a mapping
+                looked = None if valued else _looked_up(body, target, sl.id)
+                if looked is not None:
+                    valued = True
+                    if _unpacked_pair(looked):
+                        vote("dict_pair", 4.0)  # start, end = spans[k]: values are pairs
+                    else:
+                        inner = usage_votes(looked, "_bc_value")
+                        if inner.get("list", 0.0) + inner.get("ndarray", 0.0) >= 1.5:
+                            vote("dict_list", 4.0)  # depths = d[k]; depths[i]: values are lists
             else:
                 vote("list", 1.5)
                 vote("ndarray", 1.0)
@@ -1835,7 +1933,8 @@ def rank_kinds(name: str, votes: dict[str, float]) -> list[str]:
     votes.pop("object", None)
     if votes.get("frame"):  # string-keyed *and* used elementwise: a table, not a dict
         votes["frame"] += votes.pop("dict", 0.0)
-    for specific in ("dict_numkey_list", "dict_list"):  # a dict (annotation) whose values are lists
+    # a dict (annotation) whose values are lists, text, numbers or arrays
+    for specific in ("dict_numkey_list", "dict_list", "dict_str", "dict_float", "dict_ndarray", "dict_pair"):
         if votes.get(specific):
             votes[specific] += votes.pop("dict", 0.0)
     _resolve_number(votes, name)
@@ -1911,9 +2010,9 @@ def infer_params(
             and _rank(kinds[0]) is not None
             and (
                 _rank(kinds[0]) != _rank(shaped)
-                or (shaped.endswith("_int") and kinds[0] in ("ndarray1", "ndarray2", "ndarray3"))
+                or (shaped.endswith(("_int", "_bool")) and kinds[0] in ("ndarray1", "ndarray2", "ndarray3"))
             )
-        ):  # the docstring spells out the rank (or integer elements) the usage did not show
+        ):  # the docstring spells out the rank (or integer or boolean elements) the usage did not show
             kinds = [shaped, *(k for k in kinds if k != shaped)]
         axes = documented_axes(doc[arg.arg]) if arg.arg in doc else {}
         if axes and kinds and kinds[0].startswith("ndarray"):  # ``shape (n_variants, 2)``
@@ -1928,9 +2027,72 @@ def infer_params(
                 votes=dict(votes),
             )
         )
+    share_mask_rank(func, specs)
     if a.vararg is not None:  # ``*args``: the extra positional arguments, a sequence of values
         specs.insert(len(positional), vararg_spec(func, a.vararg, helpers))
     return specs
+
+
+def _array_aliases(func: ast.AST, name: str) -> set[str]:
+    """``name`` and the locals that are the same array or a copy of it (``out = labels.copy()``,
+    ``a = np.asarray(labels)``)."""
+    out = {name}
+    for node in ast.walk(func):
+        if not (
+            isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        ):
+            continue
+        v = node.value
+        if (
+            isinstance(v, ast.Call)
+            and isinstance(v.func, ast.Attribute)
+            and v.func.attr == "copy"
+            and not v.args
+        ):
+            v = v.func.value
+        elif (
+            isinstance(v, ast.Call)
+            and isinstance(v.func, ast.Attribute)
+            and v.func.attr in ("array", "asarray")
+            and v.args
+        ):
+            v = v.args[0]
+        if isinstance(v, ast.Name) and v.id == name:
+            out.add(node.targets[0].id)
+    return out
+
+
+def share_mask_rank(func: ast.AST, specs: list[ParamSpec]) -> None:
+    """``labels_new[segmented != 0]`` (``labels_new = labels.copy()``): a mask made from one
+    array parameter indexes another, so both have one shape. Arrays of one rank share the
+    case's shape (``_bc_n``, ``_bc_h`` x ``_bc_w``); a mask of another rank is an IndexError in
+    every case. The masked parameter's rank wins (integer elements when either holds integers)."""
+    by_name = {sp.name: sp for sp in specs}
+    for sp in specs:
+        rank = _rank(sp.kinds[0]) if sp.kinds and sp.kinds[0].startswith("ndarray") else None
+        if rank is None:
+            continue
+        names = _array_aliases(func, sp.name)
+        for node in ast.walk(func):
+            if not (
+                isinstance(node, ast.Subscript)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in names
+            ):
+                continue
+            test = node.slice
+            if not (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name)):
+                continue
+            other = by_name.get(test.left.id)
+            if other is None or other is sp or not other.kinds or not other.kinds[0].startswith("ndarray"):
+                continue
+            theirs = _rank(other.kinds[0])
+            if theirs is None or theirs == rank:
+                continue
+            suffix = "_int" if other.kinds[0].endswith("_int") or "int" in sp.kinds[0] else ""
+            wanted = f"ndarray{rank}{suffix}"
+            if wanted in KINDS:
+                other.kinds = [wanted, *(k for k in other.kinds if k != wanted)]
 
 
 #: Kinds a ``*args`` value may take: sequences, spread into the call.
@@ -2196,6 +2358,8 @@ def refine_kinds(
             fields[sub] = (
                 refine_kinds(body, sub_target, rank_kinds(sub, sv), sv, depth + 1)[0] if sv else "str_word"
             )
+            if _none_compared(body, sub_target):  # ``if args.extract is None``: sometimes unset
+                fields[sub] = "maybe:" + repr(fields[sub])
         fields.update(methods)
         if keys:  # the values its keys hold (``_bc_ns.__getitem__``)
             fields["_bc_items"] = "dictkeys:" + repr(key_kinds(body, holder, keys, depth))
@@ -2441,6 +2605,8 @@ def kind_expr(kind: str) -> str:
     if kind.startswith("axes:"):  # an array whose axes the code checks have those sizes (mostly)
         axes, inner = pyast.literal_eval(kind[len("axes:") :])
         return f"_bc_axes(_r, {kind_expr(inner)}, {axes!r})"
+    if kind.startswith("maybe:"):  # a field the code compares with None: now and then None
+        return f"(None if _r.random() < 0.25 else {kind_expr(pyast.literal_eval(kind[len('maybe:') :]))})"
     if kind.startswith("checked:"):  # a path the code checks: now and then missing or empty
         return f"_bc_checked(_r, lambda: {kind_expr(pyast.literal_eval(kind[len('checked:') :]))})"
     if kind.startswith("regex:"):

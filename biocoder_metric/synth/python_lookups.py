@@ -42,6 +42,8 @@ Ref = tuple[str, str]
 #: One slot of a key: ("var", parameter, offset) or ("const", value, 0).
 Slot = tuple[str, object, int]
 
+#: Attribute levels a container may sit below a parameter or ``self`` (``self.index_file.indices``).
+MAX_DEPTH = 3
 #: Most lookups kept per function (each costs a little time per case).
 MAX_LOOKUPS = 8
 #: The third field of a membership agreement (``k in C``); lookups carry ``nested`` (a bool) there.
@@ -130,13 +132,20 @@ class _Scan:
                 return ("param", self.rename[node.id])
             if node.id not in self.locals and not hasattr(builtins, node.id):
                 return ("global", node.id)
-        elif (
-            isinstance(node, ast.Attribute)
-            and isinstance(node.value, ast.Name)
-            and self.self_name is not None
-            and node.value.id == self.self_name
-        ):
-            return ("attr", node.attr)
+        elif isinstance(node, ast.Attribute):
+            # ``self.index``, and one or two levels further (``self.index_file.indices``,
+            # ``table.columns``): what a parameter or ``self`` holds holds the keys too
+            parts: list[str] = []
+            base: ast.AST = node
+            while isinstance(base, ast.Attribute) and len(parts) <= MAX_DEPTH:
+                parts.insert(0, base.attr)
+                base = base.value
+            if not isinstance(base, ast.Name) or len(parts) > MAX_DEPTH:
+                return None
+            if self.self_name is not None and base.id == self.self_name:
+                return ("attr", ".".join(parts))
+            if base.id in self.rename:
+                return ("param", ".".join([self.rename[base.id], *parts]))
         return None
 
     def slot(self, node: ast.AST) -> Slot | None:
