@@ -154,3 +154,45 @@ def test_the_round_15_gained_and_lost_counts_quoted_are_the_raw_outputs(tmp_path
     )
     rows = _round_diff("old.json", "new.json", tmp_path)
     assert rows == {("g", "dev"): (1, 1, 0)}, rows
+
+
+def test_the_round_18_quotes_are_the_raw_outputs():
+    """The README's round-18 quotes: no held-out Python task gained or lost, the held-out and dev
+    hand-mutant counts and median held-out-family scores before and after, and the dev gains, are
+    what the committed raw runs of rounds 17 and 18 hold (``scripts/synth_round_diff.py`` for the
+    gained and lost tasks)."""
+    words = {0: "none", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+    bench = REPO / "docs" / "bench-results"
+    old, new = (
+        json.loads((bench / f"synth_generalise_python_round{n}.json").read_text())["summary"]
+        for n in (17, 18)
+    )
+    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    py = _round_diff("synth_generalise_python_round17.json", "synth_generalise_python_round18.json")
+    assert all(py[(g, "heldout")] == (n, 0, 0) for g, n in (("fresh-python", 50), ("upstream-python", 30)))
+    assert "on the same 80 held-out tasks none gained and none lost" in text
+
+    def hand(summary: dict, group: str, part: str) -> str:
+        s = summary[group][part]
+        return f"{s['hand_mutants_killed']}/{s['hand_mutants_judged']}"
+
+    def median(summary: dict, group: str) -> str:
+        return f"{summary[group]['heldout']['median_heldout_family_score']:.2f}"
+
+    up, fresh = "upstream-python", "fresh-python"
+    assert f"upstream Python {hand(old, up, 'heldout')} -> {hand(new, up, 'heldout')}" in text
+    assert hand(old, fresh, "heldout") == hand(new, fresh, "heldout")
+    assert f"on fresh Python unchanged at {hand(new, fresh, 'heldout')}" in text
+    assert f"from {median(old, up)} to {median(new, up)} (upstream)" in text
+    assert f"from {median(old, fresh)} to {median(new, fresh)} (fresh)" in text
+    _, gained, lost = py[(up, "dev")]
+    v_old, v_new = old[up]["dev"]["validated"], new[up]["dev"]["validated"]
+    assert f"upstream Python {v_old}/30 -> {v_new}/30 ({words[gained]} gained, {words[lost]} lost)" in text
+    assert f"hand mutants on fresh Python {hand(old, fresh, 'dev')} -> {hand(new, fresh, 'dev')}" in text
+    dev120 = _round_diff("synth_generalise_dev120_round17.json", "synth_generalise_dev120_round18.json")
+    _, gained, lost = dev120[(up, "dev")]
+    a, b = (
+        json.loads((bench / f"synth_generalise_dev120_round{n}.json").read_text())["summary"][up]["dev"]
+        for n in (17, 18)
+    )
+    assert f"{a['validated']}/120 -> {b['validated']}/120 ({words[gained]} gained, {words[lost]} lost" in text
