@@ -46,6 +46,7 @@ from biocoder_metric.synth.python_evidence import (
 from biocoder_metric.synth.python_formats import PRELUDE as FORMATS_PRELUDE
 from biocoder_metric.synth.python_formats import helper_index
 from biocoder_metric.synth.python_inputs import (
+    NULL_RATE,
     ParamSpec,
     infer_params,
     kind_expr,
@@ -70,8 +71,6 @@ DIAG_PREFIX = "bc-diag "
 ATTEMPTS = 3
 #: Share of cases that add a probe call.
 PROBE_RATE = 0.4
-#: How often a value the body compares with ``None`` is ``None`` (``if self.path is None:``).
-NULL_RATE = 0.25
 
 
 def _nullable(expr: str) -> str:
@@ -383,6 +382,7 @@ def _bc_retype(_r, v, types, rate=0.3):
 
 
 def _bc_scalar(v):
+    """Whether ``v`` is one value (or none), not a collection."""
     return v is None or isinstance(v, (str, bytes, int, float, bool))
 
 

@@ -30,6 +30,10 @@ from biocoder_metric.synth.python_formats import format_expr, format_kind
 from biocoder_metric.synth.python_slice import dispatch_choices
 from biocoder_metric.synth.python_text import text_structure
 
+#: How often a value the body compares with ``None`` is ``None`` (``if self.path is None:``,
+#: ``if args.extract is None``): the harness's ``_nullable`` and the ``maybe:`` field kind.
+NULL_RATE = 0.25
+
 #: Concrete generator kinds. Each is an expression over ``_r`` (a ``random.Random``) in the
 #: harness; helpers named ``_bc_*`` come from the harness prelude. Arrays share one length
 #: (``_bc_n``) and one 2-D shape (``_bc_h``, ``_bc_w``) per call: numeric code usually needs
@@ -2606,7 +2610,9 @@ def kind_expr(kind: str) -> str:
         axes, inner = pyast.literal_eval(kind[len("axes:") :])
         return f"_bc_axes(_r, {kind_expr(inner)}, {axes!r})"
     if kind.startswith("maybe:"):  # a field the code compares with None: now and then None
-        return f"(None if _r.random() < 0.25 else {kind_expr(pyast.literal_eval(kind[len('maybe:') :]))})"
+        return (
+            f"(None if _r.random() < {NULL_RATE} else {kind_expr(pyast.literal_eval(kind[len('maybe:') :]))})"
+        )
     if kind.startswith("checked:"):  # a path the code checks: now and then missing or empty
         return f"_bc_checked(_r, lambda: {kind_expr(pyast.literal_eval(kind[len('checked:') :]))})"
     if kind.startswith("regex:"):
