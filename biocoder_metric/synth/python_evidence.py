@@ -524,32 +524,41 @@ def equal_lengths(func: ast.AST, names: list[str]) -> list[tuple[str, str]]:
     return out
 
 
+def none_compared(func: ast.AST) -> list[ast.AST]:
+    """The expressions the body compares with ``None`` (``x is None``, ``None != self.path``),
+    in order: one reader for every rule about values the code expects may be unset."""
+    out: list[ast.AST] = []
+    for node in ast.walk(func):
+        if not (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq))
+        ):
+            continue
+        sides = [node.left, node.comparators[0]]
+        if any(isinstance(x, ast.Constant) and x.value is None for x in sides):
+            out += [x for x in sides if not (isinstance(x, ast.Constant) and x.value is None)]
+    return out
+
+
 def none_checked(func: ast.AST, names: list[str], self_name: str | None = None) -> list[str]:
     """Parameters and ``self`` attributes the body compares with ``None`` (``if charmap is None:``,
     ``self.path is not None``, ``x == None``): the code has a path for their being unset, and a
     human tester sets them so now and then. Names as written: ``charmap``, ``self.path``."""
     out: list[str] = []
-    for node in ast.walk(func):
-        if not isinstance(node, ast.Compare) or len(node.ops) != 1:
-            continue
-        if not isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
-            continue
-        sides = [node.left, node.comparators[0]]
-        if not any(isinstance(s, ast.Constant) and s.value is None for s in sides):
-            continue
-        for side in sides:
-            got = None
-            if isinstance(side, ast.Name) and side.id in names:
-                got = side.id
-            elif (
-                self_name
-                and isinstance(side, ast.Attribute)
-                and isinstance(side.value, ast.Name)
-                and side.value.id == self_name
-            ):
-                got = f"self.{side.attr}"
-            if got and got not in out:
-                out.append(got)
+    for side in none_compared(func):
+        got = None
+        if isinstance(side, ast.Name) and side.id in names:
+            got = side.id
+        elif (
+            self_name
+            and isinstance(side, ast.Attribute)
+            and isinstance(side.value, ast.Name)
+            and side.value.id == self_name
+        ):
+            got = f"self.{side.attr}"
+        if got and got not in out:
+            out.append(got)
     return out
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from biocoder_metric import pyast
 from biocoder_metric.synth import python_cli
-from biocoder_metric.synth.python_evidence import unwrap_copies
+from biocoder_metric.synth.python_evidence import none_compared, unwrap_copies
 from biocoder_metric.synth.python_files import file_kind, handle_kind, lines_expr, prefix_kind
 from biocoder_metric.synth.python_formats import format_expr, format_kind
 from biocoder_metric.synth.python_slice import dispatch_choices
@@ -615,18 +615,7 @@ def _unpacked_pair(tree: ast.AST) -> bool:
 
 def _none_compared(body: ast.AST, target: str) -> bool:
     """Whether the code compares ``target`` with ``None`` (``args.extract is None``)."""
-    for node in ast.walk(body):
-        if (
-            isinstance(node, ast.Compare)
-            and len(node.ops) == 1
-            and isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq))
-        ):
-            sides = [node.left, node.comparators[0]]
-            if any(isinstance(x, ast.Constant) and x.value is None for x in sides) and any(
-                _is_target(x, target) for x in sides
-            ):
-                return True
-    return False
+    return any(_is_target(x, target) for x in none_compared(body))
 
 
 def _guarded_key(body: ast.AST, target: str, key: str) -> bool:
