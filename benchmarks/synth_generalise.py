@@ -711,6 +711,7 @@ def task_record(
                 "mutants_judged",
                 "mutants_killed",
                 "mutants_likely_equivalent",
+                "mutants_killed_by_other_plans",
                 "mutation_score",
                 "heldout_total",
                 "heldout_judged",

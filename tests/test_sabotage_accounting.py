@@ -300,7 +300,10 @@ def test_a_sandbox_the_candidate_really_kills_is_attributed_by_the_canary(tmp_pa
     )
     run = run_evaluation([row], samples, options, progress=False)
     statuses = [r.status for r in run.results]
-    assert statuses == ["passed", "sandbox_killed", "sandbox_killed", "sandbox_killed"], statuses
+    # This failed twice in full local runs (wrong samples came out ``failed``: the SIGINT did not
+    # end the worker) and never alone or in CI; what each sample's sandbox printed says why next time.
+    seen = [(r.status, ((r.first_failure or {}).get("stderr_tail") or "")[-400:]) for r in run.results]
+    assert statuses == ["passed", "sandbox_killed", "sandbox_killed", "sandbox_killed"], seen
     books = account(run.results, run.task_set, run.missing)
     assert books.counts == {"canary_py": (4, 1)} and not books.partial
     assert "canary job then ran cleanly" in run.results[1].first_failure["stderr_tail"]

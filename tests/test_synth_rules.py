@@ -817,3 +817,89 @@ def test_a_container_indexed_by_a_key_tested_against_it_is_a_mapping_typed_by_it
     """)
     assert kinds["spans"][0] == "dict_str_pair"
     assert kinds["depth_of"][0] == "dict_str_list"
+
+
+def test_a_parameter_passed_on_to_a_sliced_helper_takes_the_helpers_evidence():
+    """A thin wrapper shows nothing about what it forwards: ``_mask(x, y, scale=z)`` types ``x``,
+    ``y`` and ``z`` by ``_mask``'s docstring, default and use (two levels down at most, through
+    ``self.method`` too); ``x.count(...)`` is a method of ``x``, not the helper ``count``, and a
+    helper that calls itself ends."""
+    from biocoder_metric.synth.python_formats import helper_index
+
+    helpers = helper_index([
+        textwrap.dedent('''
+        def _mask(a, b, scale=2.5):
+            """Parameters
+            ----------
+            a : str
+                A sequence.
+            b : list of str
+                Pieces.
+            """
+            return _inner(a, b, scale)
+
+        def _inner(text, pieces, k):
+            if k:
+                return _inner(text, pieces, k - 1)
+            return [text.find(p) * k for p in pieces]
+
+        def count(values):
+            return sum(v["n"] for v in values)
+
+        def keyed(self, table):
+            return table.get("x"), table.items()
+        ''')
+    ])  # fmt: skip
+    func = ast.parse(
+        textwrap.dedent("""
+        def cover(self, x, y, z=None, t=None, w=None):
+            m = _mask(x, y, scale=z)
+            return sum(m) / len(m), self.keyed(t), w.count(x)
+    """)
+    ).body[0]
+    plain = {p.name: p.kinds for p in python_inputs.infer_params(func, skip_first=True)}
+    told = {p.name: p.kinds for p in python_inputs.infer_params(func, skip_first=True, helpers=helpers)}
+    assert plain["x"][0].startswith("ndarray") and plain["y"][0].startswith("ndarray")
+    assert told["x"][0].startswith("str_") and told["y"][0] == "list_str"
+    assert told["z"][0].startswith("float") and told["t"][0].startswith("dict")
+    assert python_inputs.forwarded_votes(func, "w", helpers) == {}  # ``w.count``: not the helper
+    votes = python_inputs.forwarded_votes(func, "y", helpers)
+    assert votes["list_str"] == pytest.approx(python_inputs.W_DOC * python_inputs.W_FORWARD)
+
+
+def test_a_parameter_passed_on_gets_the_helpers_length_and_scale_constants():
+    """The constants a helper compares its parameter with (``len(s) % 3``, ``len(s) > 60``,
+    ``pos >= 16384``, ``s[0] == '>'``) reach the wrapper that forwards it, unless the wrapper's
+    own body has some."""
+    helper = textwrap.dedent("""
+        def _codons(s, pos):
+            if len(s) % 3 or len(s) > 60 or s[0] == ">":
+                raise ValueError(s)
+            return [s[i:i + 3] for i in range(0, len(s), 3)], pos >= 16384
+    """)
+    golden = textwrap.dedent("""
+        def translate(text, offset, other):
+            if len(other) > 5:
+                other = other[:5]
+            return _codons(text, offset), _codons(other, offset)
+    """)
+    plain = python_harness.analyse(golden, "translate")
+    told = python_harness.analyse(golden, "translate", helper_sources=[helper])
+    assert "text" not in plain.multiples and "offset" not in plain.scales
+    assert told.multiples["text"] == 3 and 60 in told.lengths["text"]
+    assert told.chars["text"] and told.scales["offset"]
+    assert told.lengths["other"] == plain.lengths["other"]  # its own comparison wins
+
+
+def test_a_self_attribute_passed_on_to_a_sliced_method_takes_its_evidence():
+    """``self._sum(self.counts)``: the field is what the sliced method's parameter is."""
+    golden = textwrap.dedent("""
+        def total(self):
+            return self._sum(self.counts)
+    """)
+    member = textwrap.dedent("""
+        def _sum(self, values: dict):
+            return sum(values.values())
+    """)
+    subject = python_harness.analyse(golden, "total", class_name="Tally", class_members=[member])
+    assert dict(subject.attrs)["counts"][0].startswith("dict")

@@ -11,6 +11,7 @@ import json
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -405,6 +406,73 @@ def test_the_mutant_gate_tolerates_a_third_of_a_small_functions_mutants_being_eq
         passed=False, mutants_judged=judged, mutants_killed=killed, mutants_likely_equivalent=equivalent
     )
     assert (_mutant_gate(v) is None) is passes, _mutant_gate(v)
+
+
+def test_a_mutant_another_plan_killed_is_not_equivalent():
+    """``regate``: a plan that passed because the mutants on code it never reached counted as
+    likely equivalent fails once another plan of the task has killed them; ones no plan killed
+    stay equivalent, and a failed plan is left as it was."""
+    from biocoder_metric.synth.validate import Validation, killed_indices, regate
+
+    def verdict(killed: list[int], equivalent: list[int], n: int = 10) -> Validation:
+        ms = [{"operator": "x", "status": "failed" if i in killed else "passed", "killed": i in killed,
+               "likely_equivalent": i in equivalent} for i in range(n)]  # fmt: skip
+        return Validation(
+            passed=True, mutants=ms, mutants_judged=n, mutants_killed=len(killed),
+            mutants_likely_equivalent=len(equivalent), mutation_score=1.0,
+        )  # fmt: skip
+
+    narrow = verdict(killed=[0, 1, 2, 3, 4], equivalent=[5, 6, 7, 8, 9])
+    wide = verdict(killed=[0, 1, 5, 6, 7], equivalent=[])
+    again = regate(narrow, killed_indices(wide))
+    assert (again.passed, again.mutants_killed_by_other_plans, again.mutation_score) == (False, 3, 0.625)
+    assert again.reason == "kills 5 of 8 non-equivalent mutants (needs 80%)"
+    assert [m["likely_equivalent"] for m in again.mutants][5:] == [False, False, False, True, True]
+    assert narrow.passed and narrow.mutants_likely_equivalent == 5  # the original is not changed
+    assert regate(narrow, {5}).passed and regate(narrow, {5}).mutation_score == round(5 / 6, 4)
+    assert regate(narrow, {0, 1}) is narrow  # killed here too: nothing to judge again
+    failed = Validation(passed=False, reason="golden raises on 10/10 calls")
+    assert regate(failed, {1, 2}) is failed
+
+
+@needs_bwrap
+@pytest.mark.bwrap
+def test_plans_of_one_task_share_their_mutants_so_their_kills_can_be_pooled(pool):
+    """The premise of ``regate``, on a made-up golden in the sandbox: every plan of a task is
+    judged on the same mutant list, and a plan whose inputs reach other code (a text where the
+    best guess draws a list of letters) kills a mutant the best guess judged likely equivalent."""
+    from biocoder_metric.synth.validate import killed_indices, regate
+
+    golden = textwrap.dedent('''
+        def window_gc(seq, window=None):
+            """GC share of a DNA sequence, or of each window of ``window`` letters when one is given."""
+            gc = sum(1 for c in seq if c in "GC")
+            if window is None:
+                return round(gc / max(len(seq), 1), 3)
+            out = []
+            for i in range(0, len(seq) - window + 1, window):
+                part = seq[i:i + window]
+                n = sum(1 for c in part if c == "G" or c == "C")
+                out.append(round(n / window, 3) if window > 0 else 0.0)
+            return out
+    ''').lstrip()
+    row = dict(empty_row(), task_id="t_regate", language="python", function_name="window_gc",
+               golden_code=golden, config="demo")  # fmt: skip
+    cands, _, _ = candidates(row, SynthOptions())
+    verdicts = {
+        label: validate(pool, dict(row, context=ctx, kind="harness", executable=True))
+        for label, _plan, ctx in cands
+    }
+    judged = [v for v in verdicts.values() if v.mutants]
+    assert len({tuple(m["operator"] for m in v.mutants) for v in judged}) == 1, "one mutant list per task"
+    best = verdicts["best guess"]
+    assert best.passed
+    equivalent = {i for i, m in enumerate(best.mutants) if m["likely_equivalent"]}
+    elsewhere = set().union(*(killed_indices(v) for v in judged)) - killed_indices(best)
+    assert equivalent & elsewhere, (equivalent, elsewhere)
+    again = regate(best, elsewhere)
+    assert again.mutants_killed_by_other_plans == len(equivalent & elsewhere)
+    assert again.mutation_score < best.mutation_score
 
 
 #: Made-up goldens of shapes the golden raised on every call before (round 16; each fails on the

@@ -34,7 +34,7 @@ from biocoder_metric.execution.parallel import parallel_map
 from biocoder_metric.languages import runner
 from biocoder_metric.sandbox.runtime import protocol
 from biocoder_metric.synth import java_harness, java_stubs, python_harness, python_slice, python_stubs
-from biocoder_metric.synth.validate import validate
+from biocoder_metric.synth.validate import Validation, killed_indices, regate, validate
 
 SYNTH_SCHEMA = "biocoder-synth/1"
 HARNESS_SOURCE_SYNTH = "synthesized"
@@ -540,7 +540,8 @@ def synthesize_task(
     except Exception as exc:  # noqa: BLE001 - one odd task must not stop a batch; the reason is recorded
         cands, reason, origin = [], f"synthesis error: {type(exc).__name__}: {exc}", "golden"
     record["slice"] = origin
-    best: tuple[float, dict[str, Any]] | None = None
+    passing: list[tuple[dict[str, Any], Validation, dict[str, Any]]] = []  # (attempt, verdict, harness)
+    killed: set[int] = set()  # mutants (by index) any plan of this task killed
     for label, plan, ctx in cands:
         if context_leaks_golden(row, ctx):  # a copy of the answer in the harness: never acceptable
             record["attempts"].append(
@@ -565,23 +566,31 @@ def synthesize_task(
             memory_mb=opts.memory_mb,
             mutant_limit=opts.mutant_limit,
         )
-        record["attempts"].append(
-            {
-                "plan": label,
-                "generators": plan,
-                "passed": v.passed,
-                "reason": v.reason,
-                "mutation_score": v.mutation_score,
-            }
-        )
+        killed |= killed_indices(v)
+        v = regate(v, killed)
+        attempt = {
+            "plan": label,
+            "generators": plan,
+            "passed": v.passed,
+            "reason": v.reason,
+            "mutation_score": v.mutation_score,
+        }
+        record["attempts"].append(attempt)
         if v.passed:
-            score = v.mutation_score if v.mutation_score is not None else 0.0
-            if best is None or score > best[0]:
-                best = (score, {"context": ctx, "plan": plan, "validation": v.to_json()})
-            if score >= opts.good_score:
+            passing.append((attempt, v, {"context": ctx, "plan": plan}))
+            if (v.mutation_score or 0.0) >= opts.good_score:
                 break
         elif reason is None:
             reason = v.reason
+    best: tuple[float, dict[str, Any]] | None = None
+    for attempt, v, harness in passing:  # judged again against the mutants every plan killed
+        v = regate(v, killed)
+        if not v.passed:
+            attempt.update(passed=False, reason=v.reason, mutation_score=v.mutation_score)
+            continue
+        score = v.mutation_score if v.mutation_score is not None else 0.0
+        if best is None or score > best[0]:
+            best = (score, {**harness, "validation": v.to_json()})
     if best is not None:
         record.update(status="validated", reason=None, cause=None, **best[1])
     else:

@@ -48,12 +48,14 @@ from biocoder_metric.synth.python_formats import helper_index
 from biocoder_metric.synth.python_inputs import (
     NULL_RATE,
     ParamSpec,
+    forwarded_params,
     infer_params,
     kind_expr,
     rank_kinds,
     refine_kinds,
     self_attributes,
     usage_votes,
+    used_votes,
 )
 from biocoder_metric.synth.python_slice import Slice, find_function
 
@@ -691,22 +693,35 @@ def analyse(
         function_name=function_name, func=func, method=method, class_name=class_name or "_BCSubject"
     )
     keyed = keys_from_defaults(func)  # ``x[p]`` with ``p='ATOM'`` analysed as ``x['ATOM']``
+    helpers = helper_index([*helper_sources, *class_members])
     subject.params = infer_params(
-        keyed,
-        repo_dir,
-        skip_first=method in ("instance", "property", "class"),
-        helpers=helper_index([*helper_sources, *class_members]),
+        keyed, repo_dir, skip_first=method in ("instance", "property", "class"), helpers=helpers
     )
     names = [p.name for p in subject.params if not p.kw_only and not p.star]
     subject.examples = doc_examples(func, names)
     subject.examples += [
         e for e in callsite_examples(repo_dir, function_name, names, func) if e not in subject.examples
     ]
-    subject.scales = {p.name: c for p in subject.params if (c := scale_constants(func, p.name))}
-    subject.lengths = {p.name: c for p in subject.params if (c := length_constants(func, p.name))}
-    subject.multiples = {p.name: k for p in subject.params if (k := length_multiple(func, p.name))}
-    subject.chars = {p.name: c for p in subject.params if (c := char_constants(func, p.name))}
-    subject.likes = {p.name: c for p in subject.params if (c := compared_constants(func, p.name))}
+
+    def constants(reader):
+        """``reader``'s constants per parameter: from the body, else from the first helper the
+        parameter is passed on to that has some (``len(seq) % 3`` in the parser it forwards to)."""
+        out = {}
+        for p in subject.params:
+            got = reader(func, p.name)
+            for callee, arg, _ in [] if got else forwarded_params(func, p.name, helpers):
+                got = reader(callee, arg.arg)
+                if got:
+                    break
+            if got:
+                out[p.name] = got
+        return out
+
+    subject.scales = constants(scale_constants)
+    subject.lengths = constants(length_constants)
+    subject.multiples = constants(length_multiple)
+    subject.chars = constants(char_constants)
+    subject.likes = constants(compared_constants)
     subject.required = required_defaults(func, [p.name for p in subject.params if p.has_default])
     subject.typed = type_checked(func, [p.name for p in subject.params])
     subject.equal = equalities(
@@ -777,7 +792,7 @@ def analyse(
         for attr in data:
             if attr in provided:
                 continue
-            votes = usage_votes(keyed, f"{self_name}.{attr}")
+            votes = used_votes(keyed, f"{self_name}.{attr}", helpers)
             if not votes and attr in aliases:
                 # read through a property (``df`` returning ``self._df``): the golden's use of the
                 # property types the field

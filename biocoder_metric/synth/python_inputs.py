@@ -111,6 +111,9 @@ TEXT_LINES = "lines:" + repr(("\t", ["str", "int", "int"]))
 
 #: Weights of each evidence source (see module docstring for the order).
 W_ANNOTATION, W_DEFAULT, W_DOC, W_CALLSITE, W_USAGE, W_NAME = 10.0, 8.0, 6.0, 5.0, 3.0, 2.0
+#: Evidence from a helper a parameter is passed on to (``forwarded_votes``): this share of its
+#: weight there, per level, at most ``FORWARD_DEPTH`` levels of calls down.
+W_FORWARD, FORWARD_DEPTH = 0.75, 2
 
 _STR_METHODS = {
     "upper", "lower", "strip", "rstrip", "lstrip", "split", "rsplit", "startswith", "endswith",
@@ -1952,6 +1955,113 @@ def rank_kinds(name: str, votes: dict[str, float]) -> list[str]:
     return kinds
 
 
+def declared_votes(arg: ast.arg, default: ast.expr | None, doc: dict[str, str]) -> dict[str, float]:
+    """Families a parameter's declaration gives: its annotation, default and docstring type."""
+    votes: dict[str, float] = defaultdict(float)
+    for fam, w in (
+        (family_of_type(ast.unparse(arg.annotation)) if arg.annotation is not None else None, W_ANNOTATION),
+        (_literal_family(default) if default is not None else None, W_DEFAULT),
+        (family_of_type(doc[arg.arg]) if arg.arg in doc else None, W_DOC),
+    ):
+        if fam:
+            votes[fam] += w
+    return dict(votes)
+
+
+def _callee_params(call: ast.Call, callee: ast.AST) -> dict[int | str, ast.arg]:
+    """The callee's parameter each argument slot of ``call`` binds: position -> arg (``self``
+    skipped for ``obj.method(...)``), keyword -> arg."""
+    if not isinstance(callee, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return {}
+    a = callee.args
+    positional = list(a.posonlyargs) + list(a.args)
+    if isinstance(call.func, ast.Attribute) and positional and positional[0].arg in ("self", "cls"):
+        positional = positional[1:]
+    out: dict[int | str, ast.arg] = dict(enumerate(positional))
+    out.update({p.arg: p for p in [*a.args, *a.kwonlyargs]})
+    return out
+
+
+def forwarded_params(
+    body: ast.AST,
+    target: str,
+    helpers: dict[str, ast.AST] | None,
+    depth: int = 0,
+    seen: frozenset[str] = frozenset(),
+) -> list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.arg, int]]:
+    """The parameters of sliced helpers that ``target`` is passed on to unchanged
+    (``coverage_mask(protein, peptides)`` in ``coverage``; ``self.method(x)`` too, a method of
+    ``x`` never), each with its level (1: called from ``body``), at most ``FORWARD_DEPTH`` levels
+    down. A thin wrapper's body shows nothing about what it forwards; a person writing its test
+    reads the callee, and so does this."""
+    if not helpers or depth >= FORWARD_DEPTH:
+        return []
+    own = getattr(body, "name", None)
+    out: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.arg, int]] = []
+    for node in ast.walk(body):
+        if not isinstance(node, ast.Call):
+            continue
+        fn = node.func
+        name = fn.id if isinstance(fn, ast.Name) else None
+        if (
+            isinstance(fn, ast.Attribute)
+            and isinstance(fn.value, ast.Name)
+            and fn.value.id in ("self", "cls")
+        ):
+            name = fn.attr  # a method of the same class; ``x.append(...)`` says nothing of a helper
+        callee = helpers.get(name) if name else None
+        if callee is None or name == own or name in seen:
+            continue
+        slots = _callee_params(node, callee)
+        bound: list[ast.arg] = []
+        for i, arg in enumerate(node.args):
+            if isinstance(arg, ast.Starred):
+                break
+            if _is_target(arg, target) and i in slots:
+                bound.append(slots[i])
+        bound += [slots[k.arg] for k in node.keywords if k.arg in slots and _is_target(k.value, target)]
+        for p in bound:
+            if any(c is callee and q is p for c, q, _ in out):
+                continue
+            out.append((callee, p, depth + 1))
+            out += forwarded_params(callee, p.arg, helpers, depth + 1, seen | {name})
+    return out
+
+
+def _defaults_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.expr]:
+    """Parameter name -> its default expression."""
+    a = func.args
+    positional = list(a.posonlyargs) + list(a.args)
+    out = dict(
+        zip([p.arg for p in positional[len(positional) - len(a.defaults) :]], a.defaults, strict=False)
+    )
+    out.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=False) if d is not None})
+    return out
+
+
+def forwarded_votes(body: ast.AST, target: str, helpers: dict[str, ast.AST] | None) -> dict[str, float]:
+    """Families from what the helpers ``target`` is passed on to (:func:`forwarded_params`) declare
+    and do with it: their annotation, default, docstring type and use, ``W_FORWARD`` times as
+    strong per level."""
+    out: dict[str, float] = defaultdict(float)
+    for callee, p, level in forwarded_params(body, target, helpers):
+        doc = docstring_types(ast.get_docstring(callee))
+        votes = dict(declared_votes(p, _defaults_of(callee).get(p.arg), doc))
+        for fam, w in usage_votes(callee, p.arg).items():
+            votes[fam] = votes.get(fam, 0.0) + w
+        for fam, w in votes.items():
+            out[fam] += w * W_FORWARD**level
+    return dict(out)
+
+
+def used_votes(body: ast.AST, target: str, helpers: dict[str, ast.AST] | None) -> dict[str, float]:
+    """Families from how ``body`` uses ``target`` and from the helpers it passes it on to."""
+    votes = dict(usage_votes(body, target))
+    for fam, w in forwarded_votes(body, target, helpers).items():
+        votes[fam] = votes.get(fam, 0.0) + w
+    return votes
+
+
 def infer_params(
     func: ast.FunctionDef | ast.AsyncFunctionDef,
     repo_dir: str | Path | None = None,
@@ -1977,24 +2087,14 @@ def infer_params(
     specs: list[ParamSpec] = []
     for arg, kw_only in [(p, False) for p in positional] + [(p, True) for p in a.kwonlyargs]:
         votes: dict[str, float] = defaultdict(float)
-        if arg.annotation is not None:
-            fam = family_of_type(ast.unparse(arg.annotation))
-            if fam:
-                votes[fam] += W_ANNOTATION
         d = defaults.get(arg.arg)
-        if d is not None:
-            fam = _literal_family(d)
-            if fam:
-                votes[fam] += W_DEFAULT
-        if arg.arg in doc:
-            fam = family_of_type(doc[arg.arg])
-            if fam:
-                votes[fam] += W_DOC
+        for fam, w in declared_votes(arg, d, doc).items():
+            votes[fam] += w
         for fam in decorated.get(arg.arg, []):
             votes[fam] += W_DEFAULT
         for fam, w in sites.get(arg.arg, {}).items():
             votes[fam] += w
-        for fam, w in usage_votes(func, arg.arg).items():
+        for fam, w in used_votes(func, arg.arg, helpers).items():
             votes[fam] += w
         kinds = refine_kinds(func, arg.arg, rank_kinds(arg.arg, votes), votes, helpers=helpers)
         shaped = documented_array_kind(doc[arg.arg]) if arg.arg in doc else None

@@ -31,7 +31,10 @@ The gates, in order (the first failing one is the reason recorded):
    say nothing about the harness. Why the third: a small function's mutants include some that
    no input can tell apart (a deleted log call or ``close()``, ``> 0`` where an empty loop does
    nothing anyway); asking for all of them made such functions impossible to validate, while
-   a third still leaves most of a small function's mutants to be killed.
+   a third still leaves most of a small function's mutants to be killed. "Likely equivalent"
+   is judged across the task's plans (:func:`regate`): a mutant another plan killed is a
+   survivor, not equivalent, so a plan that reaches less of the code cannot pass where one
+   that reaches more failed.
 
 Both mutant families' scores are recorded: the project's (the one synthesis chooses plans
 by) and the held-out family (:mod:`biocoder_metric.validity.heldout_mutants`), which never
@@ -42,7 +45,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from biocoder_dataset import settings
@@ -93,6 +96,9 @@ class Validation:
     heldout_judged: int = 0
     heldout_killed: int = 0
     heldout_mutation_score: float | None = None
+    #: Mutants this plan's cases judged likely equivalent that another plan of the same task killed
+    #: (:func:`regate`): counted as survivors here.
+    mutants_killed_by_other_plans: int = 0
     seconds: float = 0.0
     max_case_s: float = 0.0
 
@@ -342,6 +348,42 @@ def _without_probes(stdout: str) -> str:
     "vary" for a function that ignores its input: variation is measured on the main call only.
     """
     return "".join(ln for ln in stdout.splitlines(keepends=True) if not ln.startswith("probe"))
+
+
+def killed_indices(v: Validation) -> set[int]:
+    """Indices (in the task's mutant list, the same for every plan) of the mutants ``v`` killed."""
+    return {i for i, m in enumerate(v.mutants) if m.get("killed")}
+
+
+def regate(v: Validation, killed_elsewhere: set[int]) -> Validation:
+    """``v`` judged again knowing which mutants other plans of the same task killed.
+
+    Why: a plan's "likely equivalent" only means its own cases (and three times as many) could
+    not tell the mutant apart. A mutant another plan of the same task killed is not equivalent:
+    that plan found an input the golden handles on which it differs. Without this, a plan that
+    reaches less of the code passed gate 6 where one that reached more failed it, because every
+    mutant on the code it never reached counted as equivalent (a weaker harness validated). The
+    mutant list is seeded by the task, so an index names the same mutant in every plan.
+    """
+    if not v.passed or not v.mutants:
+        return v
+    missed = {
+        i
+        for i, m in enumerate(v.mutants)
+        if m.get("likely_equivalent") and not m.get("killed") and i in killed_elsewhere
+    }
+    if not missed:
+        return v
+    out = replace(v, mutants=[dict(m) for m in v.mutants])
+    for i in missed:
+        out.mutants[i]["likely_equivalent"] = False
+    out.mutants_killed_by_other_plans = len(missed)
+    out.mutants_likely_equivalent = v.mutants_likely_equivalent - len(missed)
+    non_equivalent = out.mutants_judged - out.mutants_likely_equivalent
+    out.mutation_score = round(out.mutants_killed / non_equivalent, 4) if non_equivalent else None
+    out.reason = _mutant_gate(out)
+    out.passed = out.reason is None
+    return out
 
 
 def _mutant_gate(v: Validation) -> str | None:
