@@ -903,3 +903,155 @@ def test_a_self_attribute_passed_on_to_a_sliced_method_takes_its_evidence():
     """)
     subject = python_harness.analyse(golden, "total", class_name="Tally", class_members=[member])
     assert dict(subject.attrs)["counts"][0].startswith("dict")
+
+
+def test_a_documented_example_of_a_parameter_is_drawn_around():
+    """``mol2_lines : list ... for example ['@<TRIPOS>MOLECULE\\n', ...]`` and ``region : str,
+    e.g. 'chr1:123,456-123,900'``: the author's example has the shape the code takes apart; the
+    harness varies its numbers (keeping their widths and separators) and its items, so the
+    golden returns on every case and its result differs between cases. A text example of a list
+    parameter comes second, and a parameter without one is unchanged."""
+    golden = '''
+        def atom_rows(mol2_lines, region, tag):
+            r"""Atoms of a mol2 block, and the length of a region.
+
+            Parameters
+            ----------
+            mol2_lines : list
+                Lines of a mol2 file, for example
+                ['@<TRIPOS>MOLECULE\\n', 'ZINC38611810\\n', '@<TRIPOS>ATOM\\n',
+                 '      1 C1  -1.1786  2.7011  -4.0323 C.3  1 <0>   -0.1537\\n',
+                 '      2 C2  -1.2950  1.2442  -3.5798 C.3  1 <0>   -0.1156\\n',
+                 '@<TRIPOS>BOND\\n', ...]
+            region : str
+                A region, e.g. 'chr1:123,456-123,900'.
+            tag : list
+                Tags such as 'a,b'.
+            """
+            chrom, span = region.split(":")
+            start, end = (int(x.replace(",", "")) for x in span.split("-"))
+            first = mol2_lines.index("@<TRIPOS>ATOM\\n")
+            last = mol2_lines.index("@<TRIPOS>BOND\\n")
+            rows = []
+            for line in mol2_lines[first + 1:last]:
+                f = line.split()
+                rows.append((int(f[0]), f[1], float(f[2]) < 0))
+            return chrom, end - start, rows, len(tag)
+    '''
+    subject = python_harness.analyse(textwrap.dedent(golden), "atom_rows")
+    kinds = {p.name: p.kinds for p in subject.params}
+    assert kinds["mol2_lines"][0].startswith("example:[") and kinds["region"][0].startswith("example:'")
+    assert kinds["tag"][1] == "example:'a,b'" and kinds["tag"][0].startswith("list")
+    outs = [_run(golden, "atom_rows", seed=s) for s in range(8)]
+    results = [ln for out in outs for ln in out.splitlines() if ln.startswith("result:")]
+    assert len(results) == 8 and len(set(results)) == 8, outs
+    assert any("True" in r for r in results) and any("False" in r for r in results), results
+
+
+@pytest.mark.parametrize(
+    ("said", "role"),
+    [
+        ("If string, assume it is a GFF or GTF-format line.", "line"),
+        ("The text of a GFF file.", "text"),
+        ("GFF lines, one feature per line.", "text"),
+    ],
+)
+def test_a_parameter_documented_as_one_line_of_a_format_is_one_line(said: str, role: str):
+    """``feature : Feature or str -- a GFF line`` passed on to a line parser: one data line, not
+    a whole file (whose header and several records the parser reads as one mangled record)."""
+    golden = f'''
+        def to_record(feature):
+            """Convert.
+
+            Parameters
+            ----------
+            feature : Feature object, or string
+                {said}
+            """
+            if isinstance(feature, str):
+                feature = from_line(feature)
+            return feature.seqid, feature.start - 1, feature.strand
+    '''
+    subject = python_harness.analyse(textwrap.dedent(golden), "to_record")
+    assert subject.params[0].kinds[0] == f"fmt:{role}:gff"
+
+
+def test_python2_compatibility_calls_read_as_what_they_stand_for():
+    """``iteritems(d)`` / ``six.iteritems(d)`` is ``d.items()`` and ``text_type(x)`` is ``str(x)``
+    (code written for both Pythons: its mappings were drawn as numbers); a mapping whose values
+    the loop over its items iterates or takes apart holds lists."""
+    kinds = _kinds("""
+        def f(filter_dict, spans, weights, n):
+            out = {}
+            for rxn, members in iteritems(filter_dict):
+                for m in members:
+                    out[text_type(rxn)] = out.get(text_type(rxn), 0) + m
+            width = {k: max(v) - min(v) for k, v in six.iteritems(spans) if v}
+            total = sum(w * n for _, w in weights.items())
+            return out, width, total
+    """)
+    golden = "def g(filter_dict):\n    return sorted(text_type(k) for k, _ in iteritems(filter_dict))\n"
+    kinds.update({p.name: p.kinds for p in python_harness.analyse(golden, "g").params})
+    assert kinds["spans"][0] == "dict_str_list"
+    assert kinds["weights"][0].startswith("dict_str_") and "list" not in kinds["weights"][0]
+    assert kinds["filter_dict"][0].startswith("dict")
+
+
+def test_a_separator_parameter_is_one_separator_character():
+    """``sep``, ``delimiter``: one of the characters tables and lines are split on (a word was
+    drawn: ``read_csv(sep='xkq')`` and ``line.split('xkq')`` say nothing); ``sep_name`` is a name."""
+    kinds = _kinds("""
+        def f(line, sep="\\t", delimiter=None, sep_name="x"):
+            return line.split(sep), (delimiter or ",").join(["a", "b"]), sep_name.upper()
+    """)
+    assert kinds["sep"][0] == kinds["delimiter"][0] == "str_sep"
+    assert kinds["sep_name"][0] != "str_sep"
+    r = __import__("random").Random(0)
+    drawn = {eval(python_inputs.kind_expr("str_sep"), {"_r": r}) for _ in range(200)}
+    assert drawn == {"\t", ",", " ", ";", "|", ":"}
+
+
+def test_a_value_ordered_against_another_value_is_a_number():
+    """``gap <= params['max_gap']`` (no constant on either side): the key's value is a number,
+    not a word (comparing a word with a number raises); ordered against a constant string it
+    stays text."""
+    kinds = _kinds("""
+        def f(params, limit, name):
+            gap = 0
+            while gap <= params['max_gap'] and name >= 'm':
+                gap += 1
+            return gap < limit
+    """)
+    assert "int" in kinds["params"][0] and "'max_gap': 'int" in kinds["params"][0], kinds["params"]
+    assert kinds["limit"][0].startswith(("int", "float"))
+    assert kinds["name"][0].startswith(("str", "choice:"))
+
+
+def test_an_object_of_columns_has_the_length_of_its_columns():
+    """``len(cnarr)`` with ``cnarr.depth.mean()``: the generated object (``_bc_ns``) is as long as
+    its array fields (it had no length: every call raised)."""
+    golden = """
+        def mean_depth(cnarr):
+            n = len(cnarr)
+            return n, round(float(cnarr.depth.mean()), 3) if n else 0.0
+    """
+    outs = [_run(golden, "mean_depth", seed=s) for s in range(4)]
+    results = [ln for out in outs for ln in out.splitlines() if ln.startswith("result:")]
+    assert len(results) == 4 and len(set(results)) > 1, outs
+
+
+def test_an_array_divided_in_place_holds_floats():
+    """``counts /= n``: numpy cannot store the quotient in an integer array, so an array the
+    name calls integer counts is drawn as floats when the body divides it in place."""
+    divided = _kinds("""
+        def f(counts, n):
+            counts /= n
+            return counts.sum(axis=0)
+    """)
+    floored = _kinds("""
+        def f(counts, n):
+            counts //= n
+            return counts.sum(axis=0)
+    """)
+    assert divided["counts"][0].startswith("ndarray") and not divided["counts"][0].endswith("_int")
+    assert floored["counts"][0].endswith("_int")  # floor division keeps integers

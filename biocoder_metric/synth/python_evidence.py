@@ -20,6 +20,7 @@ This module adds the values a careful person would try on top of random ones:
 from __future__ import annotations
 
 import ast
+import copy
 import re
 
 from biocoder_metric import pyast
@@ -394,6 +395,12 @@ INVALID: tuple[tuple[str, str], ...] = (
     ("dict", "{}"),
     ("path", "'./_bc_missing_input.txt'"),
     ("handle:", "__import__('io').StringIO('')"),
+    # around a documented example: the empty value of its type
+    ("example:'", "''"),
+    ('example:"', "''"),
+    ("example:[", "[]"),
+    ("example:(", "()"),
+    ("example:{", "{}"),
 )
 
 
@@ -634,3 +641,93 @@ def equalities(func: ast.AST, names: list[str], self_name: str | None = None) ->
         if (a, b) not in out and (b, a) not in out:
             out.append((a, b))
     return out[:4]
+
+
+#: Words that introduce a documented value of a parameter (``mol2_lines : list ... For example,
+#: ['@<TRIPOS>MOLECULE\\n', ...]``, ``region : str, e.g. 'chr1:123,456-123,900'``).
+_EXAMPLE_MARK = re.compile(r"(?:\be\.\s?g\.?|\bfor example\b|\bsuch as\b|\bexample:)[,:]?\s*", re.I)
+#: Longest text read after a mark for one literal.
+MAX_EXAMPLE_CHARS = 3000
+
+
+def _drop_ellipsis(v: object) -> object:
+    """``['a', 'b', ...]``: the elements written out (``...`` says "and so on")."""
+    if isinstance(v, list):
+        return [_drop_ellipsis(x) for x in v if x is not Ellipsis]
+    if isinstance(v, tuple):
+        return tuple(_drop_ellipsis(x) for x in v if x is not Ellipsis)
+    if isinstance(v, dict):
+        return {k: _drop_ellipsis(x) for k, x in v.items() if x is not Ellipsis}
+    return v
+
+
+def _useful_example(v: object) -> bool:
+    """A value worth drawing around: text (not one letter), or a non-empty collection of scalars
+    or of such collections (a number alone is a scale, which :func:`scale_constants` reads)."""
+    if isinstance(v, str):
+        return 1 < len(v) <= 1000
+    if isinstance(v, (list, tuple)):
+        return bool(v) and all(isinstance(x, (str, int, float)) or _useful_example(x) for x in v)
+    if isinstance(v, dict):
+        return bool(v) and all(isinstance(k, (str, int)) for k in v)
+    return False
+
+
+def documented_example(func: ast.AST, target: str) -> object | None:
+    """The value a docstring gives as an example of parameter ``target`` (after "e.g.", "for
+    example", "such as" in the parameter's own description), or None.
+
+    Why: the author's example of one argument has the shape the function takes apart (the
+    sections of a mol2 file, a ``chr:start-end`` region), which no generator guesses; the
+    harness draws around it (:func:`biocoder_metric.synth.python_harness` ``_bc_vary``: its
+    digits redrawn, its sequences redrawn, a list's items each varied)."""
+    from biocoder_metric.synth.python_formats import _doc_description
+
+    doc = ast.get_docstring(func) if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    if not doc:
+        return None
+    desc = _doc_description(doc, target)
+    for m in _EXAMPLE_MARK.finditer(desc):
+        rest = desc[m.end() : m.end() + MAX_EXAMPLE_CHARS]
+        if rest[:1] not in ("'", '"', "[", "(", "{"):
+            continue
+        closer = {"'": "'", '"': '"', "[": "]", "(": ")", "{": "}"}[rest[0]]
+        for end in (i + 1 for i, ch in enumerate(rest) if ch == closer):
+            try:
+                v = _drop_ellipsis(pyast.literal_eval(rest[:end]))
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                continue
+            return v if _useful_example(v) else None
+    return None
+
+
+#: Python 2 compatibility calls (``six``, ``future.utils``) and the method each stands for.
+_PY2_DICT_CALLS = {
+    "iteritems": "items", "viewitems": "items", "itervalues": "values", "viewvalues": "values",
+    "iterkeys": "keys", "viewkeys": "keys",
+}  # fmt: skip
+_PY2_TEXT = frozenset({"text_type", "unicode", "string_types", "binary_type"})
+
+
+class _Py3Idioms(ast.NodeTransformer):
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        fn = node.func
+        name = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else None
+        if name in _PY2_DICT_CALLS and len(node.args) == 1 and not node.keywords:
+            method = ast.Attribute(value=node.args[0], attr=_PY2_DICT_CALLS[name], ctx=ast.Load())
+            return ast.copy_location(ast.Call(func=method, args=[], keywords=[]), node)
+        if name in _PY2_TEXT and isinstance(fn, (ast.Name, ast.Attribute)):
+            return ast.copy_location(
+                ast.Call(func=ast.Name(id="str", ctx=ast.Load()), args=node.args, keywords=[]), node
+            )
+        return node
+
+
+def py3_idioms(tree: ast.AST) -> ast.AST:
+    """A copy of ``tree`` in which Python 2 compatibility calls read as what they stand for:
+    ``iteritems(d)`` / ``six.iteritems(d)`` as ``d.items()`` (also ``itervalues``, ``iterkeys``,
+    ``view*``), ``text_type(x)`` as ``str(x)``. Why: the evidence readers know ``d.items()`` makes
+    ``d`` a mapping; much of the benchmark's code was written for both Pythons, and its
+    mappings were drawn as numbers."""
+    return ast.fix_missing_locations(_Py3Idioms().visit(copy.deepcopy(tree)))

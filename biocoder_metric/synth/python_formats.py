@@ -219,8 +219,16 @@ def role_of(func: ast.AST, target: str, top_kind: str) -> str | None:
     if top_kind.startswith("list_str"):
         return "lines"
     if top_kind.startswith(("str", "text:", "regex:")):
-        return "text"
+        return "line" if _described_as_line(func, name) else "text"
     return None
+
+
+def _described_as_line(func: ast.AST, name: str) -> bool:
+    """Whether the docstring calls the parameter one line (``feature : Feature or str. If a
+    string, a GFF or GTF-format line``): a whole file there is parsed as one mangled record."""
+    doc = ast.get_docstring(func) if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    desc = _doc_description(doc, name) if doc else ""
+    return bool(re.search(r"\bline\b", desc, re.I)) and not re.search(r"\b(lines|file|files)\b", desc, re.I)
 
 
 def format_kind(

@@ -39,6 +39,7 @@ from biocoder_metric.synth.python_evidence import (
     length_constants,
     length_multiple,
     none_checked,
+    py3_idioms,
     required_defaults,
     scale_constants,
     type_checked,
@@ -157,6 +158,15 @@ class _bc_ns:
         if "_bc_items" not in self.__dict__:
             raise TypeError("'_bc_ns' object does not support item assignment")
         self.__dict__["_bc_items"][key] = value
+
+    def __len__(self):  # ``len(cnarr)``: a table-like object is as long as its columns
+        items = self.__dict__.get("_bc_items")
+        if items is not None:
+            return len(items)
+        for v in self.__dict__.values():
+            if hasattr(v, "shape") and getattr(v, "ndim", 0) >= 1:
+                return len(v)
+        raise TypeError("object of type '_bc_ns' has no len()")
 
     def __contains__(self, key):  # ``'gc' in cnr``
         if "_bc_items" not in self.__dict__:
@@ -442,6 +452,39 @@ def _bc_same_len(v, other):
     return v
 
 
+def _bc_digits(_r, digits):
+    """Another number of as many digits (no new leading zero)."""
+    first = "123456789" if len(digits) > 1 and digits[0] != "0" else "0123456789"
+    return _r.choice(first) + "".join(_r.choice("0123456789") for _ in digits[1:])
+
+
+def _bc_vary(_r, v):
+    """A value like a documented example (``For example, ['@<TRIPOS>MOLECULE', ...]``): its digit
+    runs redrawn with as many digits (a negative number after a space now and then positive), runs
+    of DNA letters redrawn, a list's, tuple's or dict's items each varied, and a list of plain
+    values now and then shorter or longer."""
+    if isinstance(v, bool):
+        return _r.random() < 0.5
+    if isinstance(v, int):
+        return _r.randint(0, max(2 * abs(v), 10)) * (-1 if v < 0 else 1)
+    if isinstance(v, float):
+        return round(v * _r.uniform(0.5, 1.5), 6)
+    if isinstance(v, str):
+        out = _bc_re.sub(r"[0-9]+", lambda m: _bc_digits(_r, m.group()), v)
+        # a signed column (`` -1.1786``) now and then positive, as wide (a separator stays)
+        out = _bc_re.sub(r"(?<=\s)-(?=[0-9])", lambda m: "-" if _r.random() < 0.75 else " ", out)
+        return _bc_re.sub(r"[ACGT]{4,}", lambda m: "".join(_r.choice("ACGT") for _ in m.group()), out)
+    if isinstance(v, tuple):
+        return tuple(_bc_vary(_r, x) for x in v)
+    if isinstance(v, dict):
+        return {k: _bc_vary(_r, x) for k, x in v.items()}
+    if isinstance(v, list):
+        plain = v and all(_bc_scalar(x) and not (isinstance(x, str) and "\n" in x) for x in v)
+        n = _r.randint(1, 2 * len(v)) if plain and _r.random() < 0.5 else len(v)
+        return [_bc_vary(_r, v[i % len(v)]) for i in range(n)]
+    return v
+
+
 def _bc_resize(_r, v, lengths):
     """Sometimes ``v`` cut or repeated to a length the code compares ``len(v)`` with (c - 1, c, c + 1)."""
     if _r.random() >= 0.35 or not isinstance(v, (str, list)):
@@ -673,7 +716,7 @@ def analyse(
     helper's markers say which file format the parameter holds).
     ``inherited``: methods the class gets from its sliced bases (not stubbed).
     """
-    tree = pyast.parse(golden)
+    tree = py3_idioms(pyast.parse(golden))  # ``iteritems(d)`` read as ``d.items()``
     func, _ = find_function(tree, function_name)
     if func is None:
         raise ValueError(f"golden code does not define {function_name!r}")

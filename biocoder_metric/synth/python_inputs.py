@@ -24,7 +24,7 @@ from pathlib import Path
 
 from biocoder_metric import pyast
 from biocoder_metric.synth import python_cli
-from biocoder_metric.synth.python_evidence import none_compared, unwrap_copies
+from biocoder_metric.synth.python_evidence import documented_example, none_compared, py3_idioms, unwrap_copies
 from biocoder_metric.synth.python_files import file_kind, handle_kind, lines_expr, prefix_kind
 from biocoder_metric.synth.python_formats import format_expr, format_kind
 from biocoder_metric.synth.python_slice import dispatch_choices
@@ -54,6 +54,8 @@ KINDS: dict[str, str] = {
     "str_rna": "_bc_seq(_r, 'ACGU', 5, 30)",
     "str_protein": "_bc_seq(_r, 'ACDEFGHIKLMNPQRSTVWY', 5, 30)",
     # few names, some repeated: two chromosome arguments must often match; '1'/'X' for code that strips 'chr'
+    # the separators tables and lines use (a word never is one; a parser rejects most)
+    "str_sep": "_r.choice(['\\t', ',', ' ', ';', '|', ':'])",
     "str_chrom": "_r.choice(['chr1', 'chr1', 'chr2', 'chr2', 'chrX', '1', 'X'])",
     "str_line": "_bc_line(_r)",
     "path_text": "_bc_file(_r, 'text')",
@@ -395,6 +397,8 @@ def refine(family: str, name: str) -> list[str]:
     ):
         n = words[-1]  # the head names what the string is (``seq_name`` is a name, not a sequence)
     if family == "str":
+        if re.search(r"^(sep|separator|delimiter|delim|field_sep|fs|sep_char|delim_char)$", n):
+            return ["str_sep", "str_word"]  # a field separator: one character, not a word
         if re.search(r"protein|peptide|(^|_)aa($|_)|residue", n):
             return ["str_protein", "str_word"]
         if re.search(r"rna", n):
@@ -777,6 +781,10 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
                         vote("str", 1.0)
                         continue
                     others = [q for q in parts if not _is_target(q, target)]
+                    if isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) and not any(
+                        isinstance(q, ast.Constant) for q in others
+                    ):
+                        vote("number", 1.0)  # gap <= params['max_gap']: ordered against a value, a number
                     for q in others:
                         if isinstance(q, ast.Constant):
                             if isinstance(q.value, bool) or q.value is None:
@@ -880,6 +888,8 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             inner = _usage_votes(body, node.target.elts[1].id)
             if inner.get("ndarray", 0.0) >= W_USAGE:
                 vote("dict_ndarray", 4.0)
+            elif inner.get("list", 0.0) >= W_USAGE - 1.0:  # for x in value / value[i]: lists
+                vote("dict_list", 4.0)
         elif (
             isinstance(node, ast.For)
             and isinstance(node.target, ast.Name)
@@ -2062,6 +2072,26 @@ def used_votes(body: ast.AST, target: str, helpers: dict[str, ast.AST] | None) -
     return votes
 
 
+#: Kinds (by prefix) whose values are of each Python type, for :func:`with_example`.
+_EXAMPLE_FITS: dict[type, tuple[str, ...]] = {
+    str: ("str", "choice:", "text:", "struct:", "regex:", "vocab_str:", "pick:"),
+    list: ("list", "vocab_list:", "tuplelist", "dictlist"),
+    tuple: ("tuple",),
+    dict: ("dict",),
+}
+
+
+def with_example(kinds: list[str], example: object) -> list[str]:
+    """``kinds`` with the documented example's kind first when the best guess is of the example's
+    type (a list of lines for a list, text for a string), second otherwise: the example is the
+    author's, the type the evidence's."""
+    kind = "example:" + repr(example)
+    rest = [k for k in kinds if k != kind]
+    fits = _EXAMPLE_FITS.get(type(example), ())
+    at = 0 if rest and rest[0].startswith(fits) else 1
+    return [*rest[:at], kind, *rest[at:]]
+
+
 def infer_params(
     func: ast.FunctionDef | ast.AsyncFunctionDef,
     repo_dir: str | Path | None = None,
@@ -2069,6 +2099,7 @@ def infer_params(
     helpers: dict[str, ast.AST] | None = None,
 ) -> list[ParamSpec]:
     """A :class:`ParamSpec` per parameter of ``func`` (``self``/``cls`` skipped with ``skip_first``)."""
+    func = py3_idioms(func)  # ``iteritems(d)`` read as ``d.items()``
     a = func.args
     positional = list(a.posonlyargs) + list(a.args)
     if skip_first and positional:
@@ -2107,6 +2138,9 @@ def infer_params(
             )
         ):  # the docstring spells out the rank (or integer or boolean elements) the usage did not show
             kinds = [shaped, *(k for k in kinds if k != shaped)]
+        example = documented_example(func, arg.arg)
+        if example is not None:
+            kinds = with_example(kinds, example)
         axes = documented_axes(doc[arg.arg]) if arg.arg in doc else {}
         if axes and kinds and kinds[0].startswith("ndarray"):  # ``shape (n_variants, 2)``
             kinds.insert(0, "axes:" + repr((axes, kinds[0])))
@@ -2290,6 +2324,19 @@ def _suffixes(body: ast.AST) -> list[str]:
     return list(dict.fromkeys(found))[:12]
 
 
+def _divided_in_place(body: ast.AST, target: str) -> bool:
+    """Whether the body divides ``target`` (or a slice of it) in place: ``x /= n``, ``x[i] /= n``."""
+    return any(
+        isinstance(n, ast.AugAssign)
+        and isinstance(n.op, ast.Div)
+        and (
+            _is_target(n.target, target)
+            or (isinstance(n.target, ast.Subscript) and _is_target(n.target.value, target))
+        )
+        for n in ast.walk(body)
+    )
+
+
 def refine_kinds(
     body: ast.AST,
     target: str,
@@ -2300,6 +2347,15 @@ def refine_kinds(
 ) -> list[str]:
     """Kinds with payloads from how ``target`` is used: choices, table columns, text, regex matches, objects."""
     kinds = list(kinds)
+    if (
+        kinds
+        and kinds[0].startswith("ndarray")
+        and kinds[0].endswith("_int")
+        and _divided_in_place(body, target)
+    ):
+        # ``counts /= n``: an integer array cannot hold the quotient (numpy raises); floats first
+        floats = kinds[0].removesuffix("_int")
+        kinds = [floats, *(k for k in kinds if k != floats)]
     # a file format named by the parameter, its docstring or the parser's markers (python_formats):
     # a well-formed record first, the plain kinds stay as the alternatives
     fmt = format_kind(body, target, kinds[0], helpers) if depth == 0 and kinds else None
@@ -2672,6 +2728,8 @@ def kind_expr(kind: str) -> str:
         return f"''.join({items})" if head == "vocab_str" else items
     if kind.startswith("default:"):
         return kind[len("default:") :]
+    if kind.startswith("example:"):  # around a value the docstring gives (python_evidence)
+        return f"_bc_vary(_r, {kind[len('example:') :]})"
     if kind.startswith("frame:"):
         return f"_bc_frame(_r, {kind[len('frame:') :]}, _bc_n)"
     if kind.startswith("file:"):  # a file written with what the reader expects (python_files)
