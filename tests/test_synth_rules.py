@@ -1038,6 +1038,15 @@ def test_an_object_of_columns_has_the_length_of_its_columns():
     outs = [_run(golden, "mean_depth", seed=s) for s in range(4)]
     results = [ln for out in outs for ln in out.splitlines() if ln.startswith("result:")]
     assert len(results) == 4 and len(set(results)) > 1, outs
+    # one with no columns has no length, and is still there (``if self.handle:`` asks no length)
+    golden = """
+        def reopen(self, region):
+            if self.handle and not self.handle.closed:
+                self.handle.close()
+            return region.upper()
+    """
+    outs = [_run(golden, "reopen", seed=s) for s in range(3)]
+    assert all("result:" in out and "exception" not in out for out in outs), outs
 
 
 def test_an_array_divided_in_place_holds_floats():

@@ -159,6 +159,9 @@ class _bc_ns:
             raise TypeError("'_bc_ns' object does not support item assignment")
         self.__dict__["_bc_items"][key] = value
 
+    def __bool__(self):  # ``if self.tabix_file:``: an object is there (``__len__`` is not asked)
+        return True
+
     def __len__(self):  # ``len(cnarr)``: a table-like object is as long as its columns
         items = self.__dict__.get("_bc_items")
         if items is not None:
