@@ -196,3 +196,30 @@ def test_the_round_18_quotes_are_the_raw_outputs():
         for n in (17, 18)
     )
     assert f"{a['validated']}/120 -> {b['validated']}/120 ({words[gained]} gained, {words[lost]} lost" in text
+
+
+def test_the_round_19_quotes_are_the_raw_outputs():
+    """The README's round-19 quotes: no held-out or dev Python task gained or lost against round
+    18, the held-out hand-mutant counts and the upstream median held-out-family score before and
+    after, the summed dev seconds, and the one harness the cross-plan judgement applied to, are
+    what the committed raw runs of rounds 18 and 19 hold."""
+    bench = REPO / "docs" / "bench-results"
+    old, new = (json.loads((bench / f"synth_generalise_python_round{n}.json").read_text()) for n in (18, 19))
+    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    py = _round_diff("synth_generalise_python_round18.json", "synth_generalise_python_round19.json")
+    assert all(v[1:] == (0, 0) for v in py.values()), py
+    assert py[("fresh-python", "heldout")][0] == 50 and py[("upstream-python", "heldout")][0] == 30
+
+    def hand(run: dict, group: str) -> str:
+        s = run["summary"][group]["heldout"]
+        return f"{s['hand_mutants_killed']}/{s['hand_mutants_judged']}"
+
+    up, fresh = "upstream-python", "fresh-python"
+    assert f"hand mutants killed on upstream Python {hand(old, up)} -> {hand(new, up)}" in text
+    assert hand(old, fresh) == hand(new, fresh) and f"on fresh Python unchanged at {hand(new, fresh)}" in text
+    scores = [f"{r['summary'][up]['heldout']['median_heldout_family_score']:.2f}" for r in (old, new)]
+    assert f"went from {scores[0]} to {scores[1]}" in text
+    dev_s = [round(sum(t["seconds"] for t in r["tasks"] if t["part"] == "dev")) for r in (old, new)]
+    assert f"{dev_s[0]} s in round 18, {dev_s[1]} s at the final code" in text
+    moved = [t for t in new["tasks"] if (t.get("validation") or {}).get("mutants_killed_by_other_plans")]
+    assert [(t["part"], t["function_name"]) for t in moved] == [("dev", "equally_accessible_windows")]
