@@ -223,3 +223,7 @@ def test_the_round_19_quotes_are_the_raw_outputs():
     assert f"{dev_s[0]} s in round 18, {dev_s[1]} s at the final code" in text
     moved = [t for t in new["tasks"] if (t.get("validation") or {}).get("mutants_killed_by_other_plans")]
     assert [(t["part"], t["function_name"]) for t in moved] == [("dev", "equally_accessible_windows")]
+    dev120 = _round_diff("synth_generalise_dev120_round18.json", "synth_generalise_dev120_round19.json")
+    assert dev120[("upstream-python", "dev")] == (120, 1, 1), dev120
+    b = json.loads((bench / "synth_generalise_dev120_round19.json").read_text())["summary"][up]["dev"]
+    assert f"stayed at {b['validated']}/120 (one gained, one lost" in text
