@@ -418,6 +418,15 @@ def invalid_expr(kind: str | None) -> str | None:
     return None
 
 
+def defaults_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.expr]:
+    """Parameter name -> its default expression (positional and keyword-only)."""
+    a = func.args
+    positional = [*a.posonlyargs, *a.args]
+    out = dict(zip([p.arg for p in positional[len(positional) - len(a.defaults) :]], a.defaults, strict=True))
+    out.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True) if d is not None})
+    return out
+
+
 def keys_from_defaults(
     func: ast.FunctionDef | ast.AsyncFunctionDef,
 ) -> ast.FunctionDef | ast.AsyncFunctionDef:
@@ -428,15 +437,7 @@ def keys_from_defaults(
     (``x['k']`` -> keyed dict, ``['col']`` of a value -> a frame with that column) only see when
     the key is written out. Only the analysis reads the copy; the harness calls the golden as is.
     """
-    import copy
-
-    args = func.args
-    positional = [*args.posonlyargs, *args.args]
-    named = [a.arg for a in positional[len(positional) - len(args.defaults) :]]
-    defaults = dict(zip(named, args.defaults, strict=True))
-    defaults.update(
-        {a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None}
-    )
+    defaults = defaults_of(func)
     keys = {
         k: v.value for k, v in defaults.items() if isinstance(v, ast.Constant) and isinstance(v.value, str)
     }
@@ -707,6 +708,7 @@ _PY2_DICT_CALLS = {
     "iterkeys": "keys", "viewkeys": "keys",
 }  # fmt: skip
 _PY2_TEXT = frozenset({"text_type", "unicode", "string_types", "binary_type"})
+_PY2_NAMES = frozenset(_PY2_DICT_CALLS) | _PY2_TEXT
 
 
 class _Py3Idioms(ast.NodeTransformer):
@@ -729,5 +731,11 @@ def py3_idioms(tree: ast.AST) -> ast.AST:
     ``iteritems(d)`` / ``six.iteritems(d)`` as ``d.items()`` (also ``itervalues``, ``iterkeys``,
     ``view*``), ``text_type(x)`` as ``str(x)``. Why: the evidence readers know ``d.items()`` makes
     ``d`` a mapping; much of the benchmark's code was written for both Pythons, and its
-    mappings were drawn as numbers."""
+    mappings were drawn as numbers. ``tree`` itself when it has none of them."""
+    if not any(
+        isinstance(n, ast.Call)
+        and (n.func.id if isinstance(n.func, ast.Name) else getattr(n.func, "attr", None)) in _PY2_NAMES
+        for n in ast.walk(tree)
+    ):
+        return tree  # nothing to read differently: no copy (this runs for every analysis)
     return ast.fix_missing_locations(_Py3Idioms().visit(copy.deepcopy(tree)))

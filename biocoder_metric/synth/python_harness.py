@@ -749,13 +749,21 @@ def analyse(
         e for e in callsite_examples(repo_dir, function_name, names, func) if e not in subject.examples
     ]
 
+    forwarded: dict[str, list] = {}
+
+    def forwards(name: str) -> list:
+        """The helpers' parameters ``name`` is passed on to, found once per parameter."""
+        if name not in forwarded:
+            forwarded[name] = forwarded_params(func, name, helpers)
+        return forwarded[name]
+
     def constants(reader):
         """``reader``'s constants per parameter: from the body, else from the first helper the
         parameter is passed on to that has some (``len(seq) % 3`` in the parser it forwards to)."""
         out = {}
         for p in subject.params:
             got = reader(func, p.name)
-            for callee, arg, _ in [] if got else forwarded_params(func, p.name, helpers):
+            for callee, arg, _ in [] if got else forwards(p.name):
                 got = reader(callee, arg.arg)
                 if got:
                     break

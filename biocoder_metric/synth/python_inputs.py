@@ -24,7 +24,13 @@ from pathlib import Path
 
 from biocoder_metric import pyast
 from biocoder_metric.synth import python_cli
-from biocoder_metric.synth.python_evidence import documented_example, none_compared, py3_idioms, unwrap_copies
+from biocoder_metric.synth.python_evidence import (
+    defaults_of,
+    documented_example,
+    none_compared,
+    py3_idioms,
+    unwrap_copies,
+)
 from biocoder_metric.synth.python_files import file_kind, handle_kind, lines_expr, prefix_kind
 from biocoder_metric.synth.python_formats import format_expr, format_kind
 from biocoder_metric.synth.python_slice import dispatch_choices
@@ -2038,17 +2044,6 @@ def forwarded_params(
     return out
 
 
-def _defaults_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.expr]:
-    """Parameter name -> its default expression."""
-    a = func.args
-    positional = list(a.posonlyargs) + list(a.args)
-    out = dict(
-        zip([p.arg for p in positional[len(positional) - len(a.defaults) :]], a.defaults, strict=False)
-    )
-    out.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=False) if d is not None})
-    return out
-
-
 def forwarded_votes(body: ast.AST, target: str, helpers: dict[str, ast.AST] | None) -> dict[str, float]:
     """Families from what the helpers ``target`` is passed on to (:func:`forwarded_params`) declare
     and do with it: their annotation, default, docstring type and use, ``W_FORWARD`` times as
@@ -2056,7 +2051,7 @@ def forwarded_votes(body: ast.AST, target: str, helpers: dict[str, ast.AST] | No
     out: dict[str, float] = defaultdict(float)
     for callee, p, level in forwarded_params(body, target, helpers):
         doc = docstring_types(ast.get_docstring(callee))
-        votes = dict(declared_votes(p, _defaults_of(callee).get(p.arg), doc))
+        votes = dict(declared_votes(p, defaults_of(callee).get(p.arg), doc))
         for fam, w in usage_votes(callee, p.arg).items():
             votes[fam] = votes.get(fam, 0.0) + w
         for fam, w in votes.items():
@@ -2104,13 +2099,7 @@ def infer_params(
     positional = list(a.posonlyargs) + list(a.args)
     if skip_first and positional:
         positional = positional[1:]
-    defaults: dict[str, ast.expr] = {}
-    all_pos = list(a.posonlyargs) + list(a.args)
-    for arg, d in zip(all_pos[len(all_pos) - len(a.defaults) :], a.defaults, strict=False):
-        defaults[arg.arg] = d
-    for arg, d in zip(a.kwonlyargs, a.kw_defaults, strict=False):
-        if d is not None:
-            defaults[arg.arg] = d
+    defaults = defaults_of(func)
     doc = docstring_types(ast.get_docstring(func))
     names = [p.arg for p in positional]
     sites = callsite_votes(repo_dir, func.name, names, func)
