@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -406,3 +407,186 @@ def test_a_class_several_jars_declare_and_none_is_built_is_a_stub_of_what_the_go
     ctx = cands[0][2]
     assert "class Utils" in ctx and "scale(int _p0, int _p1)" in ctx
     assert not any(line.startswith("import ") and line.endswith(".Utils;") for line in ctx.splitlines())
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None, reason="needs a JDK (javac) to compile and run the harness"
+)
+def test_a_value_the_golden_checks_for_null_is_sometimes_null(tmp_path: Path):
+    """``if (names == null) return -1;``: a harness whose every list is non-null never reaches
+    the branch, so a mutant of it survives. A parameter (and a field with no source) the golden
+    compares with null is drawn null now and then; a primitive never is; one the golden never
+    checks keeps its plain generator."""
+    golden = (
+        "public static int count(List<String> names, String prefix, int k) {\n"
+        "    if (names == null) return -1;\n"
+        "    if (null != tag && k > 100) return -2;\n"
+        "    int n = 0;\n"
+        "    for (String s : names) if (s.startsWith(prefix)) n++;\n"
+        "    return n + k * 0;\n}"
+    )
+    ctx = _first_harness(golden, "count")
+    assert "? null : " in ctx.split("List<String> _a0 = ", 1)[1].split(";", 1)[0]
+    assert "? null" not in ctx.split("String _a1 = ", 1)[1].split(";", 1)[0]  # never checked
+    assert "? null" not in ctx.split("int _a2 = ", 1)[1].split(";", 1)[0]  # a primitive
+    assert re.search(r"Main\.tag = \(_r\.nextInt\(\d+\) == 0 \? null : ", ctx)  # a stub field, checked
+    ran = _build_and_run(tmp_path, golden, "count", ctx, [])
+    results = re.findall(r"^result: (-?\d+)$", ran.stdout, re.M)
+    # 1 fuzz case, SUBCASES calls: with seed 3 at least one draws null (-1) and one does not
+    assert ran.returncode == 0 and "-1" in results and any(r != "-1" for r in results), ran.stdout
+
+
+@pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac) to find what is missing")
+def test_a_guessed_number_compared_with_null_becomes_its_boxed_kind():
+    """``results`` has no source and is only compared with null and added to: the plain guess
+    (an ``int``) cannot be compared with null, so javac rejected it and the task stayed
+    unresolved. Its boxed kind compiles, and may be null."""
+    golden = (
+        "public static int total(int base) {\n"
+        "    if (results != null) {\n        return base + results;\n    }\n"
+        "    return base;\n}"
+    )
+    ctx = _first_harness(golden, "total")
+    assert re.search(r"\bInteger results;", ctx), ctx
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None, reason="needs a JDK (javac) to compile and run the harness"
+)
+def test_classes_with_no_source_sort_and_key_sorted_maps(tmp_path: Path):
+    """``Collections.sort`` of the project's genes, and a ``TreeSet`` of them: a stub that is not
+    ``Comparable`` did not compile (no suitable method for sort) or threw ClassCastException.
+    Stubs compare by identity now, so the harness compiles, runs, and the order shows."""
+    golden = (
+        "public static int rank(List<Gene> genes) {\n"
+        "    List<Gene> sorted = new ArrayList<>(genes);\n"
+        "    Collections.sort(sorted);\n"
+        "    TreeSet<Gene> set = new TreeSet<>(genes);\n"
+        "    return sorted.indexOf(genes.get(0)) * 100 + set.size();\n}"
+    )
+    ctx = _first_harness(golden, "rank")
+    ran = _build_and_run(tmp_path, golden, "rank", ctx, [])
+    results = re.findall(r"^result: (\d+)$", ran.stdout, re.M)
+    assert ran.returncode == 0 and len(results) >= 2 and "exception" not in ran.stdout, (
+        ran.stdout + ran.stderr
+    )
+    assert len(set(results)) > 1, results  # the position of the first gene differs between calls
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None, reason="needs a JDK (javac) to compile and run the harness"
+)
+def test_a_lambda_passed_to_a_helper_with_no_source_is_called_by_its_stub(tmp_path: Path):
+    """``walk(tree, (node, depth) -> {...})``: javac names the lambda argument by its abbreviated
+    text, which is no type, so the stub did not compile and the task stayed unresolved. The stub
+    now takes an interface declared for the lambda and calls it; a parameter the lambda
+    dereferences is a stub object (its members stubbed as javac names them), one it orders is a
+    number, and what the lambda does shows in the output."""
+    golden = (
+        "public static int visit(Tree tree) {\n"
+        "    int[] count = {0};\n"
+        "    walk(tree, (node, depth) -> {\n"
+        "        if (depth > 2) count[0] += node.weight();\n"
+        "        mark(node);\n"
+        "    });\n"
+        "    return count[0];\n}"
+    )
+    ctx = _first_harness(golden, "visit")
+    assert re.search(r"interface _BcFn_walk_1 \{ void call\(BcType_node node, Integer depth\); \}", ctx), ctx
+    ran = _build_and_run(tmp_path, golden, "visit", ctx, [])
+    assert ran.returncode == 0, ran.stderr[-500:]
+    assert re.search(r'^stub call: walk\[Tree\{_bcId: -?\d+\}, "<function>"\]$', ran.stdout, re.M), ran.stdout
+    assert "stub call: mark[BcType_node" in ran.stdout  # the lambda ran
+    assert len(set(re.findall(r"^result: (\d+)$", ran.stdout, re.M))) > 1, ran.stdout
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None, reason="needs a JDK (javac) to compile and run the harness"
+)
+def test_what_a_lambda_returns_is_output_and_a_void_call_makes_it_a_statement(tmp_path: Path):
+    """A lambda with a value (``g -> g.getName() + "!"``) returns it to the stub, which prints it;
+    one whose single call is to a void method (``System.out.println``) was taken for a value
+    first, and javac's "bad return type" makes it a statement."""
+    golden = (
+        "public static List<String> names(List<Gene> genes) {\n"
+        '    List<String> out = mapAll(genes, g -> g.getName() + "!");\n'
+        "    return out;\n}"
+    )
+    ctx = _first_harness(golden, "names")
+    assert "interface _BcFn_mapAll_1 { Object call(BcType_g g); }" in ctx, ctx
+    ran = _build_and_run(tmp_path, golden, "names", ctx, [])
+    assert ran.returncode == 0 and re.search(r'^callback of mapAll: ".*!"$', ran.stdout, re.M), ran.stdout
+    golden = (
+        "public static int show(Tree tree) {\n    walk(tree, n -> System.out.println(n));\n    return 1;\n}"
+    )
+    ctx = _first_harness(golden, "show")
+    assert "interface _BcFn_walk_1 { void call(Object n); }" in ctx, ctx
+    assert _build_and_run(tmp_path, golden, "show", ctx, []).returncode == 0
+
+
+def test_a_field_read_with_get_is_a_map_when_its_key_is_no_index_and_holds_objects_when_dereferenced():
+    """``results.get(ref)`` with ``ref`` a project object, or ``names.get("x")``, is a lookup in a
+    map, not a list index; an element used through its members (``sources.get(i).getSequence()``)
+    is an object, not the plain guess (an Integer: "int cannot be dereferenced")."""
+    from biocoder_metric.synth.java_stubs import field_type
+
+    golden = "int f(List<Ref> refs) { for (Ref r : refs) { Double v = results.get(r); } return 0; }"
+    assert field_type(golden, "results", "int") == "Map<Ref,Double>"
+    assert (
+        field_type('int f() { return names.get("x").size(); }', "names", "int")
+        == "Map<String,BcType_namesItem>"
+    )
+    assert (
+        field_type("int f(int i) { return srcs.get(i).length(); }", "srcs", "int") == "List<BcType_srcsItem>"
+    )
+    assert (
+        field_type("int f(int i) { int t = xs.get(i); return t; }", "xs", "int") == "List<Integer>"
+    )  # unchanged
+
+
+@pytest.mark.skipif(shutil.which("javac") is None or not HTSJDK.exists(), reason="needs a JDK and htsjdk.jar")
+def test_dereferenced_elements_class_arguments_and_reference_sequences_compile(tmp_path: Path):
+    """Three goldens that stayed unresolved: a field's elements used through their members and
+    assigned to an htsjdk ``ReferenceSequence`` (a library class with no generator before), a
+    lookup keyed by a project object, and a ``Class<?>`` argument."""
+    goldens = {
+        "baseCount": (
+            "public static int baseCount(ChrName chr) {\n"
+            "    ReferenceSequence seq = sources.get(chr).getSequence(chr.toString());\n"
+            "    return seq.length() + seq.getContigIndex();\n}"
+        ),
+        "isNumeric": (
+            "public static String isNumeric(Class<?> type) {\n"
+            '    return (Number.class.isAssignableFrom(type) ? "number " : "") + type.getSimpleName();\n}'
+        ),
+    }
+    for name, golden in goldens.items():
+        ctx = _first_harness(golden, name)
+        ran = _build_and_run(tmp_path, golden, name, ctx, [str(HTSJDK)])
+        assert ran.returncode == 0, ran.stderr[-500:]
+        results = re.findall(r"^result: (.*)$", ran.stdout, re.M)
+        assert len(set(results)) > 1, (name, ran.stdout[-800:])
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None, reason="needs a JDK (javac) to compile and run the harness"
+)
+def test_super_calls_nested_classes_and_camel_case_constants_with_no_source_compile(tmp_path: Path):
+    """Three shapes that stayed unresolved ("cannot find symbol" after every round):
+    ``super.offset(x)`` (a method of the golden's parent class: its stub goes in the class the
+    golden's class extends), ``Setting.Importance.LOW`` (a class nested in a class with no
+    source), and ``OptLevel`` (a CamelCase constant passed as a value, not a class)."""
+    goldens = {
+        "shifted": "public int shifted(int x) {\n    return super.offset(x) + 1;\n}",
+        "level": (
+            "public static int level(int n) {\n"
+            "    Setting s = new Setting(OptLevel, Setting.Importance.LOW, n);\n"
+            "    return s.rank() + n;\n}"
+        ),
+    }
+    for name, golden in goldens.items():
+        ctx = _first_harness(golden, name)
+        ran = _build_and_run(tmp_path, golden, name, ctx, [])
+        assert ran.returncode == 0, ran.stderr[-500:]
+        results = re.findall(r"^result: (.*)$", ran.stdout, re.M)
+        assert len(results) >= 2 and len(set(results)) > 1, (name, ran.stdout[-800:])

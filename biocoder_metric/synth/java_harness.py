@@ -167,6 +167,10 @@ class JavaSubject:
     stubs_shared: bool = False
     #: helper methods upstream's metadata declares (name -> return type), for their stubs
     declared_methods: dict[str, str] = field(default_factory=dict)
+    #: interfaces declared for lambdas the golden passes to stubbed helpers (java_stubs.Callback)
+    stub_callbacks: dict = field(default_factory=dict)
+    #: parameters and fields the golden compares with ``null``: sometimes drawn as null (:func:`nullable`)
+    null_checked: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -501,6 +505,33 @@ def _loosen(member: str) -> str:
     return head + member[head_end:]
 
 
+#: ``x == null``, ``this.x != null``, ``null == x``: a name the code checks for null.
+_NULL_CHECK = re.compile(
+    r"(?<![\w.])(?:this\s*\.\s*)?(\w+)\s*[!=]=\s*null\b|\bnull\s*[!=]=\s*(?:this\s*\.\s*)?(\w+)\b(?!\s*[.(\[])"
+)
+#: One draw in this many is null for a value the golden checks for null.
+NULL_ONE_IN = 4
+
+
+def null_checked(golden: str) -> frozenset[str]:
+    """Names (parameters, fields) the golden compares with ``null``.
+
+    Why: code that checks ``if (x == null)`` has a branch for it, and a harness whose every
+    value is non-null never reaches it (its mutants survive as "equivalent"). A person testing
+    such a method passes null sometimes; so does the harness (:func:`nullable`).
+    """
+    mask = java_mask(golden)
+    return frozenset(a or b for a, b in _NULL_CHECK.findall(mask) if (a or b) != "null")
+
+
+def nullable(expr: str, typ: str, name: str, checked: frozenset[str]) -> str:
+    """``expr``, or null in one draw of :data:`NULL_ONE_IN` when the golden checks ``name`` for
+    null and ``typ`` is a reference type (a primitive cannot be null)."""
+    if name not in checked or typ in _PRIMS:
+        return expr
+    return f"(_r.nextInt({NULL_ONE_IN}) == 0 ? null : {expr})"
+
+
 def analyse_java(
     row: dict, repo_dir: str | Path | None = None, siblings: list[tuple[str, str]] | None = None
 ) -> JavaSubject:
@@ -513,6 +544,7 @@ def analyse_java(
         name=name, return_type=rtype, params=params, is_static=is_static, class_name="Orig", type_vars=tvars
     )
     subject.imports = list(DEFAULT_IMPORTS)
+    subject.null_checked = null_checked(golden)
     src_path = Path(repo_dir) / row["file_path"] if repo_dir and row.get("file_path") else None
     field_decls: list[str] = []
     if src_path is not None and src_path.is_file():
@@ -893,6 +925,12 @@ def generator(
         return (
             'java.util.regex.Pattern.compile(new String[]{"\\\\d+", "[ACGT]+", "(\\\\d+)M"}[_r.nextInt(3)])'
         )
+    cm = re.fullmatch(r"Class(?:<\s*(\?|[\w.]+)\s*>)?", t)
+    if cm:  # a class handed in (to instantiate, to check instances of): a few common ones
+        arg = cm.group(1)
+        if arg in (None, "?", "Object"):
+            return "new Class<?>[] {String.class, Integer.class, Double.class, List.class, Object.class}[_r.nextInt(5)]"
+        return f"{arg}.class" if arg in rt or arg in _BOXED or arg == "String" else None
     gb = re.match(r"([A-Z]\w*)<(.+)>$", t)
     if gb and gb.group(1) in rt and not rt[gb.group(1)].enum:
         # a generic class of the project (``IntervalNode<S>``): built raw, cast to the type asked
@@ -1000,10 +1038,18 @@ LIBRARY_GENERATORS = {
         "int _bcIvA = 1 + _r.nextInt(1000); "
         f'return new {_SAM}util.Interval(_r.nextBoolean() ? "chr1" : "chr2", _bcIvA, _bcIvA + _r.nextInt(200));',
     ),
+    # a reference contig: a name the records use, its index in the dictionary, bases (some N)
+    "ReferenceSequence": f'new {_SAM}reference.ReferenceSequence(_r.nextBoolean() ? "chr1" : "chr2", '
+    '_r.nextInt(2), _bcStr(_r, "ACGTACGTN", 20, 200).getBytes())',
     "Allele": 'htsjdk.variant.variantcontext.Allele.create(new String[] {"A", "C", "G", "T", "AC"}[_r.nextInt(5)], _r.nextBoolean())',
 }
 LIBRARY_GENERATORS["Locatable"] = LIBRARY_GENERATORS["Interval"]  # htsjdk's interval is one
-_LIBRARY_PREFIXES = ("htsjdk.samtools.util.", "htsjdk.samtools.", "htsjdk.variant.variantcontext.")
+_LIBRARY_PREFIXES = (
+    "htsjdk.samtools.util.",
+    "htsjdk.samtools.reference.",
+    "htsjdk.samtools.",
+    "htsjdk.variant.variantcontext.",
+)
 
 
 def library_generator(typ: str) -> str | None:
@@ -1115,9 +1161,15 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
         lines.append("")
         for st in subject.stub_types.values():
             # top level: a stub with a parent stub reaches BcBase through it
-            src = re.sub(r"^static class (\w+) \{", r"class \1 extends BcBase {", st.source(gen), count=1)
+            src = re.sub(
+                r"^static class (\w+(?:<[^>]*>)?) implements ",
+                r"class \1 extends BcBase implements ",
+                st.source(gen),
+                count=1,
+            )
             src = re.sub(r"^static class ", "class ", src, count=1)
             lines += [src, ""]
+        lines += [cb.source() for cb in subject.stub_callbacks.values()]
     lines.append(f"class {subject.class_name}{' extends BcBase' if shared else ''} {{")
     for m in subject.members:  # Orig implements none of the original's interfaces: no @Override
         lines += ["    " + ln if ln.strip() else "" for ln in drop_override(m).strip("\n").splitlines()]
@@ -1150,6 +1202,7 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
             lines += [f"    {ln}" for ln in _STUB_STATICS]
             for st in subject.stub_types.values():
                 lines += ["    " + ln for ln in st.source(gen).splitlines()]
+            lines += ["    " + cb.source() for cb in subject.stub_callbacks.values()]
             lines += [f"    {static}{qualified(t)} {n};" for t, n in subject.stub_fields]
             for m in subject.stub_methods:
                 lines += ["    " + ln for ln in m.splitlines()]
@@ -1171,12 +1224,12 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
             g = generator(f.type, f.name, subject.type_vars, variant, subject.repo_types)
             if g is None:
                 return None
-            body.append(f"_o.{f.name} = {g};")
+            body.append(f"_o.{f.name} = {nullable(g, f.type, f.name, subject.null_checked)};")
     for t, n in subject.stub_fields:
         g = generator(t, n, subject.type_vars, variant, subject.repo_types)
         if g is None:
             return None
-        body.append(f"{owner}.{n} = {g};")
+        body.append(f"{owner}.{n} = {nullable(g, t, n, subject.null_checked)};")
     names = []
     for i, p in enumerate(subject.params):
         g = generator(p.type, p.name, subject.type_vars, variant, subject.repo_types)
@@ -1188,7 +1241,7 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
             if subject.type_vars
             else t
         )
-        body.append(f"{t} _a{i} = {g};")
+        body.append(f"{t} _a{i} = {nullable(g, p.type, p.name, subject.null_checked)};")
         names.append(f"_a{i}")
     target = "_o" if not subject.is_static else "Main"
     call = f"{target}.{subject.name}({', '.join(names)})"

@@ -115,7 +115,13 @@ def field_type(golden: str, name: str, return_type: str, member: bool = False) -
             return "Map<String,Integer>"
         m2 = re.search(r"\b(" + _TYPE + r")\s+\w+\s*=\s*" + pre + n + r"\.get\s*\(", mask)
         elem = _BOXED.get(m2.group(1), m2.group(1)) if m2 else "Integer"
-        return f"List<{elem}>"
+        got = re.search(pre + n + r"\.get\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)(\s*\.\s*[A-Za-z_])?", mask)
+        if got and got.group(2) and not m2:
+            # an element used through its members (``sources.get(i).getSequence()``): an object of
+            # a class with no source, not a number (javac: "int cannot be dereferenced")
+            elem = f"BcType_{name}Item"
+        key = _key_type(mask, got.group(1).strip()) if got else None
+        return f"Map<{key},{elem}>" if key else f"List<{elem}>"
     if re.search(
         pre + n + r"\.(length|charAt|equals|substring|startsWith|endsWith|toUpperCase|trim)\s*\(", mask
     ):
@@ -136,6 +142,22 @@ def field_type(golden: str, name: str, return_type: str, member: bool = False) -
     if m:  # for (String s : names): a list of that element type
         return f"List<{_BOXED.get(m.group(1), m.group(1))}>"
     return None
+
+
+def _key_type(mask: str, arg: str) -> str | None:
+    """The key type of ``x.get(arg)`` when ``arg`` is not an index: a string literal's ``String``,
+    a variable's declared class (``for (Ref r : refs) x.get(r)``); None for a number or unknown."""
+    if re.fullmatch(r'"[^"]*"', arg):
+        return "String"
+    if not re.fullmatch(r"\w+", arg):
+        return None
+    m = re.search(
+        r"\b([A-Z]\w*|int|long|short|byte|char|double|float|boolean)\s+" + re.escape(arg) + r"\s*[=;,):]",
+        mask,
+    )
+    if m is None or m.group(1) in ("int", "Integer", "long", "Long", "short", "byte", "char"):
+        return None
+    return _BOXED.get(m.group(1), m.group(1))
 
 
 #: What a name says of a field's type when its use says nothing (``NCK_LOG_MESSAGE``, ``isValidated``).
@@ -406,11 +428,17 @@ class StubType:
     def source(self, gen: Callable[[str, str], str | None]) -> str:
         from biocoder_metric.synth.java_harness import qualified
 
-        extends = f" extends {self.parent}" if self.parent else ""
+        # a root stub is comparable by identity: the golden sorts them (``Collections.sort``), keys
+        # a TreeMap with them or calls ``compareTo``, as it would the project's comparable class
+        extends = f" extends {self.parent}" if self.parent else " implements Comparable<Object>"
         # unused type parameters: the golden's ``IntervalNode<S>`` is a type, the stub's members
         # are typed from use (a raw ``new IntervalNode()`` is assignable to any of them)
         params = "<" + ", ".join(f"_BcT{i}" for i in range(self.arity)) + ">" if self.arity else ""
         lines = [f"static class {self.name}{params}{extends} {{", "    long _bcId = _bcNextId();"]
+        if not self.parent:
+            lines.append(
+                f"    public int compareTo(Object _o) {{ return Long.compare(_bcId, (({self.name}) _o)._bcId); }}"
+            )
         lines.append(f"    {self.name}() {{ _bcFill(); }}")
         for args in self.ctors:
             params = ", ".join(f"{t} _p{i}" for i, t in enumerate(args))
@@ -462,6 +490,142 @@ def compared_for_equality(golden: str, name: str) -> bool:
     )
 
 
+class Callback:
+    """A lambda the golden passes to a helper with no source (``traverse((node, depth) -> ...)``):
+    the stub's parameter is a functional interface declared for it, and the stub calls it.
+
+    Why: javac names a lambda argument by its abbreviated text (``(vc,rc,ref[...]mbda``), which
+    is no type, so the stub did not compile and the task stayed unresolved. A person faking the
+    helper would call the callback with a few made-up values; so does the stub, twice per call,
+    and what the lambda does (stub calls, a returned value) is output. Its parameters are typed
+    from the lambda: written types as written, one it dereferences (``node.getChildren()``) a
+    stub class of its own (its members are stubbed as javac names them), one in arithmetic an
+    ``Integer``, else an ``Object``.
+    """
+
+    def __init__(self, iface: str, params: list[tuple[str, str]], returns: bool, call_body: bool = False):
+        self.iface = iface
+        self.params = params
+        self.returns = returns
+        #: the body is one call: a value when the method returns one, else a statement (javac says)
+        self.call_body = call_body
+
+    def source(self) -> str:
+        from biocoder_metric.synth.java_harness import qualified
+
+        args = ", ".join(f"{qualified(t)} {n}" for t, n in self.params)
+        return f"interface {self.iface} {{ {'Object' if self.returns else 'void'} call({args}); }}"
+
+    def invocation(self, var: str, label: str, gen: Callable[[str, str], str | None]) -> str | None:
+        """Two calls of the callback held in ``var`` (inside a stub, where ``_r`` is in scope)."""
+        values = [gen(t, n) for t, n in self.params]
+        if any(v is None for v in values):
+            return None
+        call = f"{var}.call({', '.join(values)})"  # type: ignore[arg-type]
+        if self.returns:
+            call = f'_bcPrint("callback of {label}: ", {call})'
+        return f"for (int _bcK = 0; _bcK < 2; _bcK++) {call};"
+
+
+#: ``(a, b) ->``, ``(String a, int b) ->``, ``a ->``: a lambda's head (on the masked text).
+_LAMBDA_HEAD = re.compile(r"^\(\s*([^()]*)\)\s*->|^(\w+)\s*->")
+
+
+def _looks_like_lambda(arg: str) -> bool:
+    """An argument type javac printed that is a lambda's text, not a type."""
+    return bool(re.search(r"->|\[\.\.\.\]", arg)) or arg.startswith("(")
+
+
+def call_arguments(golden: str, name: str) -> list[list[str]]:
+    """The argument texts of each call ``name(...)`` in the golden (top-level commas only)."""
+    mask = java_mask(golden)
+    out: list[list[str]] = []
+    for m in re.finditer(r"(?<![\w$])" + re.escape(name) + r"\s*\(", mask):
+        i, depth, start, args = m.end(), 1, m.end(), []
+        while i < len(mask) and depth:
+            c = mask[i]
+            if c in "([{":
+                depth += 1
+            elif c in ")]}":
+                depth -= 1
+            elif c == "," and depth == 1:
+                args.append(golden[start:i].strip())
+                start = i + 1
+            i += 1
+        if depth == 0:
+            last = golden[start : i - 1].strip()
+            if last or args:
+                args.append(last)
+            out.append(args)
+    return out
+
+
+def lambda_callback(arg: str, iface: str) -> Callback | None:
+    """The :class:`Callback` for a lambda argument's text, or None when it is not a lambda."""
+    mask = java_mask(arg)
+    m = _LAMBDA_HEAD.match(mask)
+    if not m:
+        return None
+    body, body_mask = arg[m.end() :].strip(), mask[m.end() :].strip()
+    params: list[tuple[str, str]] = []
+    for piece in (m.group(1) or m.group(2) or "").split(","):
+        words = piece.replace("final ", "").split()
+        if not words:
+            continue
+        pname = words[-1]
+        if len(words) > 1 and words[0] != "var":
+            params.append(("".join(words[:-1]), pname))
+            continue
+        p = re.escape(pname)
+        if re.search(r"(?<![\w.])" + p + r"\s*\.\s*\w", body_mask):
+            params.append((f"BcType_{pname}", pname))  # dereferenced: an object of its own kind
+        elif re.search(
+            r"(?<![\w.])" + p + r"\s*(?:[-+*/%]|[<>]=?(?!-))|(?:[-+*/%]|(?<!-)[<>]=?)\s*" + p + r"\b",
+            body_mask,
+        ):
+            params.append(("Integer", pname))  # in arithmetic or an ordering: a number
+        else:
+            params.append(("Object", pname))
+    call_body = False
+    if body.startswith("{"):
+        returns = bool(re.search(r"\breturn\s+[^;\s]", body_mask))
+    else:
+        # an assignment or ``++``: a statement, which a void method takes; one call: its value
+        # unless javac says the method is void (then the lambda is a statement); anything else
+        # (``a - b``, ``x.name``) is a value
+        call_body = bool(re.fullmatch(r"(?:new\s+)?[\w.$<>\[\]]+\s*\(.*\)", body_mask, re.S))
+        returns = not re.fullmatch(r"[\w.\[\]]+\s*(?:[-+*/%&|^]?=|\+\+|--).*", body_mask, re.S)
+    return Callback(iface, params, returns, call_body)
+
+
+def with_callbacks(
+    golden: str, name: str, args: list[str], callbacks: dict[str, Callback]
+) -> list[str] | None:
+    """``args`` (javac's argument types of a missing method) with each lambda's text replaced by
+    the interface declared for it (registered in ``callbacks``), or None when javac's list and the
+    golden's call cannot be aligned (the types before the first lambda and after the last one are
+    javac's, in order)."""
+    for call in call_arguments(golden, name):
+        shapes = [lambda_callback(a, f"_BcFn_{name}_{i}") for i, a in enumerate(call)]
+        lam = [i for i, c in enumerate(shapes) if c is not None]
+        if not lam or any(shapes[i] is None for i in range(lam[0], lam[-1] + 1)):
+            continue
+        head, tail = lam[0], len(call) - lam[-1] - 1
+        if head + tail > len(args) or any(_looks_like_lambda(a) for a in args[:head]):
+            continue
+        if tail and any(_looks_like_lambda(a) for a in args[len(args) - tail :]):
+            continue
+        out = list(args[:head])
+        for i in lam:
+            cb = shapes[i]
+            assert cb is not None
+            callbacks.setdefault(cb.iface, cb)
+            out.append(cb.iface)
+        out += args[len(args) - tail :] if tail else []
+        return out
+    return None
+
+
 def stub_method(
     name: str,
     args: list[str],
@@ -470,27 +634,61 @@ def stub_method(
     static: bool = True,
     owner: str | None = None,
     small: bool = False,
+    callbacks: dict[str, Callback] | None = None,
 ) -> str | None:
-    """A static stub whose value is a function of its arguments (``None`` without a generator)."""
+    """A static stub whose value is a function of its arguments (``None`` without a generator).
+
+    ``callbacks``: the interfaces declared for lambdas (:class:`Callback`); an argument of one is
+    shown as ``<function>`` (a lambda's class name differs between programs) and called.
+    """
     from biocoder_metric.synth.java_harness import qualified
 
+    cbs = callbacks or {}
     params = ", ".join(f"{qualified(t)} _p{i}" for i, t in enumerate(args))
-    key = "new Object[]{" + ", ".join(f"_p{i}" for i in range(len(args))) + "}"
+    key = (
+        "new Object[]{"
+        + ", ".join('"<function>"' if t in cbs else f"_p{i}" for i, t in enumerate(args))
+        + "}"
+    )
     mod = "static " if static else ""
     label = f"{owner}.{name}" if owner else name
     ident = "" if static else " + _bcId * 1000003L"  # an object's methods depend on which object
+    seed = (
+        f"java.util.Random _r = new java.util.Random(_bcStubSeed * 31L + _bcShow({key}).hashCode(){ident});"
+    )
+    calls = []
+    for i, t in enumerate(args):
+        if t in cbs:
+            inv = cbs[t].invocation(f"_p{i}", label, gen)
+            if inv is None:
+                return None
+            calls.append(inv)
     if rtype == "void":
         # its only effect is being called: the calls (and their arguments) are the output
-        return f'{mod}void {name}({params}) {{ System.out.println("stub call: {label}" + _bcShow({key})); }}'
+        shown = f'System.out.println("stub call: {label}" + _bcShow({key}));'
+        if not calls:
+            return f"{mod}void {name}({params}) {{ {shown} }}"
+        return "\n".join(
+            [
+                f"{mod}void {name}({params}) {{",
+                f"    {shown}",
+                f"    {seed}",
+                *(f"    {c}" for c in calls),
+                "}",
+            ]
+        )
     expr = SMALL_DOMAIN.get(rtype) if small else None
     expr = expr or gen(rtype, name)
     if expr is None:
         return None
-    return (
-        f"{mod}{qualified(rtype)} {name}({params}) {{\n"
-        f"    java.util.Random _r = new java.util.Random(_bcStubSeed * 31L + _bcShow({key}).hashCode(){ident});\n"
-        f"    return {expr};\n"
-        f"}}"
+    return "\n".join(
+        [
+            f"{mod}{qualified(rtype)} {name}({params}) {{",
+            f"    {seed}",
+            *(f"    {c}" for c in calls),
+            f"    return {expr};",
+            "}",
+        ]
     )
 
 
@@ -648,6 +846,8 @@ _OPERAND = re.compile(
     r"error: bad operand types for binary operator '[^']+'\n([^\n]*)\n([ \t]*)\^\n"
     r"\s*first type:\s*([\w.<>\[\], ?]+?)\n\s*second type:\s*([\w.<>\[\], ?]+?)\n"
 )
+_BOXES = {"int": "Integer", "long": "Long", "double": "Double", "float": "Float", "boolean": "Boolean",
+          "char": "Character", "short": "Short", "byte": "Byte"}  # fmt: skip
 #: The loop variable's declared type in ``for (final Foo x : ...)``.
 _LOOP_VAR = re.compile(r"\bfor\s*\(\s*(?:final\s+)?([\w.<>\[\]?, ]+?)\s+\w+\s*:")
 
@@ -688,6 +888,12 @@ def shape_retypes(
             out.append((left[0], second, left[1]))  # compared with the other operand's type
         elif right and type_of(right[0]) == second and first not in ("<null>", "<nulltype>"):
             out.append((right[0], first, right[1]))
+        elif left and type_of(left[0]) == first and first in _BOXES:
+            # a guessed primitive compared with null (``if (results != null)``): an object, the
+            # boxed kind of the guess, so its other uses (arithmetic, passing on) still compile
+            out.append((left[0], _BOXES[first], left[1]))
+        elif right and type_of(right[0]) == second and second in _BOXES:
+            out.append((right[0], _BOXES[second], right[1]))
     return out
 
 
@@ -754,13 +960,28 @@ class _Registry:
             st.methods = []
         for (owner, name), (args, rtype, static) in self.methods.items():
             src = stub_method(
-                name, args, rtype, gen, static=owner is None or static, owner=owner, small=name in self.small
+                name,
+                args,
+                rtype,
+                gen,
+                static=owner is None or static,
+                owner=owner,
+                small=name in self.small,
+                callbacks=subject.stub_callbacks,
             )
             if src is None:
                 return f"helper method {name} returns {rtype}, which has no generator"
             (subject.stub_methods if owner is None else subject.stub_types[owner].methods).append(src)
         for name, args, rtype in self.overloads:
-            src = stub_method(name, args, rtype, gen, static=True, small=name in self.small)
+            src = stub_method(
+                name,
+                args,
+                rtype,
+                gen,
+                static=True,
+                small=name in self.small,
+                callbacks=subject.stub_callbacks,
+            )
             if src is None:
                 return f"helper method {name} returns {rtype}, which has no generator"
             subject.stub_methods.append(src)
@@ -868,6 +1089,15 @@ def complete(
             args = _null_as_object(args)
             reg.overloads.append((mname, args, stubbed[0][1] if stubbed else subject.return_type))
             added = True
+        if re.search(
+            r"error: incompatible types: bad return type in lambda expression\n(?:.*\n){2}\s*void cannot",
+            errors,
+        ):
+            # a lambda whose one call was taken for a value calls a void method: it is a statement
+            for cb in subject.stub_callbacks.values():
+                if cb.call_body and cb.returns:
+                    cb.returns = False
+                    added = True
         for fq in ambiguous_imports(errors):
             # ``import java.util.*; import java.awt.*;`` and a bare ``List``: the single-type
             # import decides (java.util's, the one code means far more often)
@@ -883,6 +1113,11 @@ def complete(
             return "golden does not compile: " + first.split("error:", 1)[-1].strip()
         for kind, name, args, owner, static in missing:
             done.add((owner, name))
+            if kind == "method" and re.search(r"\bsuper\s*\.\s*" + re.escape(name) + r"\s*\(", golden):
+                # ``super.getModel()``: a method of the golden's own class's parent, so the stub is
+                # declared in the class the golden's class extends (the shared layout), not beside it
+                subject.stubs_shared = True
+                owner, static = None, False
             if owner is not None and (
                 owner == subject.class_name or owner.startswith(subject.class_name + ".")
             ):
@@ -911,7 +1146,26 @@ def complete(
                     f"}}"
                 )
                 continue
-            if kind == "class" or (kind == "variable" and name[:1].isupper() and not name.isupper()):
+            if (
+                kind == "variable"
+                and owner is not None
+                and owner in subject.stub_types
+                and name[:1].isupper()
+                and not name.isupper()
+            ):
+                # ``JSONStringer.Scope.NULL``: a class nested in a stub class. Java reads a static
+                # member through any expression of its type, so a static field of a stub class of
+                # that name stands in for it, and javac names its members next
+                _stub_type(subject, name)
+                reg.fields[(owner, name)] = [name, True]
+                continue
+            camel_class = (
+                kind == "variable"
+                and name[:1].isupper()
+                and not name.isupper()
+                and re.search(r"(?<![\w.])" + re.escape(name) + r"\s*\.", java_mask(golden)) is not None
+            )
+            if kind == "class" or camel_class:
                 # a class (``Allele.BREAKEND``): imported when exactly one jar of the image has it,
                 # else (used as a type, not through static members) one of the project's own
                 found = [JDK_CLASSES[name]] if name in JDK_CLASSES else class_index(libs).get(name, [])
@@ -947,10 +1201,24 @@ def complete(
                     # plainest guess; javac checks it, and a rejected guess is retyped to the type
                     # javac names (``int cannot be converted to boolean``) in the next round
                     typ = "int"
+                for stub in re.findall(r"\bBcType_\w+", typ or ""):
+                    _stub_type(subject, stub)  # an element of a class with no source (field_type)
                 if typ is None or gen(typ, name) is None:
                     return f"field {name} has no source and its type is not evident"
                 reg.fields[(owner, name)] = [typ, bool(static and target is not None)]
             else:
+                if any(_looks_like_lambda(a) for a in args):
+                    # a lambda passed to it: an interface declared for it (Callback); the stub
+                    # class of a parameter the lambda dereferences is made now, javac names its members
+                    aligned = with_callbacks(golden, name, args, subject.stub_callbacks)
+                    if aligned is not None:
+                        args = aligned
+                        for t in args:
+                            for pt, _ in (
+                                subject.stub_callbacks[t].params if t in subject.stub_callbacks else []
+                            ):
+                                if pt.startswith("BcType_"):
+                                    _stub_type(subject, pt)
                 rtype = (
                     ((declared or {}).get(name) if target is None else None)
                     or result_type(golden, name, subject.return_type, member=target is not None)
