@@ -261,3 +261,14 @@ def test_the_round_20_quotes_are_the_raw_outputs():
     assert f"upstream Java {o['validated']}/30 -> {n['validated']}/30 (two gained, none lost" in text
     hand = [f"{r['hand_mutants_killed']}/{r['hand_mutants_judged']}" for r in (o, n)]
     assert f"hand mutants {hand[0]} -> {hand[1]}" in text
+
+
+def test_the_round_20_shipping_quote_is_the_shipped_count():
+    """The README's round-20 shipping sentence ends at the executable count and the report counts
+    that ``shipped_harnesses.json`` (recounted from the merged shipping reports) holds."""
+    data = json.loads((REPO / "docs" / "bench-results" / "shipped_harnesses.json").read_text())
+    jh = next(c for c in data["configs"] if c["config"] == "java_hidden")
+    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    synth = jh["synthesis"]
+    assert f"`java_hidden` 318 to {jh['executable']} (report {synth['validated']} / {synth['processed']})" in text
+    assert jh["executable"] - 318 == 84 and "84 and 0 validated" in text
