@@ -270,5 +270,8 @@ def test_the_round_20_shipping_quote_is_the_shipped_count():
     jh = next(c for c in data["configs"] if c["config"] == "java_hidden")
     text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
     synth = jh["synthesis"]
-    assert f"`java_hidden` 318 to {jh['executable']} (report {synth['validated']} / {synth['processed']})" in text
+    assert (
+        f"`java_hidden` 318 to {jh['executable']} (report {synth['validated']} / {synth['processed']})"
+        in text
+    )
     assert jh["executable"] - 318 == 84 and "84 and 0 validated" in text

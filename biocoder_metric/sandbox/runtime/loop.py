@@ -334,6 +334,11 @@ def main(argv=None):
     if args.contained and os.getpid() == 1 and not args.unguarded:
         # pid 1 of its namespace: no handler at all, so the kernel drops every signal a case sends.
         guard_signals(ignore=False)
+    elif args.unguarded:
+        # tests only: SIGINT raises KeyboardInterrupt whatever the disposition the worker inherited
+        # (a test run started in the background inherits SIGINT ignored, and the case's SIGINT to
+        # pid 1 was then dropped: the attribution path the flag exists for was not exercised)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     os.umask(0o077)
 
     workroot = args.workroot
