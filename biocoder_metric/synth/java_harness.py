@@ -50,6 +50,8 @@ DEFAULT_IMPORTS = (
 _PRIMS = {"int", "long", "short", "byte", "double", "float", "boolean", "char"}
 _BOXED = {"Integer": "int", "Long": "long", "Short": "short", "Byte": "byte", "Double": "double",
           "Float": "float", "Boolean": "boolean", "Character": "char"}  # fmt: skip
+#: primitive -> its boxed class (``int`` -> ``Integer``)
+BOXES = {v: k for k, v in _BOXED.items()}
 
 #: Inputs per program: every compile serves several calls (javac per case is the cost of Java fuzzing).
 SUBCASES = 4
@@ -842,7 +844,7 @@ def generator(
         elem = generator(base, name, tvars, variant, rt)
         if elem is None:
             return None
-        boxed = {v: k for k, v in _BOXED.items()}.get(base, base)
+        boxed = BOXES.get(base, base)
         if base in _PRIMS:
             unbox = {"int": "mapToInt(Integer::intValue)", "long": "mapToLong(Long::longValue)",
                      "double": "mapToDouble(Double::doubleValue)"}.get(base)  # fmt: skip

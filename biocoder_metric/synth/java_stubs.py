@@ -40,7 +40,7 @@ from pathlib import Path
 
 from biocoder_metric.execution.harness import INSERT_MARKER
 from biocoder_metric.languages.java import drop_override
-from biocoder_metric.synth.java_harness import library_generator
+from biocoder_metric.synth.java_harness import BOXES, library_generator
 from biocoder_metric.synth.python_harness import SEED_PLACEHOLDER
 from biocoder_metric.validity.mutation import java_mask
 
@@ -85,10 +85,6 @@ def _element_type(mask: str, name: str) -> str:
     return "int"
 
 
-#: The boxed type a ``List`` holds for a primitive element type.
-_BOXED = {"int": "Integer", "double": "Double", "long": "Long", "boolean": "Boolean", "char": "Character"}
-
-
 def field_type(golden: str, name: str, return_type: str, member: bool = False) -> str | None:
     """The type of field ``name`` from how ``golden`` uses it, or ``None``.
 
@@ -114,7 +110,7 @@ def field_type(golden: str, name: str, return_type: str, member: bool = False) -
         if re.search(pre + n + r"\.(containsKey|put|keySet|values|entrySet)\s*\(", mask):
             return "Map<String,Integer>"
         m2 = re.search(r"\b(" + _TYPE + r")\s+\w+\s*=\s*" + pre + n + r"\.get\s*\(", mask)
-        elem = _BOXED.get(m2.group(1), m2.group(1)) if m2 else "Integer"
+        elem = BOXES.get(m2.group(1), m2.group(1)) if m2 else "Integer"
         got = re.search(pre + n + r"\.get\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)(\s*\.\s*[A-Za-z_])?", mask)
         if got and got.group(2) and not m2:
             # an element used through its members (``sources.get(i).getSequence()``): an object of
@@ -140,7 +136,7 @@ def field_type(golden: str, name: str, return_type: str, member: bool = False) -
         return "String"
     m = re.search(r"for\s*\(\s*(?:final\s+)?(" + _TYPE + r")\s+\w+\s*:\s*" + pre + n + r"\s*\)", mask)
     if m:  # for (String s : names): a list of that element type
-        return f"List<{_BOXED.get(m.group(1), m.group(1))}>"
+        return f"List<{BOXES.get(m.group(1), m.group(1))}>"
     return None
 
 
@@ -157,7 +153,7 @@ def _key_type(mask: str, arg: str) -> str | None:
     )
     if m is None or m.group(1) in ("int", "Integer", "long", "Long", "short", "byte", "char"):
         return None
-    return _BOXED.get(m.group(1), m.group(1))
+    return BOXES.get(m.group(1), m.group(1))
 
 
 #: What a name says of a field's type when its use says nothing (``NCK_LOG_MESSAGE``, ``isValidated``).
@@ -846,8 +842,6 @@ _OPERAND = re.compile(
     r"error: bad operand types for binary operator '[^']+'\n([^\n]*)\n([ \t]*)\^\n"
     r"\s*first type:\s*([\w.<>\[\], ?]+?)\n\s*second type:\s*([\w.<>\[\], ?]+?)\n"
 )
-_BOXES = {"int": "Integer", "long": "Long", "double": "Double", "float": "Float", "boolean": "Boolean",
-          "char": "Character", "short": "Short", "byte": "Byte"}  # fmt: skip
 #: The loop variable's declared type in ``for (final Foo x : ...)``.
 _LOOP_VAR = re.compile(r"\bfor\s*\(\s*(?:final\s+)?([\w.<>\[\]?, ]+?)\s+\w+\s*:")
 
@@ -888,12 +882,12 @@ def shape_retypes(
             out.append((left[0], second, left[1]))  # compared with the other operand's type
         elif right and type_of(right[0]) == second and first not in ("<null>", "<nulltype>"):
             out.append((right[0], first, right[1]))
-        elif left and type_of(left[0]) == first and first in _BOXES:
+        elif left and type_of(left[0]) == first and first in BOXES:
             # a guessed primitive compared with null (``if (results != null)``): an object, the
             # boxed kind of the guess, so its other uses (arithmetic, passing on) still compile
-            out.append((left[0], _BOXES[first], left[1]))
-        elif right and type_of(right[0]) == second and second in _BOXES:
-            out.append((right[0], _BOXES[second], right[1]))
+            out.append((left[0], BOXES[first], left[1]))
+        elif right and type_of(right[0]) == second and second in BOXES:
+            out.append((right[0], BOXES[second], right[1]))
     return out
 
 
@@ -1000,6 +994,7 @@ def complete(
     Returns ``None`` when the harness with the golden compiles, else why not.
     """
     done: set[tuple[str | None, str]] = set()
+    golden_mask = java_mask(golden)
     reg = _Registry()
     retyped: set[str] = set()
     for t in _unknown_types(subject, gen, libs):
@@ -1163,7 +1158,7 @@ def complete(
                 kind == "variable"
                 and name[:1].isupper()
                 and not name.isupper()
-                and re.search(r"(?<![\w.])" + re.escape(name) + r"\s*\.", java_mask(golden)) is not None
+                and re.search(r"(?<![\w.])" + re.escape(name) + r"\s*\.", golden_mask) is not None
             )
             if kind == "class" or camel_class:
                 # a class (``Allele.BREAKEND``): imported when exactly one jar of the image has it,
@@ -1186,7 +1181,7 @@ def complete(
                 typ = field_type(golden, name, subject.return_type, member=target is not None) or name_type(
                     name
                 )
-                mask = java_mask(golden)
+                mask = golden_mask
                 if typ is None and re.search(
                     r"(?<![\w.])(?:this\.)?" + re.escape(name) + r"\s*\.\s*\w", mask
                 ):
