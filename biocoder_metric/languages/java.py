@@ -19,6 +19,14 @@ _CODE_START = re.compile(
 )
 _IMPORT_RE = re.compile(r"^[ \t]*(import\s+(?:static\s+)?[\w.]+(?:\.\*)?\s*;)[ \t]*$", re.M)
 _OVERRIDE_RE = re.compile(r"^([ \t]*)@Override\b[ \t]*\n?", re.M)
+#: ``default`` among the modifiers that open a method declaration (an interface's default
+#: method), after leading comments, annotations and the other modifiers; ``default:`` of a
+#: switch never stands there.
+_DEFAULT_RE = re.compile(
+    r"\A((?:\s*(?://[^\n]*|/\*.*?\*/))*\s*(?:@[\w.]+(?:\s*\([^()]*\))?\s*)*"
+    r"(?:(?:public|protected|private|static|final|synchronized|strictfp)\s+)*)default\s+(?=[\w<])",
+    re.S,
+)
 
 
 def hoist_java_imports(solution: str) -> tuple[str, list[str]]:
@@ -39,6 +47,21 @@ def drop_override(solution: str) -> str:
     interfaces), so the annotation would make a correct golden fail to compile.
     """
     return _OVERRIDE_RE.sub(r"\1", solution)
+
+
+def drop_interface_default(solution: str) -> str:
+    """Remove the ``default`` modifier of a method declared in an interface.
+
+    Why: the harness declares the method in a class, where ``default`` is a compile error
+    ("modifier default not allowed here"); in the interface it only says the method has a body.
+    Like ``@Override``, it says nothing about what the method does.
+    """
+    return _DEFAULT_RE.sub(r"\1", solution, count=1)
+
+
+def tidy_java(solution: str) -> str:
+    """A Java method as the harness's class can hold it: no ``@Override``, no interface ``default``."""
+    return drop_interface_default(drop_override(solution))
 
 
 def java_class_name(program: str) -> str:
@@ -156,7 +179,7 @@ class JavaRunner(LanguageRunner):
         return hoist_java_imports(solution)
 
     def tidy_solution(self, solution: str) -> str:
-        return drop_override(solution)
+        return tidy_java(solution)
 
     def class_name(self, program: str) -> str:
         return java_class_name(program)

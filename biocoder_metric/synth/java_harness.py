@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from biocoder_metric.execution.harness import INSERT_MARKER
-from biocoder_metric.languages.java import drop_override
+from biocoder_metric.languages.java import tidy_java
 from biocoder_metric.synth.python_harness import ATTEMPTS, EXCEPTION_PREFIX, RETRY_PREFIX, SEED_PLACEHOLDER
 from biocoder_metric.validity.mutation import java_mask
 
@@ -1147,7 +1147,7 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
     lines.append("")
     for spec in subject.repo_types.values():  # the project's own types the arguments are built from
         if spec.name != subject.class_name and spec.source:  # (stub classes are nested in Main)
-            lines += [drop_override(spec.source), ""]
+            lines += [tidy_java(spec.source), ""]
     for cls in subject.stub_classes:  # exception classes with no source (java_stubs)
         lines += [cls, ""]
     shared = subject.stubs_shared
@@ -1174,7 +1174,7 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
         lines += [cb.source() for cb in subject.stub_callbacks.values()]
     lines.append(f"class {subject.class_name}{' extends BcBase' if shared else ''} {{")
     for m in subject.members:  # Orig implements none of the original's interfaces: no @Override
-        lines += ["    " + ln if ln.strip() else "" for ln in drop_override(m).strip("\n").splitlines()]
+        lines += ["    " + ln if ln.strip() else "" for ln in tidy_java(m).strip("\n").splitlines()]
     static = "static " if subject.is_static else ""
     if shared:  # fields and helpers with no source that its own members (and Main, by inheritance) use
         lines += [f"    {static}{qualified(t)} {n};" for t, n in subject.stub_fields]

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from biocoder_metric.execution.harness import INSERT_MARKER
-from biocoder_metric.languages.java import drop_override
+from biocoder_metric.languages.java import tidy_java
 from biocoder_metric.synth.java_harness import BOXES, library_generator
 from biocoder_metric.synth.python_harness import SEED_PLACEHOLDER
 from biocoder_metric.validity.mutation import java_mask
@@ -203,6 +203,26 @@ _JDK_FALLBACK = frozenset(
 
 
 @functools.cache
+def _jdk_listing() -> tuple[tuple[str, str], ...] | None:
+    """(package with slashes, simple name) of every top-level class in the JDK's module image
+    (``jimage list``), or None when the JDK cannot be listed."""
+    javac = shutil.which("javac")
+    jimage = shutil.which("jimage")
+    if not javac or not jimage:
+        return None
+    modules = Path(javac).resolve().parent.parent / "lib" / "modules"
+    try:
+        listing = subprocess.run(
+            [jimage, "list", str(modules)], capture_output=True, text=True, timeout=60, check=True
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return tuple(
+        (m.group(1), m.group(2)) for m in re.finditer(r"^\s+([\w/]+)/([A-Z]\w*)\.class$", listing, re.M)
+    )
+
+
+@functools.cache
 def jdk_imported_names() -> frozenset[str]:
     """Simple names of the classes ``java.lang`` and the harness's wildcard imports bring in.
 
@@ -215,22 +235,76 @@ def jdk_imported_names() -> frozenset[str]:
     packages = {"java/lang"} | {
         imp.split()[1].rstrip(";").removesuffix(".*").replace(".", "/") for imp in DEFAULT_IMPORTS
     }
-    javac = shutil.which("javac")
-    jimage = shutil.which("jimage")
-    if not javac or not jimage:
+    listing = _jdk_listing()
+    if listing is None:
         return _JDK_FALLBACK
-    modules = Path(javac).resolve().parent.parent / "lib" / "modules"
+    return frozenset(_JDK_FALLBACK | {name for pkg, name in listing if pkg in packages})
+
+
+@functools.cache
+def jdk_classes() -> dict[str, tuple[str, ...]]:
+    """Simple name -> fully qualified names of the JDK's ``java.*``/``javax.*`` top-level classes."""
+    out: dict[str, list[str]] = {}
+    for pkg, name in _jdk_listing() or ():
+        if pkg.startswith(("java/", "javax/")):
+            out.setdefault(name, []).append(pkg.replace("/", ".") + "." + name)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@functools.cache
+def jdk_members(fq: str) -> frozenset[str] | None:
+    """Names of the public methods and fields of JDK class ``fq`` and of its supertypes
+    (``javap -public``), or None when it is not a public class javap can read."""
+    javap = shutil.which("javap")
+    if not javap:
+        return None
     try:
-        listing = subprocess.run(
-            [jimage, "list", str(modules)], capture_output=True, text=True, timeout=60, check=True
-        ).stdout
+        out = subprocess.run([javap, "-public", fq], capture_output=True, text=True, timeout=60).stdout
     except (OSError, subprocess.SubprocessError):
-        return _JDK_FALLBACK
-    names = set(_JDK_FALLBACK)
-    for m in re.finditer(r"^\s+([\w/]+)/([A-Z]\w*)\.class$", listing, re.M):
-        if m.group(1) in packages:
-            names.add(m.group(2))
-    return frozenset(names)
+        return None
+    head = re.search(
+        r"^public\s[^{]*\b(?:class|interface|enum)\s+" + re.escape(fq) + r"\b([^{]*)\{", out, re.M
+    )
+    if head is None:
+        return None
+    names = set(re.findall(r"(\w+)\s*\(", out[head.end() :]))
+    names |= set(re.findall(r"^\s+public\s[^(=]*?\b(\w+)\s*;\s*$", out, re.M))
+    for sup in re.findall(r"[\w.]+", re.sub(r"<[^<>]*(?:<[^<>]*>[^<>]*)*>", "", head.group(1))):
+        if "." in sup and sup != fq:  # javap names supertypes fully qualified
+            names |= jdk_members(sup) or set()
+    return frozenset(
+        names | (jdk_members("java.lang.Object") or set() if fq != "java.lang.Object" else set())
+    )
+
+
+def jdk_class(name: str, golden: str) -> str | None:
+    """The JDK class the golden means by simple name ``name`` (``URLEncoder``, ``Color``), or None.
+
+    Why: the harness imports only a few JDK packages; any other JDK class the golden uses was
+    stubbed as a project class, so its real behaviour (``Color.getRed``, ``TimeUnit.SECONDS``)
+    was replaced by made-up values, or the stub's methods lacked what the JDK's declare (checked
+    exceptions: "exception IOException is never thrown"). A person would add the import. It is
+    the JDK's class only when exactly one ``java.*``/``javax.*`` class has the name and it has
+    every member the golden reads on it (a project's own ``Sequence`` calls methods
+    ``javax.sound.midi.Sequence`` lacks, so it stays a stub), and the golden takes no parameter
+    of that type (the harness could not draw one).
+    """
+    found = jdk_classes().get(name, ())
+    if len(found) != 1:
+        return None
+    mask = java_mask(golden)
+    sig = mask[: mask.find("{")] if "{" in mask else mask
+    if re.search(r"\b" + re.escape(name) + r"\b", sig):
+        return None
+    members = jdk_members(found[0])
+    if members is None:
+        return None
+    holders = {name} | {v for v, t in declared_types(mask).items() if re.sub(r"<.*", "", t) == name}
+    for holder in holders:
+        for m in re.finditer(r"(?<![\w.])" + re.escape(holder) + r"\s*\.\s*(\w+)", mask):
+            if m.group(1) not in members and m.group(1) != "class":
+                return None
+    return found[0]
 
 
 def name_type(name: str) -> str | None:
@@ -631,11 +705,13 @@ def stub_method(
     owner: str | None = None,
     small: bool = False,
     callbacks: dict[str, Callback] | None = None,
+    throws: list[str] | None = None,
 ) -> str | None:
     """A static stub whose value is a function of its arguments (``None`` without a generator).
 
     ``callbacks``: the interfaces declared for lambdas (:class:`Callback`); an argument of one is
     shown as ``<function>`` (a lambda's class name differs between programs) and called.
+    ``throws``: checked exceptions it declares (the golden catches them around its calls).
     """
     from biocoder_metric.synth.java_harness import qualified
 
@@ -647,6 +723,7 @@ def stub_method(
         + "}"
     )
     mod = "static " if static else ""
+    tail = " throws " + ", ".join(throws) if throws else ""
     label = f"{owner}.{name}" if owner else name
     ident = "" if static else " + _bcId * 1000003L"  # an object's methods depend on which object
     seed = (
@@ -663,10 +740,10 @@ def stub_method(
         # its only effect is being called: the calls (and their arguments) are the output
         shown = f'System.out.println("stub call: {label}" + _bcShow({key}));'
         if not calls:
-            return f"{mod}void {name}({params}) {{ {shown} }}"
+            return f"{mod}void {name}({params}){tail} {{ {shown} }}"
         return "\n".join(
             [
-                f"{mod}void {name}({params}) {{",
+                f"{mod}void {name}({params}){tail} {{",
                 f"    {shown}",
                 f"    {seed}",
                 *(f"    {c}" for c in calls),
@@ -679,13 +756,57 @@ def stub_method(
         return None
     return "\n".join(
         [
-            f"{mod}{qualified(rtype)} {name}({params}) {{",
+            f"{mod}{qualified(rtype)} {name}({params}){tail} {{",
             f"    {seed}",
             *(f"    {c}" for c in calls),
             f"    return {expr};",
             "}",
         ]
     )
+
+
+#: ``exception IOException is never thrown in body of corresponding try statement``.
+_NEVER_THROWN = re.compile(
+    r"error: exception ([\w.]+) is never thrown in body of corresponding try statement"
+)
+
+
+def caught_calls(golden: str, exception: str) -> set[str]:
+    """Names of the methods the golden calls inside a ``try`` whose ``catch`` names ``exception``.
+
+    Why: a stub stands in for a helper (or a library method) that throws a checked exception the
+    golden catches; a stub that declares none makes the ``catch`` a compile error ("exception
+    IOException is never thrown in body of corresponding try statement"), though the golden is
+    right. The stubs called there declare it, as the real methods do.
+    """
+    mask = java_mask(golden)
+    short = re.escape(exception.rsplit(".", 1)[-1])
+    out: set[str] = set()
+    for m in re.finditer(r"\btry\s*(?:\([^{]*\))?\s*\{", mask):
+        end = _block_end(mask, m.end() - 1)
+        pos, caught = end + 1, []
+        while end >= 0 and (c := _CATCH.match(mask, pos)):
+            caught.append(c.group(1))
+            close = _block_end(mask, c.end() - 1)
+            if close < 0:
+                break
+            pos = close + 1
+        if any(re.search(r"(?<![\w])(?:[\w.]*\.)?" + short + r"\b", c) for c in caught):
+            out |= set(re.findall(r"(\w+)\s*\(", mask[m.end() : end]))
+    return out
+
+
+_CATCH = re.compile(r"\s*catch\s*\(([^)]*)\)\s*\{")
+
+
+def _block_end(mask: str, open_at: int) -> int:
+    """The index of the ``}`` that closes the ``{`` at ``open_at``, or -1."""
+    depth = 0
+    for i in range(open_at, len(mask)):
+        depth += {"{": 1, "}": -1}.get(mask[i], 0)
+        if depth == 0:
+            return i
+    return -1
 
 
 def _null_as_object(args: list[str]) -> list[str]:
@@ -822,6 +943,17 @@ def _dereferenced(line: str, col: int, names: set[str]) -> str | None:
                 break
         else:
             return None
+    while head.endswith("]"):
+        # an element (``table[v.getIndex()].stream()``): the array's own name, not a name
+        # inside the index, which is an int wherever it is used
+        depth = 0
+        for i in range(len(head) - 1, -1, -1):
+            depth += {"]": 1, "[": -1}.get(head[i], 0)
+            if depth == 0:
+                head = head[:i].rstrip()
+                break
+        else:
+            return None
     m = re.search(r"(\w+)$", head)
     return m.group(1) if m and m.group(1) in names else None
 
@@ -917,6 +1049,7 @@ class _Registry:
         self.methods: dict[tuple[str | None, str], list] = {}  # -> [args, return type, static]
         self.small: set[str] = set()  # methods whose results the golden compares for equality
         self.overloads: list[tuple[str, list[str], str]] = []  # (name, args, return type) in Main
+        self.throws: dict[str, list[str]] = {}  # method name -> checked exceptions it declares
 
     def type_of(self, name: str) -> str | None:
         for (_, n), spec in self.fields.items():
@@ -962,6 +1095,7 @@ class _Registry:
                 owner=owner,
                 small=name in self.small,
                 callbacks=subject.stub_callbacks,
+                throws=self.throws.get(name),
             )
             if src is None:
                 return f"helper method {name} returns {rtype}, which has no generator"
@@ -975,6 +1109,7 @@ class _Registry:
                 static=True,
                 small=name in self.small,
                 callbacks=subject.stub_callbacks,
+                throws=self.throws.get(name),
             )
             if src is None:
                 return f"helper method {name} returns {rtype}, which has no generator"
@@ -1007,7 +1142,7 @@ def complete(
         if ctx is None:
             return None  # the caller reports which type has no generator
         # inserted as the engine inserts it: ``@Override`` dropped (the harness's class has no supertype)
-        prog = ctx.replace(INSERT_MARKER, drop_override(golden)).replace(SEED_PLACEHOLDER, "0")
+        prog = ctx.replace(INSERT_MARKER, tidy_java(golden)).replace(SEED_PLACEHOLDER, "0")
         errors = compile_errors(prog, libs)
         if not errors:
             return None
@@ -1018,6 +1153,13 @@ def complete(
             if name in subject.stub_types and found not in subject.stub_types[name].ctors:
                 subject.stub_types[name].ctors.append(found)
                 added = True
+        for exc in dict.fromkeys(_NEVER_THROWN.findall(errors)):
+            # the golden catches a checked exception around stub calls: they declare it
+            stubbed = {n for _, n in reg.methods} | {n for n, _, _ in reg.overloads}
+            for name in sorted(caught_calls(golden, exc) & stubbed):
+                if exc not in reg.throws.setdefault(name, []):
+                    reg.throws[name].append(exc)
+                    added = True
         for name in dict.fromkeys(_NOT_GENERIC.findall(errors)):
             st = subject.stub_types.get(name)
             arity = type_arity(golden, name) if st is not None else 0
@@ -1164,6 +1306,9 @@ def complete(
                 # a class (``Allele.BREAKEND``): imported when exactly one jar of the image has it,
                 # else (used as a type, not through static members) one of the project's own
                 found = [JDK_CLASSES[name]] if name in JDK_CLASSES else class_index(libs).get(name, [])
+                if not found:
+                    jdk = jdk_class(name, golden)
+                    found = [jdk] if jdk else []
                 built = [fq for fq in found if library_generator(fq)]
                 if len(found) > 1 and len(built) == 1:
                     # several jars declare it (``Interval``): the one the harness can build is
