@@ -590,3 +590,109 @@ def test_super_calls_nested_classes_and_camel_case_constants_with_no_source_comp
         assert ran.returncode == 0, ran.stderr[-500:]
         results = re.findall(r"^result: (.*)$", ran.stdout, re.M)
         assert len(results) >= 2 and len(set(results)) > 1, (name, ran.stdout[-800:])
+
+
+def test_an_interface_default_method_is_inserted_without_default():
+    """An interface's ``default`` method (``modifier default not allowed here`` in the harness's
+    class) loses only that modifier, in a golden and a candidate alike; a switch's ``default:``
+    and the rest of the method stay as written."""
+    from biocoder_metric.languages.java import tidy_java
+
+    method = (
+        "/** Twice. */\n@Override\npublic default int twice(int x) {\n"
+        "    switch (x) { default: return 2 * x; }\n}"
+    )
+    assert tidy_java(method) == (
+        "/** Twice. */\npublic int twice(int x) {\n    switch (x) { default: return 2 * x; }\n}"
+    )
+    assert tidy_java("default <T> List<T> one(T t) { return List.of(t); }") == (
+        "<T> List<T> one(T t) { return List.of(t); }"
+    )
+    plain = "int pick(int x) {\n    switch (x) { case 1: return 0; default: return x; }\n}"
+    assert tidy_java(plain) == plain
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None, reason="needs a JDK (javac) to compile and run the harness"
+)
+def test_a_default_method_golden_gets_a_harness_that_compiles_and_runs(tmp_path: Path):
+    golden = "default int clipped(int x, int hi) {\n    return x > hi ? hi : x + 1;\n}"
+    ctx = _first_harness(golden, "clipped")
+    ran = _build_and_run(tmp_path, golden, "clipped", ctx, [])
+    assert ran.returncode == 0, ran.stderr[-500:]
+    assert len(set(re.findall(r"^result: (.*)$", ran.stdout, re.M))) > 1, ran.stdout
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None or shutil.which("jimage") is None or shutil.which("javap") is None,
+    reason="needs a JDK with jimage and javap",
+)
+def test_a_jdk_class_outside_the_wildcard_imports_is_imported_when_it_has_what_the_golden_reads():
+    """``Color`` (java.awt), ``TimeUnit`` (java.util.concurrent): the JDK's own classes, imported
+    as a person would, not stand-ins with made-up values. A project class that shares a name
+    with a JDK class the golden's use does not fit (``Sequence``: javax.sound.midi has no
+    ``getResidues``) and a class the harness would have to draw as a parameter stay stubs."""
+    from biocoder_metric.synth.java_stubs import jdk_class
+
+    uses_color = "int red(int v) {\n    Color c = new Color(v, 0, 0);\n    return c.getRed() + Color.BLACK.getBlue();\n}"
+    assert jdk_class("Color", uses_color) == "java.awt.Color"
+    assert (
+        jdk_class(
+            "Sequence", "int n(int k) {\n    Sequence s = Sequence.of(k);\n    return s.getResidues();\n}"
+        )
+        is None
+    )
+    assert jdk_class("Color", "int red(Color c) {\n    return c.getRed();\n}") is None  # a parameter
+    assert jdk_class("Node", "int f(int x) {\n    Node n = null;\n    return x;\n}") is None  # not public
+    golden = (
+        "public static long waited(int n) {\n"
+        "    long ms = TimeUnit.SECONDS.toMillis(n);\n"
+        "    Color c = new Color(n % 256, 10, 20);\n"
+        "    return ms + c.getRed() * 1000L + c.getGreen();\n}"
+    )
+    ctx = _first_harness(golden, "waited")
+    assert "import java.util.concurrent.TimeUnit;" in ctx and "import java.awt.Color;" in ctx, ctx
+    assert not re.search(r"class (TimeUnit|Color)\b", ctx), ctx
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None, reason="needs a JDK (javac) to compile and run the harness"
+)
+def test_a_stub_called_inside_a_try_declares_the_checked_exception_its_catch_names(tmp_path: Path):
+    """``try { ... fetch(path) ... } catch (IOException e)`` with ``fetch`` stubbed: a stub that
+    declares nothing makes the catch a compile error ("exception IOException is never thrown in
+    body of corresponding try statement"); the stubs called in the try now declare it."""
+    from biocoder_metric.synth.java_stubs import caught_calls
+
+    golden = (
+        "public static int size(String path) {\n"
+        "    int n = 0;\n"
+        "    try {\n"
+        "        n = fetch(path).length() + count(path, 2);\n"
+        "    } catch (IllegalStateException | IOException e) {\n"
+        "        return -1;\n"
+        "    }\n"
+        "    return n + log(n);\n}"
+    )
+    assert caught_calls(golden, "IOException") == {"fetch", "count", "length"}
+    assert caught_calls(golden, "SQLException") == set()
+    ctx = _first_harness(golden, "size")
+    assert re.search(r"fetch\(String _p0\) throws IOException \{", ctx), ctx
+    assert not re.search(r"log\([^)]*\) throws", ctx), ctx  # called outside the try
+    ran = _build_and_run(tmp_path, golden, "size", ctx, [])
+    assert ran.returncode == 0, ran.stderr[-500:]
+    assert len(set(re.findall(r"^result: (.*)$", ran.stdout, re.M))) > 1, ran.stdout
+
+
+def test_an_element_dereferenced_blames_the_array_not_a_name_in_its_index():
+    """``table[vertex.getIndex()].stream()``: javac's "cannot be dereferenced" caret follows the
+    ``]``; the stub to retype is ``table`` (an array of objects), while ``getIndex`` stays an
+    int, as the other index use (``labels[vertex.getIndex()] = k``) needs."""
+    golden = (
+        "public int degree(int[] labels, int k) {\n"
+        "    labels[vertex.getIndex()] = k;\n"
+        "    return adjacency[vertex.getIndex()].size() + labels[vertex.getIndex()];\n}"
+    )
+    ctx = _first_harness(golden, "degree")
+    assert re.search(r"\bint getIndex\(", ctx), ctx
+    assert re.search(r"BcType_adjacency\[\] adjacency;", ctx), ctx
