@@ -275,3 +275,31 @@ def test_the_round_20_shipping_quote_is_the_shipped_count():
         in text
     )
     assert jh["executable"] - 318 == 84 and "84 and 0 validated" in text
+
+
+def test_the_round_21_quotes_are_the_raw_outputs():
+    """The README's round-21 Java quotes: held-out upstream gained one and lost none against round
+    20, hand mutants unchanged, and the dev and fresh counts unchanged, as the committed raw runs hold."""
+    bench = REPO / "docs" / "bench-results"
+    old, new = (
+        json.loads((bench / f"synth_generalise_java_{n}.json").read_text()) for n in ("round20", "round21")
+    )
+    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    diff = _round_diff("synth_generalise_java_round20.json", "synth_generalise_java_round21.json")
+    assert diff[("upstream-java", "heldout")] == (30, 1, 0), diff
+    assert diff[("upstream-java", "dev")] == (30, 0, 0), diff
+    assert diff[("fresh-java", "heldout")] == (20, 0, 0) and diff[("fresh-java", "dev")] == (10, 0, 0), diff
+
+    def s(run: dict, group: str, part: str) -> dict:
+        return run["summary"][group][part]
+
+    o, n = s(old, "upstream-java", "heldout"), s(new, "upstream-java", "heldout")
+    assert f"upstream Java {o['validated']}/30 -> {n['validated']}/30 (one gained, none lost)" in text
+    assert (o["hand_mutants_killed"], o["hand_mutants_judged"]) == (
+        n["hand_mutants_killed"],
+        n["hand_mutants_judged"],
+    )
+    assert f"hand mutants unchanged at {n['hand_mutants_killed']}/{n['hand_mutants_judged']}" in text
+    assert f"fresh Java unchanged at {s(new, 'fresh-java', 'heldout')['validated']}/20" in text
+    assert f"upstream Java {s(new, 'upstream-java', 'dev')['validated']}/30, fresh Java" in text
+    assert new["git"].startswith("07dd888")
