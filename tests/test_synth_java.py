@@ -644,6 +644,11 @@ def test_a_jdk_class_outside_the_wildcard_imports_is_imported_when_it_has_what_t
     )
     assert jdk_class("Color", "int red(Color c) {\n    return c.getRed();\n}") is None  # a parameter
     assert jdk_class("Node", "int f(int x) {\n    Node n = null;\n    return x;\n}") is None  # not public
+    # the golden's own generic Box, not javax.swing.Box (which has no type parameters)
+    assert (
+        jdk_class("Box", "String f(String x) {\n    Box<String> b = new Box<String>(x);\n    return x;\n}")
+        is None
+    )
     golden = (
         "public static long waited(int n) {\n"
         "    long ms = TimeUnit.SECONDS.toMillis(n);\n"
@@ -696,3 +701,80 @@ def test_an_element_dereferenced_blames_the_array_not_a_name_in_its_index():
     ctx = _first_harness(golden, "degree")
     assert re.search(r"\bint getIndex\(", ctx), ctx
     assert re.search(r"BcType_adjacency\[\] adjacency;", ctx), ctx
+
+
+TREE = """\
+package org.ex;
+
+import java.util.*;
+import org.lib.graphs.Node;
+
+public class Tree {
+    private final Map<String, Node> byName = new LinkedHashMap<>();
+
+    class TreeNode implements Node {
+        private final String label;
+        private double height;
+        TreeNode(String label, double height) { this.label = label; this.height = height; }
+        public String getLabel() { return label; }
+        public void setHeight(double h) { height = h; }
+        public double getHeight() { return height; }
+    }
+
+    /** Adds a leaf whose height grows with the tree. */
+    public double addLeaf(String label, double height) {
+        TreeNode node = new TreeNode(label, height * 2);
+        byName.put(label, node);
+        node.setHeight(node.getHeight() + byName.size());
+        Node any = byName.get(label);
+        any.setHeight(any.getHeight() + 1);
+        return node.getHeight();
+    }
+}
+"""
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None, reason="needs a JDK (javac) to compile and run the harness"
+)
+def test_a_class_implementing_an_interface_with_no_source_extends_its_stub(tmp_path: Path):
+    """``class TreeNode implements Node`` with ``Node`` from a library the image lacks: the stub
+    is a class ("interface expected here"), so the sliced class extends it instead, and the stub's
+    guessed ``int setHeight`` takes the class's own ``void`` (javac: "cannot override ... return
+    type void is not compatible with int"). The harness compiles and the golden's result varies."""
+    repo = tmp_path / "tree"
+    (repo / "src" / "org" / "ex").mkdir(parents=True)
+    (repo / "src" / "org" / "ex" / "Tree.java").write_text(TREE)
+    golden = TREE[TREE.index("    /** Adds") : TREE.rindex("}")].strip()
+    golden = "\n".join(ln[4:] if ln.startswith("    ") else ln for ln in golden.splitlines())
+    row = _row(golden, "addLeaf", "src/org/ex/Tree.java")
+    cands, reason, _ = candidates(row, SynthOptions(repos={"stats": str(repo)}), [])
+    assert reason is None and cands, reason
+    ctx = cands[0][2]
+    assert re.search(r"class TreeNode extends Node \{", ctx), ctx
+    assert re.search(r"\bvoid setHeight\(", ctx[: ctx.index("class TreeNode")]), ctx  # the stub's
+    ran = _build_and_run(tmp_path, golden, "addLeaf", ctx, [])
+    assert ran.returncode == 0, ran.stderr[-500:]
+    assert len(set(re.findall(r"^result: (.*)$", ran.stdout, re.M))) > 1, ran.stdout
+
+
+def test_extend_stubs_rewrites_only_classes_that_extend_nothing():
+    ext = java_harness.extend_stubs
+    assert ext("class A implements Node {", {"Node"}) == "class A extends Node {"
+    assert ext("static class B<T> implements Runnable, Node<T> {", {"Node"}) == (
+        "static class B<T> extends Node implements Runnable {"
+    )
+    assert ext("class C extends D implements Node {", {"Node"}) == "class C extends D implements Node {"
+    assert ext("class E implements Runnable {", {"Node"}) == "class E implements Runnable {"
+
+
+def test_an_anonymous_subclass_is_retyped_like_a_named_stub():
+    """``<anonymous BaseEdge> cannot be converted to Edge``: javac names an anonymous subclass so;
+    it converts as its class does (the stub ``BaseEdge`` becomes a kind of ``Edge``)."""
+    from biocoder_metric.synth.java_stubs import _retypes
+
+    errors = (
+        "Main.java:9: error: incompatible types: <anonymous BaseEdge> cannot be converted to Edge\n"
+        "        edge = new BaseEdge() {\n               ^\n"
+    )
+    assert [(a, b) for a, b, _, _ in _retypes(errors)] == [("BaseEdge", "Edge")]

@@ -173,6 +173,43 @@ class JavaSubject:
     stub_callbacks: dict = field(default_factory=dict)
     #: parameters and fields the golden compares with ``null``: sometimes drawn as null (:func:`nullable`)
     null_checked: frozenset[str] = frozenset()
+    #: stub classes that sliced classes ``implements`` (a library interface with no source here):
+    #: those classes extend the stub instead (:func:`extend_stubs`)
+    implemented_stubs: set[str] = field(default_factory=set)
+
+
+def extend_stubs(source: str, stubs: set[str]) -> str:
+    """``class C implements A, Node {`` -> ``class C extends Node implements A {`` for each stub
+    class in ``stubs`` (a library interface with no source, stood in for by a class), when ``C``
+    extends nothing else.
+
+    Why: a sliced class of the repository that implements an interface of a library the image
+    lacks (figtree's ``ReRootedNode implements jebl.evolution.graphs.Node``) did not compile
+    ("interface expected here"), as the stub is a class; extending it keeps the class a ``Node``
+    wherever the golden passes it as one, and its own methods override the stub's.
+    """
+    if not stubs:
+        return source
+
+    def fix(m: re.Match[str]) -> str:
+        head, listed = m.group(1), [t.strip() for t in split_params(m.group(2))]
+        if re.search(r"\bextends\b", head):
+            return m.group(0)
+        hit = next((t for t in listed if re.sub(r"<.*", "", t) in stubs), None)
+        if hit is None:
+            return m.group(0)
+        rest = [t for t in listed if t is not hit]
+        return (
+            f"{head}extends {re.sub(r'<.*', '', hit)}"
+            + (f" implements {', '.join(rest)}" if rest else "")
+            + " {"
+        )
+
+    return re.sub(
+        r"(\bclass\s+\w+(?:\s*<[^{]*?>)?\s+(?:extends\s+[\w.<>, ?]+\s+)?)implements\s+([^{]*?)\s*\{",
+        fix,
+        source,
+    )
 
 
 @dataclass
@@ -1174,7 +1211,8 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
         lines += [cb.source() for cb in subject.stub_callbacks.values()]
     lines.append(f"class {subject.class_name}{' extends BcBase' if shared else ''} {{")
     for m in subject.members:  # Orig implements none of the original's interfaces: no @Override
-        lines += ["    " + ln if ln.strip() else "" for ln in tidy_java(m).strip("\n").splitlines()]
+        m = extend_stubs(tidy_java(m), subject.implemented_stubs)
+        lines += ["    " + ln if ln.strip() else "" for ln in m.strip("\n").splitlines()]
     static = "static " if subject.is_static else ""
     if shared:  # fields and helpers with no source that its own members (and Main, by inheritance) use
         lines += [f"    {static}{qualified(t)} {n};" for t, n in subject.stub_fields]
