@@ -263,18 +263,23 @@ def test_the_round_20_quotes_are_the_raw_outputs():
     assert f"hand mutants {hand[0]} -> {hand[1]}" in text
 
 
-def test_the_round_20_shipping_quote_is_the_shipped_count():
-    """The README's round-20 shipping sentence ends at the executable count and the report counts
-    that ``shipped_harnesses.json`` (recounted from the merged shipping reports) holds."""
+def test_the_shipping_quotes_are_the_shipped_count():
+    """The README's latest shipping sentence (round 21, continuing round 20's 318 -> 402) ends at
+    the executable counts and the report counts that ``shipped_harnesses.json`` (recounted from the
+    merged shipping reports) holds."""
     data = json.loads((REPO / "docs" / "bench-results" / "shipped_harnesses.json").read_text())
     jh = next(c for c in data["configs"] if c["config"] == "java_hidden")
     text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
     synth = jh["synthesis"]
+    assert "`java_hidden` 318 to 402 (report 232 / 1073)" in text and "84 and 0 validated" in text
+    # round 21 continued from round 20's count: the latest sentence ends at what is shipped now
     assert (
-        f"`java_hidden` 318 to {jh['executable']} (report {synth['validated']} / {synth['processed']})"
+        f"`java_hidden` 402 to {jh['executable']} (report {synth['validated']} / {synth['processed']})"
         in text
     )
-    assert jh["executable"] - 318 == 84 and "84 and 0 validated" in text
+    assert jh["executable"] - 402 == 21 and "21 and 1 validated" in text
+    js = next(c for c in data["configs"] if c["config"] == "java_similar")
+    assert f"`java_similar` 15 to {js['executable']}" in text and js["executable"] - 15 == 1
 
 
 def test_the_round_21_quotes_are_the_raw_outputs():
