@@ -252,15 +252,23 @@ def jdk_classes() -> dict[str, tuple[str, ...]]:
 
 
 @functools.cache
-def jdk_members(fq: str) -> frozenset[str] | None:
-    """Names of the public methods and fields of JDK class ``fq`` and of its supertypes
-    (``javap -public``), or None when it is not a public class javap can read."""
+def _javap(fq: str) -> str | None:
+    """``javap -public`` of JDK class ``fq`` (its public members), or None without javap."""
     javap = shutil.which("javap")
     if not javap:
         return None
     try:
-        out = subprocess.run([javap, "-public", fq], capture_output=True, text=True, timeout=60).stdout
+        return subprocess.run([javap, "-public", fq], capture_output=True, text=True, timeout=60).stdout
     except (OSError, subprocess.SubprocessError):
+        return None
+
+
+@functools.cache
+def jdk_members(fq: str) -> frozenset[str] | None:
+    """Names of the public methods and fields of JDK class ``fq`` and of its supertypes
+    (``javap -public``), or None when it is not a public class javap can read."""
+    out = _javap(fq)
+    if out is None:
         return None
     head = re.search(
         r"^public\s[^{]*\b(?:class|interface|enum)\s+" + re.escape(fq) + r"\b([^{]*)\{", out, re.M
@@ -277,16 +285,9 @@ def jdk_members(fq: str) -> frozenset[str] | None:
     )
 
 
-@functools.cache
 def jdk_generic(fq: str) -> bool:
     """Whether JDK class ``fq`` takes type parameters (``javap`` writes ``class java.util.Foo<T>``)."""
-    javap = shutil.which("javap")
-    if not javap:
-        return False
-    try:
-        out = subprocess.run([javap, "-public", fq], capture_output=True, text=True, timeout=60).stdout
-    except (OSError, subprocess.SubprocessError):
-        return False
+    out = _javap(fq) or ""
     return re.search(r"\b(?:class|interface)\s+" + re.escape(fq) + r"<", out) is not None
 
 
