@@ -778,3 +778,27 @@ def test_an_anonymous_subclass_is_retyped_like_a_named_stub():
         "        edge = new BaseEdge() {\n               ^\n"
     )
     assert [(a, b) for a, b, _, _ in _retypes(errors)] == [("BaseEdge", "Edge")]
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None, reason="needs a JDK (javac) to compile and run the harness"
+)
+def test_a_field_iterated_with_a_class_typed_loop_variable_is_a_list_of_that_class(tmp_path: Path):
+    """``for (Alignment a : alignments)`` over a field with no source: a list of ``Alignment``
+    (a stub class), as ``for (String s : names)`` already made a list of strings; before, a class
+    type said nothing and the task ended "its type is not evident"."""
+    from biocoder_metric.synth.java_stubs import field_type
+
+    golden = (
+        "public int total(int k) {\n"
+        "    int n = k;\n"
+        "    for (final Alignment a : alignments) n += a.getScore();\n"
+        "    for (Object o : extras) n += o.hashCode() % 7;\n"
+        "    return n;\n}"
+    )
+    assert field_type(golden, "alignments", "int") == "List<Alignment>"
+    assert field_type(golden, "extras", "int") == "List<Object>"
+    ctx = _first_harness(golden, "total")
+    ran = _build_and_run(tmp_path, golden, "total", ctx, [])
+    assert ran.returncode == 0, ran.stderr[-500:]
+    assert len(set(re.findall(r"^result: (.*)$", ran.stdout, re.M))) > 1, ran.stdout

@@ -134,8 +134,16 @@ def field_type(golden: str, name: str, return_type: str, member: bool = False) -
         return "int"
     if re.search(pre + n + r"\s*(==|!=)\s*\"", mask):
         return "String"
-    m = re.search(r"for\s*\(\s*(?:final\s+)?(" + _TYPE + r")\s+\w+\s*:\s*" + pre + n + r"\s*\)", mask)
-    if m:  # for (String s : names): a list of that element type
+    m = re.search(
+        r"for\s*\(\s*(?:final\s+)?("
+        + _TYPE
+        + r"|[A-Z][\w.]*(?:<[^;{}()]*?>)?(?:\[\])*)\s+\w+\s*:\s*"
+        + pre
+        + n
+        + r"\s*\)",
+        mask,
+    )
+    if m:  # for (String s : names), for (Locatable l : intervals): a list of that element type
         return f"List<{BOXES.get(m.group(1), m.group(1))}>"
     return None
 
@@ -1402,6 +1410,17 @@ def complete(
                     typ = "int"
                 for stub in re.findall(r"\bBcType_\w+", typ or ""):
                     _stub_type(subject, stub)  # an element of a class with no source (field_type)
+                if typ is not None and gen(typ, name) is None:
+                    # elements of a class the harness cannot build (``List<Alignment>`` from a loop
+                    # over the field): a stub of it, unless the JDK or a jar has it (javac decides)
+                    for t in re.findall(r"(?<![\w.])[A-Z]\w*", typ):
+                        if not (
+                            t in jdk_imported_names()
+                            or t in subject.type_vars
+                            or class_index(libs).get(t)
+                            or jdk_classes().get(t)
+                        ):
+                            _stub_type(subject, t)
                 if typ is None or gen(typ, name) is None:
                     return f"field {name} has no source and its type is not evident"
                 reg.fields[(owner, name)] = [typ, bool(static and target is not None)]
