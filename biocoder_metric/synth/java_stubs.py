@@ -966,31 +966,29 @@ def _indexed_rank(line: str, name: str) -> int:
     return m.group(1).count("[") if m else 0
 
 
+def _before_group(text: str, opening: str, closing: str) -> str | None:
+    """``text`` without the balanced ``opening``...``closing`` group it ends with, or None when
+    the group never opens."""
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        depth += {closing: 1, opening: -1}.get(text[i], 0)
+        if depth == 0:
+            return text[:i].rstrip()
+    return None
+
+
 def _dereferenced(line: str, col: int, names: set[str]) -> str | None:
     """The stub whose value ``X cannot be dereferenced`` is about: javac's caret is on the ``.``,
     so it is the expression just before it, a field (``count.x``) or a call's result
     (``d.calc(mol).value()``: ``calc``, not the argument ``mol`` nearer the caret)."""
-    head = line[:col].rstrip()
-    if head.endswith(")"):
-        depth = 0
-        for i in range(len(head) - 1, -1, -1):
-            depth += {")": 1, "(": -1}.get(head[i], 0)
-            if depth == 0:
-                head = head[:i].rstrip()
-                break
-        else:
-            return None
-    while head.endswith("]"):
+    text = line[:col].rstrip()
+    head = _before_group(text, "(", ")") if text.endswith(")") else text
+    while head is not None and head.endswith("]"):
         # an element (``table[v.getIndex()].stream()``): the array's own name, not a name
         # inside the index, which is an int wherever it is used
-        depth = 0
-        for i in range(len(head) - 1, -1, -1):
-            depth += {"]": 1, "[": -1}.get(head[i], 0)
-            if depth == 0:
-                head = head[:i].rstrip()
-                break
-        else:
-            return None
+        head = _before_group(head, "[", "]")
+    if head is None:
+        return None
     m = re.search(r"(\w+)$", head)
     return m.group(1) if m and m.group(1) in names else None
 
