@@ -159,10 +159,20 @@ class _bc_ns:
             raise TypeError("'_bc_ns' object does not support item assignment")
         self.__dict__["_bc_items"][key] = value
 
+    def __repr__(self):  # ``out.write(str(rec))``: its fields, never a memory address (not reproducible)
+        shown = ", ".join(
+            "%s=%s" % (k, "<function>" if callable(v) else repr(v))
+            for k, v in sorted(self.__dict__.items())
+            if not k.startswith("_bc_")
+        )
+        return "_bc_ns(%s)" % shown
+
     def __bool__(self):  # ``if self.tabix_file:``: an object is there (``__len__`` is not asked)
         return True
 
     def __len__(self):  # ``len(cnarr)``: a table-like object is as long as its columns
+        if "_bc_len" in self.__dict__:  # ``len(feature)``: drawn with its fields
+            return self.__dict__["_bc_len"]
         items = self.__dict__.get("_bc_items")
         if items is not None:
             return len(items)
@@ -190,13 +200,18 @@ def _bc_series(_r, n=None):
 
 
 def _bc_frame(_r, columns, n=None):
+    """A table of ``n`` rows; ``columns`` a list of names, or a dict naming the columns that
+    hold text (the strings the code compares them with; None: drawn by the column's name)."""
     import pandas
     rs = _bc_np(_r)
     n = n if n is not None else _r.randint(5, 20)
     data = {}
     for c in columns:
         low = c.lower()
-        if low in ("chromosome", "chrom", "chr", "contig"):
+        text = columns.get(c) if isinstance(columns, dict) else None
+        if text is not None:
+            data[c] = [_r.choice(text) if text and _r.random() < 0.6 else _bc_word(_r) for _ in range(n)]
+        elif low in ("chromosome", "chrom", "chr", "contig"):
             data[c] = [_r.choice(["chr1", "chr2", "chrX"]) for _ in range(n)]
         elif low in ("gene", "name", "id", "sample", "label"):
             data[c] = [_bc_seq(_r, "abcdef", 2, 5) for _ in range(n)]

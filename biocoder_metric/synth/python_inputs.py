@@ -142,6 +142,10 @@ _SERIES_ATTRS = {
     "unique", "nunique", "value_counts", "idxmax", "idxmin", "quantile", "rolling", "diff", "shift",
     "to_numpy", "rank", "between",
 }  # fmt: skip
+#: What is read on a table's column and only a pandas column has (``tmp['ins_code'].fillna('')``,
+#: ``df['name'].str.upper()``): the value subscripted with the string is a DataFrame.
+#: (``astype`` and ``tolist`` are numpy's too: a dict of arrays has them.)
+_COLUMN_ATTRS = _SERIES_ATTRS | {"map", "str", "dt", "cat", "to_list", "isin"}
 _SET_METHODS = {"add", "discard", "union", "intersection", "difference", "issubset"}
 #: Calls that read, write or test files: a function making them joins paths onto real directories.
 _FILE_CALLS = frozenset(
@@ -668,6 +672,12 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
     votes: dict[str, float] = defaultdict(float)
     valued = False  # the values of a mapping looked up by a guarded key are typed once
     called = {id(n.func) for n in ast.walk(body) if isinstance(n, ast.Call)}
+    columns_read = {  # x['c'].fillna(0), x['c'].values (not called: a dict's values() is)
+        id(n.value)
+        for n in ast.walk(body)
+        if isinstance(n, ast.Attribute)
+        and (n.attr in _COLUMN_ATTRS or n.attr == "values" and id(n) not in called)
+    }
 
     def vote(fam: str, w: float = W_USAGE) -> None:
         votes[fam] += w
@@ -713,12 +723,16 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             sl = node.slice
             if isinstance(sl, ast.Tuple):
                 vote("ndarray")
+            elif isinstance(sl, ast.Compare) and _own_column(sl, target):
+                vote("frame", 4.0)  # df[df['strand'] == '+']: rows picked by one of its columns
             elif isinstance(sl, ast.Compare) or (isinstance(sl, ast.Name) and sl.id in _mask_names(body)):
                 vote("ndarray", 4.0)  # x[x > 0] / x[small_mask]: boolean-mask indexing
             elif isinstance(sl, ast.Constant) and isinstance(sl.value, str):
                 vote("dict")
                 if id(node) in _vector_operands(body):
                     vote("frame", 4.0)  # cnarr['log2'] < 0.5: a column, compared or computed elementwise
+                elif id(node) in columns_read:
+                    vote("frame", 4.0)  # tmp['ins_code'].fillna(''): a column, read as pandas' Series
             elif isinstance(sl, ast.Slice):
                 vote("str", 1.0)
                 vote("list", 1.0)
@@ -1022,6 +1036,130 @@ def string_columns(body: ast.AST, target: str) -> list[str]:
             ):
                 out.append(node.left.value)
     return list(dict.fromkeys(out))
+
+
+def _own_column(test: ast.Compare, target: str) -> bool:
+    """Whether a comparison reads one of ``target``'s columns (``df['strand'] == '+'``)."""
+    return any(
+        isinstance(side, ast.Subscript)
+        and _is_target(side.value, target)
+        and isinstance(side.slice, ast.Constant)
+        and isinstance(side.slice.value, str)
+        for side in [test.left, *test.comparators]
+    )
+
+
+def _rows_of(node: ast.AST, names: list[str]) -> bool:
+    """Whether ``node`` is one of ``names`` or rows selected from it (``tmp.iloc[idx]``,
+    ``df.loc[mask]``, ``df[df.x > 0]``): what a column is then read from."""
+    while isinstance(node, ast.Subscript) and not (
+        isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
+    ):
+        node = node.value
+        if isinstance(node, ast.Attribute) and node.attr in ("iloc", "loc"):
+            node = node.value
+    return any(_is_target(node, name) for name in names)
+
+
+def row_aliases(body: ast.AST, target: str) -> list[str]:
+    """``target``'s aliases and the locals bound to rows selected from them (``fwd =
+    df[df['strand'] == '+']``, ``sub = df.iloc[:10]``): tables with the same columns."""
+    names = aliases(body, target)
+    grew = True
+    while grew:
+        grew = False
+        for node in ast.walk(body):
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id not in names
+                and isinstance(node.value, ast.Subscript)
+                and _rows_of(node.value, names)
+            ):
+                names.append(node.targets[0].id)
+                grew = True
+    return names
+
+
+def frame_columns(body: ast.AST, target: str) -> list[str]:
+    """The columns a table ``target`` must have: the string keys it, a local bound to it
+    (``tmp = self.df[record]``) or rows selected from either (``tmp.iloc[idx]['name']``) is
+    indexed with. Why: a table drawn without a column the code reads raises KeyError on every
+    call."""
+    names = row_aliases(body, target)
+    out = [c for name in names for c in string_columns(body, name)]
+    for node in ast.walk(body):
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, str)
+            and isinstance(node.value, ast.Subscript)
+            and _rows_of(node.value, names)
+        ):
+            out.append(node.slice.value)
+    return list(dict.fromkeys(out))
+
+
+def _column_read(node: ast.AST, names: list[str]) -> str | None:
+    """The column ``node`` reads from one of ``names`` (``df['c']``, ``df.iloc[i]['c']``), or None."""
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
+        and _rows_of(node.value, names)
+    ):
+        return node.slice.value
+    return None
+
+
+def _str_constants(node: ast.AST | None) -> list[str] | None:
+    """A string constant, or a list/tuple/set of them, as a list; None for anything else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and node.elts:
+        got = [_str_constants(e) for e in node.elts]
+        return None if any(g is None for g in got) else [v for g in got for v in g]
+    return None
+
+
+def string_valued_columns(body: ast.AST, target: str, cols: list[str]) -> dict[str, list[str]]:
+    """Columns of the table ``target`` that hold text -> the strings the code compares them with.
+    Text shows as ``df['c'].str``, ``df['c'].fillna('')``, ``df['c'] == 'chr1'``,
+    ``df['c'].isin(['+', '-'])`` or ``df['c'] + '_'``. Why: a column drawn as floats where the
+    code joins it with a string or fills it with one raises on every call (pandas will not add
+    a string to a float column), and one compared with ``'+'`` never matches."""
+    names = row_aliases(body, target)
+    parents = {id(child): node for node in ast.walk(body) for child in ast.iter_child_nodes(node)}
+    out: dict[str, list[str]] = {}
+    for node in ast.walk(body):
+        col = _column_read(node, names)
+        if col is None or col not in cols:
+            continue
+        up = parents.get(id(node))
+        call = parents.get(id(up)) if isinstance(up, ast.Attribute) else None
+        consts: list[str] | None = None
+        if isinstance(up, ast.Attribute) and up.attr == "str":
+            consts = []
+        elif (
+            isinstance(up, ast.Attribute)
+            and up.attr in ("fillna", "isin")
+            and isinstance(call, ast.Call)
+            and call.func is up
+            and call.args
+        ):
+            consts = _str_constants(call.args[0])
+            if up.attr == "fillna" and consts is not None:
+                consts = []  # what fills a gap is text, not a value the column holds
+        elif isinstance(up, ast.Compare) and len(up.ops) == 1 and isinstance(up.ops[0], (ast.Eq, ast.NotEq)):
+            other = up.comparators[0] if up.left is node else up.left
+            consts = _str_constants(other)
+        elif isinstance(up, ast.BinOp) and isinstance(up.op, ast.Add):
+            other = up.right if up.left is node else up.left
+            consts = [] if _str_constants(other) is not None else None
+        if consts is not None:
+            out[col] = list(dict.fromkeys([*out.get(col, []), *consts]))
+    return out
 
 
 def sub_attributes(body: ast.AST, target: str) -> list[str]:
@@ -1530,6 +1668,7 @@ def _loop_targets(body: ast.AST, target: str) -> list[ast.AST]:
     """The loop targets of ``for v in target`` (and ``for i, v in enumerate(target)``: ``v``;
     ``for s, n in kmers[i:]``, ``sorted(target)``, ``reversed(target)``: the same elements)."""
     out = []
+    holders = _element_copies(body, target)
     for node in ast.walk(body):
         if not isinstance(node, (ast.For, ast.comprehension)):
             continue
@@ -1551,10 +1690,43 @@ def _loop_targets(body: ast.AST, target: str) -> list[ast.AST]:
             and len(var.elts) == len(it.args)
         ):
             # for v, lab in zip(values, labels): ``lab`` is an element of ``labels``
-            out += [v for a, v in zip(it.args, var.elts, strict=True) if _is_target(a, target)]
+            out += [
+                v for a, v in zip(it.args, var.elts, strict=True) if any(_is_target(a, h) for h in holders)
+            ]
             continue
-        if _is_target(it, target):
+        if any(_is_target(it, h) for h in holders):
             out.append(var)
+    return out
+
+
+def _len_taken(body: ast.AST, target: str) -> bool:
+    """Whether the code asks ``len(target)``."""
+    return any(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Name)
+        and n.func.id == "len"
+        and len(n.args) == 1
+        and _is_target(n.args[0], target)
+        for n in ast.walk(body)
+    )
+
+
+def _element_copies(body: ast.AST, target: str) -> list[str]:
+    """``target`` and the locals that hold its elements: ``children = list(db.children(f))``,
+    ``rows = sorted(target)``, ``kept = target[:]``. Why: the code often copies an iterable
+    (a generator, most often) into a list before looping over it, and the loop's uses are
+    what type the elements."""
+    out = [target]
+    for node in ast.walk(body):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and node.targets[0].id not in out
+            and _same_elements(node.value) is not node.value
+            and _is_target(_same_elements(node.value), target)
+        ):
+            out.append(node.targets[0].id)
     return out
 
 
@@ -2349,7 +2521,10 @@ def refine_kinds(
     # a well-formed record first, the plain kinds stay as the alternatives
     fmt = format_kind(body, target, kinds[0], helpers) if depth == 0 and kinds else None
     if "frame" in kinds:
-        cols = string_columns(body, target)
+        cols: list[str] | dict[str, list[str] | None] = frame_columns(body, target)
+        text = string_valued_columns(body, target, cols)
+        if text:  # {column: None (drawn by its name) or the strings it holds}
+            cols = {c: text.get(c) for c in cols}
         kinds = (
             [("frame:" + repr(cols)) if k == "frame" else k for k in kinds]
             if cols
@@ -2458,17 +2633,21 @@ def refine_kinds(
     if elem and (not kinds or kinds[0].startswith(("list", "tuple", "set", "ndarray1"))) and kinds[0] != elem:
         # how the elements are used says more than a plain "list" vote (moved first if ranked lower)
         kinds = [elem, *(k for k in kinds if k != elem)]
-    loop_var = _element_name(body, target)
-    if loop_var and depth < 2:
-        elem_subs = sub_attributes(body, loop_var)
+    # every loop over it types its elements: ``for mRNA in db.children(g)`` reads ``mRNA.id``,
+    # ``for exon in db.children(mRNA)`` asks ``len(exon)`` (one stub, one kind of element)
+    loop_vars = list(dict.fromkeys(v.id for v in _element_targets(body, target) if isinstance(v, ast.Name)))
+    if loop_vars and depth < 2:
+        elem_subs = {sub: var for var in reversed(loop_vars) for sub in sub_attributes(body, var)}
         if elem_subs:
             fields = {}
-            for sub in elem_subs:
+            for sub, loop_var in sorted(elem_subs.items(), key=lambda kv: loop_vars.index(kv[1])):
                 sv = usage_votes(body, f"{loop_var}.{sub}")
                 if not sv:  # only passed on: a scalar named like what it is (row.chromosome, row.log2)
                     fam = family_of_name(sub)
                     sv = {"float" if fam in ("ndarray", "float", None) else fam: W_ANNOTATION}
                 fields[sub] = refine_kinds(body, f"{loop_var}.{sub}", rank_kinds(sub, sv), sv, depth + 1)[0]
+            if any(_len_taken(body, v) for v in loop_vars):
+                fields["_bc_len"] = "int_pos"  # [len(i) for i in children]: a feature's length
             kinds.insert(0, "objlist:" + repr(fields))  # for row in rows: row.chromosome ...
     known = sum(w for f, w in votes.items() if f != "object")
     # (the holder is only looked for where an object can come of it: few typed uses, or key reads
@@ -2501,6 +2680,8 @@ def refine_kinds(
         fields.update(methods)
         if keys:  # the values its keys hold (``_bc_ns.__getitem__``)
             fields["_bc_items"] = "dictkeys:" + repr(key_kinds(body, holder, keys, depth))
+        if _len_taken(body, holder) and not keys:
+            fields["_bc_len"] = "int_pos"  # len(f) of an object with fields: its own length
         looked_up = looked_up_kind(body, holder, depth) if depth < 2 else None
         if looked_up:  # db[gene_id] beside db.children(...): a lookup whose value follows the key
             fields["_bc_getitem"] = "callable:" + repr(looked_up)
