@@ -89,3 +89,98 @@ def test_an_object_written_out_as_text_prints_the_same_in_every_run():
     first, second = _run(golden_obj, "render", seed=11), _run(golden_obj, "render", seed=11)
     assert first == second
     assert "0x" not in first and "_bc_ns(" in first, first[:400]
+
+
+_SOLVER = """
+    def balance(solver, names):
+        prob = solver.create_problem()
+        m = prob.namespace(names, lower=0)
+        z = prob.namespace(names, lower=0, upper=1)
+        prob.set_objective(z.sum(names))
+        return [m(n) for n in names], m.value(names[0])
+"""
+
+
+def test_two_values_of_one_stub_are_one_kind_of_object_with_the_methods_both_are_called_with():
+    # ``z.sum(...)`` is named like numpy's, but z is the same kind of object as m, which has
+    # methods of its own: the drawn object has both (before: ``z.sum`` raised on every call)
+    solver = _payload(_kinds(_SOLVER)["solver"][0], "obj:")
+    prob = _payload(solver["create_problem"], "stub:obj:")
+    namespace = _payload(prob["namespace"], "stub:obj:")
+    assert {"sum", "value"} <= set(namespace)
+
+
+def test_an_object_that_is_also_called_is_drawn_with_a_function():
+    solver = _payload(_kinds(_SOLVER)["solver"][0], "obj:")
+    namespace = _payload(_payload(solver["create_problem"], "stub:obj:")["namespace"], "stub:obj:")
+    assert namespace["_bc_call"].startswith("callable:")
+    out = _run(_SOLVER, "balance", seed=2)
+    assert out.startswith("result: "), out[:400]
+
+
+def test_a_dict_whose_keys_are_unpacked_as_pairs_is_keyed_by_tuples():
+    k = _kinds("""
+        def by_pair(matrix, weights):
+            total = {}
+            for (compound, rxn), value in matrix.items():
+                total[rxn] = total.get(rxn, 0.0) + value * weights.get(compound.upper(), 1.0)
+            return total
+    """)
+    fields, value = _payload(k["matrix"][0], "pairkeyed:")
+    assert len(fields) == 2 and fields[0].startswith("str")
+    assert value in ("float", "int_small", "float_unit", "float_pos") or value.startswith(("int", "float"))
+    out = _run(
+        """
+        def by_pair(matrix):
+            total = {}
+            for (compound, rxn), value in matrix.items():
+                total[rxn] = total.get(rxn, 0) + value * len(compound.upper())
+            return sorted(total.items())
+        """,
+        "by_pair",
+        seed=4,
+    )
+    assert out.startswith("result: ") and "exception" not in out.splitlines()[0], out[:400]
+
+
+_NESTED = """
+    def take_pairs(left, right, weight):
+        def instances(counts):
+            out = []
+            for name, value in counts.items():
+                if value > 0:
+                    out.append((name, value * weight))
+            return out
+        return instances(left) + instances(right)
+"""
+
+
+def test_a_value_passed_to_a_function_defined_in_the_body_is_typed_by_that_functions_uses():
+    # ``instances(left)`` where ``instances`` iterates ``counts.items()``: left and right are
+    # mappings (before: nothing in the outer body typed them, and they were drawn as numbers)
+    k = _kinds(_NESTED)
+    assert k["left"][0].startswith("dict") and k["right"][0].startswith("dict")
+    out = _run(_NESTED, "take_pairs", seed=6)
+    assert out.startswith("result: ") and "exception" not in out.splitlines()[0], out[:400]
+
+
+def test_a_stubs_value_is_typed_through_python_2_idioms_and_nested_helpers():
+    # ``left, right = to_dicts(reaction)`` (no source: a stub) then ``iteritems(counts)`` in a
+    # nested helper: the stub hands back two mappings
+    golden = """
+        def pair_up(reaction):
+            left, right = to_dicts(reaction)
+
+            def instances(counts):
+                return sorted((c, v) for c, v in iteritems(counts) if v > 0)
+            return instances(left), instances(right)
+    """
+    golden = textwrap.dedent(golden)
+    sl = python_slice.slice_golden(golden, "pair_up")
+    from biocoder_metric.synth import python_stubs
+
+    stubs, reason = python_stubs.plan_stubs([golden], [n for n in sl.unresolved if n != "iteritems"])
+    assert reason is None
+    kinds = dict(stubs.slots)["to_dicts()"]
+    fields = _payload(kinds[0], "fixed:")
+    assert all(f.startswith("dict") for f in fields), fields

@@ -167,6 +167,12 @@ class _bc_ns:
         )
         return "_bc_ns(%s)" % shown
 
+    def __call__(self, *args, **kwargs):  # ``m(compound)`` beside ``m.set(...)``: its drawn function
+        call = self.__dict__.get("_bc_call")
+        if call is None:
+            raise TypeError("'_bc_ns' object is not callable")
+        return call(*args, **kwargs)
+
     def __bool__(self):  # ``if self.tabix_file:``: an object is there (``__len__`` is not asked)
         return True
 

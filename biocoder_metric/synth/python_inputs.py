@@ -660,12 +660,55 @@ def _guarded_key(body: ast.AST, target: str, key: str) -> bool:
 
 
 def usage_votes(body: ast.AST, target: str) -> dict[str, float]:
-    """Families suggested by how ``target`` (or a local alias of it) is used inside ``body``."""
+    """Families suggested by how ``target`` (or a local alias of it) is used inside ``body``,
+    and inside the functions defined in ``body`` it is passed to (``W_FORWARD`` as strong)."""
     votes: dict[str, float] = defaultdict(float)
+    nested = _nested_defs(body)
     for i, t in enumerate(aliases(body, target)):
         for fam, w in _usage_votes(body, t).items():
             votes[fam] += w if i == 0 else w * 0.75
+        for inner, param in _passed_to_nested(body, t, nested):
+            for fam, w in _usage_votes(inner, param).items():
+                votes[fam] += w * W_FORWARD
     return dict(votes)
+
+
+_NESTED_CACHE: dict[int, tuple[ast.AST, dict[str, ast.AST]]] = {}
+
+
+def _nested_defs(body: ast.AST) -> dict[str, ast.AST]:
+    """The functions defined inside ``body`` (not ``body`` itself), by name."""
+    hit = _NESTED_CACHE.get(id(body))
+    if hit is not None and hit[0] is body:
+        return hit[1]
+    out = {
+        n.name: n
+        for n in ast.walk(body)
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n is not body
+    }
+    _NESTED_CACHE[id(body)] = (body, out)
+    return out
+
+
+def _passed_to_nested(body: ast.AST, target: str, nested: dict[str, ast.AST]) -> list[tuple[ast.AST, str]]:
+    """(nested function, its parameter) for each call in ``body`` of a function defined in it
+    that ``target`` is passed to: ``left = compound_instances(uninstantiated_left)`` where
+    ``def compound_instances(uninstantiated): for c, v in uninstantiated.items(): ...``. Why: a
+    local helper's body is where the code uses what it hands over, and the value was typed by
+    its own few uses (a number, where the helper iterates its items)."""
+    if not nested:
+        return []
+    out: list[tuple[ast.AST, str]] = []
+    for node in ast.walk(body):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in nested):
+            continue
+        inner = nested[node.func.id]
+        slots = _callee_params(node, inner)
+        given = [(i, a) for i, a in enumerate(node.args)] + [(k.arg, k.value) for k in node.keywords if k.arg]
+        for slot, arg in given:
+            if _is_target(arg, target) and slot in slots and slots[slot].arg != target:
+                out.append((inner, slots[slot].arg))
+    return out
 
 
 def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
@@ -905,6 +948,8 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             and isinstance(node.target.elts[1], ast.Name)
         ):
             # for key, value in target.items(): how ``value`` is used types the dict's values
+            # (and the loop itself is a mapping's: only a mapping's items unpack so)
+            vote("dict")
             inner = _usage_votes(body, node.target.elts[1].id)
             if inner.get("ndarray", 0.0) >= W_USAGE:
                 vote("dict_ndarray", 4.0)
@@ -1590,12 +1635,41 @@ def _object_holder(body: ast.AST, target: str, depth: int) -> tuple[str, list[st
     return target, [], {}
 
 
-def object_methods(body: ast.AST, target: str, depth: int = 1) -> dict[str, str]:
+class _Renamed(ast.NodeTransformer):
+    def __init__(self, names: set[str], to: str):
+        self.names, self.to = names, to
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id in self.names:
+            return ast.copy_location(ast.Name(id=self.to, ctx=node.ctx), node)
+        return node
+
+
+def merged_holders(body: ast.AST, target: str, holder: str) -> ast.AST:
+    """``body`` with the other locals bound once to ``target`` read as ``holder``: two values of
+    one stub (``m = prob.namespace(...)``, ``z = prob.namespace(...)``) are one kind of object,
+    so ``z.sum(...)`` types it as much as ``m.set(...)`` does (before, the first local's uses
+    alone did, and ``z.sum`` raised on every call). ``body`` itself when there are none."""
+    if "." in holder:
+        return body
+    assigned: dict[str, int] = defaultdict(int)
+    for node in ast.walk(body):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            assigned[node.id] += 1
+    others = {a for a in aliases(body, target)[1:] if a != holder and "." not in a and assigned[a] == 1}
+    if holder in others or not others or assigned[holder] > 1:
+        return body
+    return ast.fix_missing_locations(_Renamed(others, holder).visit(copy.deepcopy(body)))
+
+
+def object_methods(body: ast.AST, target: str, depth: int = 1, known: bool = False) -> dict[str, str]:
     """Methods the code calls on an object of no known type (``header.get_info(k)``, ``fh.close()``),
     or passes on as functions (``map(header.get_info, keys)``): method -> ``stub:KIND``, a function
     returning one generated value of the kind the call's use suggests (``None`` when unused).
     ``depth`` is the object's own nesting: a method's value is typed one level deeper, so the
     value of a method of a parameter may itself be an object with methods.
+    ``known``: also the methods a builtin, numpy or pandas value has (``z.sum(...)`` on an
+    object already shown to be one by other methods: a drawn object has no ``sum``).
     """
     import copy as _copy
 
@@ -1607,7 +1681,7 @@ def object_methods(body: ast.AST, target: str, depth: int = 1) -> dict[str, str]
             if (
                 isinstance(f, ast.Attribute)
                 and _is_target(f.value, target)
-                and f.attr not in _KNOWN_METHODS
+                and (known or f.attr not in _KNOWN_METHODS)
                 and not f.attr.startswith("__")
             ):
                 called.append(f.attr)
@@ -1697,6 +1771,40 @@ def _loop_targets(body: ast.AST, target: str) -> list[ast.AST]:
         if any(_is_target(it, h) for h in holders):
             out.append(var)
     return out
+
+
+def pair_keyed_kind(body: ast.AST, target: str, depth: int) -> str | None:
+    """``pairkeyed:([key field kinds], value kind)`` when the code unpacks ``target``'s keys
+    as tuples (``for (compound, rxn), value in target.items()``, ``for (i, j) in target``):
+    a dict keyed by tuples, each field typed by its own use. Why: a dict drawn with word keys
+    cannot be unpacked so, and the golden raised on every call."""
+    for node in ast.walk(body):
+        if not isinstance(node, (ast.For, ast.comprehension)) or not isinstance(node.target, ast.Tuple):
+            continue
+        var = node.target
+        if _items_of(node.iter, target) and len(var.elts) == 2:
+            key, value = var.elts
+        elif _keys_of(node.iter, target):
+            key, value = var, None
+        else:
+            continue
+        if not (
+            isinstance(key, ast.Tuple)
+            and 2 <= len(key.elts) <= 4
+            and all(isinstance(e, ast.Name) for e in key.elts)
+            and (value is None or isinstance(value, ast.Name))
+        ):
+            continue
+
+        def typed(name: str) -> str:
+            sv = usage_votes(body, name)
+            if not sv:
+                return "int_small"
+            return refine_kinds(body, name, rank_kinds(name, sv), sv, max(2, depth + 1))[0]
+
+        fields = [typed(e.id) for e in key.elts]
+        return "pairkeyed:" + repr((fields, typed(value.id) if value is not None else "int_small"))
+    return None
 
 
 def _len_taken(body: ast.AST, target: str) -> bool:
@@ -2612,7 +2720,10 @@ def refine_kinds(
         choices += [c for c in dispatch_choices(body, target, helpers) if c not in choices]
     if choices and any(k.startswith(("str", "text", "regex")) for k in kinds[:2]):
         kinds.insert(0, "choice:" + repr(choices))
-    if kinds and kinds[0].startswith("dict_") and depth < 2:
+    paired = pair_keyed_kind(body, target, depth) if kinds and kinds[0].startswith("dict") else None
+    if paired:  # for (compound, rxn), value in d.items(): keys are tuples
+        kinds.insert(0, paired)
+    elif kinds and kinds[0].startswith("dict_") and depth < 2:
         keys = read_keys(body, target)
         if keys:  # dialect['fmt'], opts.get('min_len'): a dict with exactly the keys the code reads
             kinds.insert(0, "dictkeys:" + repr(key_kinds(body, target, keys, depth)))
@@ -2657,6 +2768,11 @@ def refine_kinds(
         if depth < 3 and (known < W_USAGE * 2 or any(read_keys(body, a) for a in aliases(body, target)))
         else (target, [], {})
     )
+    if methods:
+        # an object (its own methods show it): every method called on it is one of its own, also
+        # those named like a builtin's, and every local bound to the same stub's value adds its uses
+        body = merged_holders(body, target, holder)
+        subs, methods = sub_attributes(body, holder), object_methods(body, holder, depth, known=True)
     # a record read both ways (``f.start`` and ``f['Name']``, ``cnr.center_all()`` and
     # ``cnr['log2']``) is an object whatever else its uses suggest: the key reads' dict votes do
     # not make it a plain dict
@@ -2682,6 +2798,8 @@ def refine_kinds(
             fields["_bc_items"] = "dictkeys:" + repr(key_kinds(body, holder, keys, depth))
         if _len_taken(body, holder) and not keys:
             fields["_bc_len"] = "int_pos"  # len(f) of an object with fields: its own length
+        if methods and called(body, holder):  # m.set(xs) and m(x): an object that is called too
+            fields["_bc_call"] = "callable:" + repr(result_kind(body, holder, "ret", depth + 1))
         looked_up = looked_up_kind(body, holder, depth) if depth < 2 else None
         if looked_up:  # db[gene_id] beside db.children(...): a lookup whose value follows the key
             fields["_bc_getitem"] = "callable:" + repr(looked_up)
@@ -2963,6 +3081,10 @@ def kind_expr(kind: str) -> str:
         return f"[{one} for _ in range(_r.randint(1, 6))]"
     if kind.startswith("objlist:"):
         return f"[{kind_expr('obj:' + kind[len('objlist:') :])} for _ in range(_r.randint(1, 6))]"
+    if kind.startswith("pairkeyed:"):
+        fields, value = pyast.literal_eval(kind[len("pairkeyed:") :])
+        key = "(" + ", ".join(kind_expr(f) for f in fields) + ",)"
+        return f"{{{key}: {kind_expr(value)} for _ in range(_r.randint(1, 6))}}"
     if kind.startswith(("stub:", "callable:")):
         # a method with no source (``stub:``) or a parameter that is called (``callable:``): a
         # function whose value is drawn from its arguments, so the same call gives the same value

@@ -47,6 +47,7 @@ import re
 from dataclasses import dataclass, field
 
 from biocoder_metric import pyast
+from biocoder_metric.synth.python_evidence import py3_idioms
 from biocoder_metric.synth.python_inputs import (
     calls_to_name,
     is_target,
@@ -320,6 +321,8 @@ def plan_stubs(sources: list[str], names: list[str]) -> tuple[Stubs | None, str 
         except SyntaxError:
             continue
     scope = ast.Module(body=trees, type_ignores=[])
+    # what a stub's value is, read as the harness reads the golden (``iteritems(d)`` as ``d.items()``)
+    typing_scope = py3_idioms(scope)
     out = Stubs()
     for name in names:
         labels, reason = _uses(scope, name)
@@ -344,7 +347,7 @@ def plan_stubs(sources: list[str], names: list[str]) -> tuple[Stubs | None, str 
                     f"{ns} = globals().get({ns!r}) or _bc_ns()\n{ns}.{attr} = type({attr!r}, (Exception,), {{}})"
                 )
             else:
-                out.slots.append((label, _kinds(scope, label)))
+                out.slots.append((label, _kinds(typing_scope, label)))
     return out, None
 
 
