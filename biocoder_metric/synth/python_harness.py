@@ -167,12 +167,6 @@ class _bc_ns:
         )
         return "_bc_ns(%s)" % shown
 
-    def __call__(self, *args, **kwargs):  # ``m(compound)`` beside ``m.set(...)``: its drawn function
-        call = self.__dict__.get("_bc_call")
-        if call is None:
-            raise TypeError("'_bc_ns' object is not callable")
-        return call(*args, **kwargs)
-
     def __bool__(self):  # ``if self.tabix_file:``: an object is there (``__len__`` is not asked)
         return True
 
@@ -197,6 +191,13 @@ class _bc_ns:
 
     def __exit__(self, *exc):
         return False
+
+
+class _bc_fns(_bc_ns):
+    """An object that is called too (``m(compound)`` beside ``m.set(...)``): its drawn function."""
+
+    def __call__(self, *args, **kwargs):
+        return self.__dict__["_bc_call"](*args, **kwargs)
 
 
 def _bc_series(_r, n=None):
@@ -361,7 +362,7 @@ def _bc_show(v, depth=0):
     if hasattr(v, "__next__") or type(v).__name__ in ("map", "filter", "zip", "generator", "range", "dict_keys", "dict_values", "dict_items"):
         import itertools
         return "iter" + _bc_show(list(itertools.islice(v, 10000)), d)
-    if hasattr(v, "__dict__") and not callable(v):
+    if hasattr(v, "__dict__") and (not callable(v) or isinstance(v, _bc_ns)):
         return type(v).__name__ + _bc_show({k: x for k, x in vars(v).items() if not k.startswith("__")}, d)
     return _bc_re.sub(r" at 0x[0-9a-fA-F]+", "", repr(v))
 
@@ -720,9 +721,71 @@ class Subject:
     equal: list[tuple[tuple[str, str | None], tuple[str, str | None]]] = field(default_factory=list)
     #: pairs of parameters whose lengths the body requires equal
     same_lengths: list[tuple[str, str]] = field(default_factory=list)
+    #: the parameters of the function the golden builds and returns (a factory: ``return
+    #: convert`` of a nested ``def convert(entry)``, or a lambda): each case calls it on drawn
+    #: arguments, since the function object itself shows nothing; None: it returns no function
+    returned: list[ParamSpec] | None = None
     #: the arguments of the command line the golden reads from ``sys.argv`` (python_cli), set
     #: before each call; None: it reads none
     argv: list | None = None
+
+
+#: Calls of a returned function per case (each on fresh arguments).
+RETURNED_CALLS = 3
+
+
+def _returned_lines(params: list[ParamSpec]) -> list[str]:
+    """Harness lines calling the function the golden returned (``_bc_made``) on drawn arguments,
+    ``RETURNED_CALLS`` times: its values (or its exceptions' types) are the case's output."""
+    args = ", ".join(kind_expr(p.kinds[0]) for p in params if not p.kw_only)
+    kwargs = ", ".join(
+        f"{p.name!r}: {kind_expr(p.kinds[0])}" for p in params if p.kw_only and not p.has_default
+    )
+    return [
+        "if callable(_bc_made):",
+        f"    for _bc_k in range({RETURNED_CALLS}):",
+        "        try:",
+        f"            _bc_print('returned function: ', _bc_made(*[{args}], **{{{kwargs}}}))",
+        "        except Exception as _bc_e:",
+        "            print('returned function raises: ' + type(_bc_e).__name__)",
+    ]
+
+
+def _own_nodes(func: ast.AST):
+    """The nodes of ``func``'s body outside the functions and lambdas defined in it."""
+    todo = list(ast.iter_child_nodes(func))
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def returned_function(func: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.FunctionDef | None:
+    """The function ``func`` defines and returns (``def convert(entry): ...; return convert``,
+    ``return lambda x: x > cutoff``) as a definition, or None. Why: a factory's result is a
+    function object, the same in every case; what the golden computes shows only when that
+    function is called, so the harness calls it."""
+    defined = {n.name: n for n in func.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for node in _own_nodes(func):
+        if not isinstance(node, ast.Return) or node.value is None:
+            continue
+        if isinstance(node.value, ast.Name) and node.value.id in defined:
+            inner = defined[node.value.id]
+            return inner if isinstance(inner, ast.FunctionDef) else None
+        if isinstance(node.value, ast.Lambda):
+            lam = node.value
+            return ast.fix_missing_locations(
+                ast.FunctionDef(
+                    name="_bc_lambda",
+                    args=lam.args,
+                    body=[ast.Return(value=lam.body)],
+                    decorator_list=[],
+                    returns=None,
+                    type_params=[],
+                )
+            )
+    return None
 
 
 def analyse(
@@ -811,6 +874,11 @@ def analyse(
     )
     subject.same_lengths = equal_lengths(func, [p.name for p in subject.params])
     subject.argv = python_cli.argv_spec(func)
+    inner = returned_function(func)
+    if inner is not None:
+        subject.returned = [
+            p for p in infer_params(inner, repo_dir, helpers=helpers) if p.kinds and not p.star
+        ]
     subject.agreements, subject.compositions = python_lookups.lookups(
         func,
         [p.name for p in subject.params],
@@ -1368,13 +1436,20 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         target = name
     call = target if subject.method == "property" else f"{target}({arglist})"
     body.append("try:")
-    body.append(f"    _bc_print('result: ', {call})")
+    if subject.returned is not None:
+        body.append(f"    _bc_made = {call}")
+        body.append("    _bc_print('result: ', _bc_made)")
+    else:
+        body.append(f"    _bc_print('result: ', {call})")
     body.append("except Exception as _bc_e:")
     body += _retry_lines()
     body.append("break")
     # inputs the golden rejects are drawn again, up to ATTEMPTS times: each rejection's exception
     # type is printed (compared like any output), so a candidate must reject the same draws
-    body = [*body[:start], f"for _bc_try in range({ATTEMPTS}):", *("    " + b for b in body[start:])]
+    made = ["_bc_made = None"] if subject.returned is not None else []  # set even if every draw fails
+    body = [*body[:start], *made, f"for _bc_try in range({ATTEMPTS}):", *("    " + b for b in body[start:])]
+    if subject.returned is not None:
+        body += _returned_lines(subject.returned)
     for pname, var in shown:
         body.append(f"_bc_print('after {pname}: ', {var})")
     if subject.method in ("instance", "property"):

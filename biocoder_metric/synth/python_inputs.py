@@ -3059,7 +3059,8 @@ def kind_expr(kind: str) -> str:
         return f"_bc_text(_r, {seps!r}, {numeric!r})"
     if kind.startswith("obj:"):
         fields = pyast.literal_eval(kind[len("obj:") :])
-        return "_bc_ns(" + ", ".join(f"{k}={kind_expr(v)}" for k, v in fields.items()) + ")"
+        cls = "_bc_fns" if "_bc_call" in fields else "_bc_ns"  # one that is called too
+        return cls + "(" + ", ".join(f"{k}={kind_expr(v)}" for k, v in fields.items()) + ")"
     if kind.startswith("fixed:"):  # a tuple the code unpacks into that many names
         fields = pyast.literal_eval(kind[len("fixed:") :])
         return "(" + ", ".join(kind_expr(f) for f in fields) + ",)"

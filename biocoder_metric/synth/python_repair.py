@@ -371,6 +371,7 @@ _FIELD_FAMILIES = (
     ("dict", ("dict_", "dictkeys:")),
     ("bool", ("bool",)),
     ("_bc_ns", ("obj:",)),
+    ("_bc_fns", ("obj:",)),
 )
 
 

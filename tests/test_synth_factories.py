@@ -1,0 +1,76 @@
+"""A golden that builds and returns a function (a factory) is observed by calling what it
+returns (round 22 of harness synthesis, docs/synthesis.md). Made-up goldens."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import textwrap
+
+from biocoder_metric.execution.harness import INSERT_MARKER
+from biocoder_metric.synth import python_harness, python_slice
+
+_TRIMMER = """
+    def make_trimmer(prefix="chr", minimum=3):
+        def trim(name):
+            if name.startswith(prefix):
+                name = name[len(prefix):]
+            return name if len(name) >= minimum else None
+        return trim
+"""
+_THRESHOLD = """
+    def above(cutoff):
+        return lambda value: value > cutoff
+"""
+
+
+def _outputs(golden: str, name: str, seeds=range(8), code: str | None = None) -> list[str]:
+    """stdout of the best-guess harness per seed, with ``code`` (default: the golden) inserted."""
+    golden = textwrap.dedent(golden)
+    code = textwrap.dedent(code) if code is not None else golden
+    sl = python_slice.slice_golden(golden, name)
+    subject = python_harness.analyse(golden, name)
+    ctx = python_harness.render(subject, sl, python_harness.plans(subject)[0])
+    indent = re.search(r"^( *)" + re.escape(INSERT_MARKER), ctx, re.M).group(1)
+    body = "\n".join(indent + ln if ln.strip() else ln for ln in code.splitlines())
+    out = []
+    for seed in seeds:
+        prog = ctx.replace(indent + INSERT_MARKER, body).replace(python_harness.SEED_PLACEHOLDER, str(seed))
+        run = subprocess.run(
+            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
+        )
+        out.append(run.stdout)
+    return out
+
+
+def test_the_function_a_factory_returns_is_found_with_its_parameters():
+    subject = python_harness.analyse(textwrap.dedent(_TRIMMER), "make_trimmer")
+    assert subject.returned is not None and [p.name for p in subject.returned] == ["name"]
+    assert subject.returned[0].kinds[0].startswith("str")
+    lam = python_harness.analyse(textwrap.dedent(_THRESHOLD), "above")
+    assert lam.returned is not None and [p.name for p in lam.returned] == ["value"]
+    plain = python_harness.analyse("def f(x):\n    def g(y):\n        return y\n    return g(x)\n", "f")
+    assert plain.returned is None  # it calls its nested function; it does not return it
+
+
+def test_each_case_calls_the_returned_function_and_shows_what_it_gives():
+    outs = _outputs(_TRIMMER, "make_trimmer")
+    calls = [ln for out in outs for ln in out.splitlines() if ln.startswith("returned function")]
+    assert len(calls) == 8 * python_harness.RETURNED_CALLS
+    assert len(set(outs)) > 1  # the output varies with the input (before: one function object)
+
+
+def test_a_bug_inside_the_returned_function_changes_the_output():
+    # the boundary of the inner comparison moved: some case shows it
+    golden = _outputs(_THRESHOLD, "above", seeds=range(12))
+    mutant = _outputs(
+        _THRESHOLD,
+        "above",
+        seeds=range(12),
+        code="""
+            def above(cutoff):
+                return lambda value: value < cutoff
+        """,
+    )
+    assert golden != mutant
