@@ -184,3 +184,28 @@ def test_a_stubs_value_is_typed_through_python_2_idioms_and_nested_helpers():
     kinds = dict(stubs.slots)["to_dicts()"]
     fields = _payload(kinds[0], "fixed:")
     assert all(f.startswith("dict") for f in fields), fields
+
+
+def test_a_field_tested_for_a_prefix_has_it_planted_in_some_cases():
+    # ``self.line.startswith('#CHROM')`` on a method's field, as on a parameter: some cases get
+    # past the check (before: a field was drawn as plain words, and every case raised)
+    method = textwrap.dedent("""
+        def samples(self):
+            if not self.line.startswith("#CHROM"):
+                raise ValueError("no header")
+            return self.line.split()[1:]
+    """)
+    subject = python_harness.analyse(method, "samples", class_name="Reader")
+    assert subject.chars.get("self.line") == [(0, "#CHROM")]
+    sl = python_slice.slice_golden(method, "samples")
+    ctx = python_harness.render(subject, sl, python_harness.plans(subject)[0])
+    indent = re.search(r"^( *)" + re.escape(INSERT_MARKER), ctx, re.M).group(1)
+    body = "\n".join(indent + ln if ln.strip() else ln for ln in method.splitlines())
+    firsts = []
+    for seed in range(12):
+        prog = ctx.replace(indent + INSERT_MARKER, body).replace(python_harness.SEED_PLACEHOLDER, str(seed))
+        run = subprocess.run(
+            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
+        )
+        firsts.append(run.stdout.splitlines()[0])
+    assert any(f.startswith("result: ") for f in firsts), firsts

@@ -328,12 +328,18 @@ def char_constants(func: ast.AST, target: str) -> list[tuple[int, str]]:
     where the code looks reaches the branch.
     """
     out: list[tuple[int, str]] = []
+
+    def named(node: ast.AST) -> bool:  # ``target``: a name, or ``self.line`` (a field of the object)
+        if isinstance(node, ast.Name):
+            return node.id == target
+        return isinstance(node, ast.Attribute) and "." in target and ast.unparse(node) == target
+
     for node in ast.walk(func):
         if isinstance(node, ast.Compare):
             parts = [node.left, *node.comparators]
             idx = None
             for p in parts:
-                if isinstance(p, ast.Subscript) and isinstance(p.value, ast.Name) and p.value.id == target:
+                if isinstance(p, ast.Subscript) and named(p.value):
                     i = _int_value(p.slice)
                     if i is not None and -4 <= i <= 4:
                         idx = i
@@ -353,8 +359,7 @@ def char_constants(func: ast.AST, target: str) -> list[tuple[int, str]]:
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and node.func.attr in ("startswith", "endswith")
-            and isinstance(node.func.value, ast.Name)
-            and node.func.value.id == target
+            and named(node.func.value)
             and node.args
             and isinstance(node.args[0], ast.Constant)
             and isinstance(node.args[0].value, str)

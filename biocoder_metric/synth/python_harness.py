@@ -953,6 +953,10 @@ def analyse(
             subject.attrs.append(
                 (attr, refine_kinds(keyed, f"{self_name}.{attr}", rank_kinds(attr, votes), votes))
             )
+        for attr, _ in subject.attrs:  # ``self._line.startswith('#CHROM')``: a field tested so (round 22)
+            tested = char_constants(func, f"{self_name}.{attr}")
+            if tested:
+                subject.chars[f"self.{attr}"] = tested
     return subject
 
 
@@ -1408,6 +1412,9 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
                 body.append(f"    _bc_obj.{field_} = {kind_expr(kind)}")
             else:
                 expr = kind_expr(kind)
+                chars = subject.chars.get(f"self.{attr}") if plan.explore else None
+                if chars and kind.startswith(("str_", "text:", "struct:")):
+                    expr = f"_bc_plant(_r, {expr}, {chars!r})"  # the field's tested prefix, in most cases
                 if plan.explore and f"self.{attr}" in subject.nullable:
                     expr = _nullable(expr)  # ``if self.path is None: raise ...``
                 body.append(f"_bc_obj.{field_} = {expr}")
