@@ -264,9 +264,9 @@ def test_the_round_20_quotes_are_the_raw_outputs():
 
 
 def test_the_shipping_quotes_are_the_shipped_count():
-    """The README's latest shipping sentence (round 21's last rule, after 318 -> 402 -> 423) ends at
-    the executable counts and the report counts that ``shipped_harnesses.json`` (recounted from the
-    merged shipping reports) holds."""
+    """The README's latest shipping sentences (round 21's Java, after 318 -> 402 -> 423; round 22's
+    Python) end at the executable counts and the report counts that ``shipped_harnesses.json``
+    (recounted from the merged shipping reports) holds."""
     data = json.loads((REPO / "docs" / "bench-results" / "shipped_harnesses.json").read_text())
     jh = next(c for c in data["configs"] if c["config"] == "java_hidden")
     text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
@@ -281,6 +281,19 @@ def test_the_shipping_quotes_are_the_shipped_count():
     assert jh["executable"] - 423 == 9 and "9 validated, `java_hidden` 423" in text
     js = next(c for c in data["configs"] if c["config"] == "java_similar")
     assert f"`java_similar` 15 to {js['executable']}" in text and js["executable"] - 15 == 1
+    # round 22 re-ran the Python hidden and similar sets: the sentence ends at what is shipped now
+    ph = next(c for c in data["configs"] if c["config"] == "python_hidden")
+    ps = next(c for c in data["configs"] if c["config"] == "python_similar")
+    assert (
+        f"12 validated, 441 to {ph['executable']} (report {ph['synthesis']['validated']} / "
+        f"{ph['synthesis']['processed']})" in text
+    )
+    assert ph["executable"] - 441 == 12
+    assert (
+        f"2 validated, 72 to {ps['executable']}; report {ps['synthesis']['validated']} / "
+        f"{ps['synthesis']['processed']})" in text
+    )
+    assert ps["executable"] - 72 == 2
 
 
 def test_the_round_21_quotes_are_the_raw_outputs():
@@ -318,3 +331,71 @@ def test_the_round_21_quotes_are_the_raw_outputs():
             assert s(run, group, "heldout")["validated"] == s(new, group, "heldout")["validated"], group
     assert new["git"].startswith("28dd373") and first["git"].startswith("07dd888")
     assert second["git"].startswith("f1243f0")
+
+
+def test_the_round_22_quotes_are_the_raw_outputs():
+    """The README's round-22 Python quotes: against round 19 (the last Python run), held-out fresh
+    lost one and gained none, held-out upstream and dev upstream did not move, dev fresh gained
+    three; the first rules' run had the same held-out yields; the 120-row dev sample gained two
+    weak harnesses. All as the committed raw runs hold."""
+    bench = REPO / "docs" / "bench-results"
+    old, new, first = (
+        json.loads((bench / f"synth_generalise_python_{n}.json").read_text())
+        for n in ("round19", "round22", "round22a")
+    )
+    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    diff = _round_diff("synth_generalise_python_round19.json", "synth_generalise_python_round22.json")
+    assert diff[("fresh-python", "heldout")] == (50, 0, 1), diff
+    assert diff[("upstream-python", "heldout")] == (30, 0, 0), diff
+    assert diff[("fresh-python", "dev")] == (68, 3, 0) and diff[("upstream-python", "dev")] == (30, 0, 0), (
+        diff
+    )
+
+    def s(run: dict, group: str, part: str) -> dict:
+        return run["summary"][group][part]
+
+    def hand(run: dict, group: str, part: str) -> str:
+        x = s(run, group, part)
+        return f"{x['hand_mutants_killed']}/{x['hand_mutants_judged']}"
+
+    o, n = s(old, "fresh-python", "heldout"), s(new, "fresh-python", "heldout")
+    assert f"fresh Python {o['validated']}/50 -> {n['validated']}/50 (none gained, one lost)" in text
+    lost_killed = o["hand_mutants_killed"] - n["hand_mutants_killed"]
+    lost_judged = o["hand_mutants_judged"] - n["hand_mutants_judged"]
+    assert (
+        f"hand mutants {hand(old, 'fresh-python', 'heldout')} -> {hand(new, 'fresh-python', 'heldout')}"
+        in text
+    )
+    assert f"had {lost_killed} of its {lost_judged} judged hand mutants killed" in text
+    up = s(new, "upstream-python", "heldout")
+    assert (
+        f"upstream Python unchanged at {up['validated']}/30** ({hand(new, 'upstream-python', 'heldout')})"
+        in text
+    )
+    for group in ("fresh-python", "upstream-python"):
+        assert s(first, group, "heldout")["validated"] == s(new, group, "heldout")["validated"], group
+    fo, fn = s(old, "fresh-python", "dev"), s(new, "fresh-python", "dev")
+    assert f"fresh Python {fo['validated']}/68 -> {fn['validated']}/68 (three gained, none lost" in text
+    assert f"hand mutants {hand(old, 'fresh-python', 'dev')} -> {hand(new, 'fresh-python', 'dev')}" in text
+    assert f"upstream Python unchanged at {s(new, 'upstream-python', 'dev')['validated']}/30" in text
+    assert new["git"].startswith("f23e6d7") and first["git"].startswith("39ebd3f")
+    dev120 = _round_diff("synth_generalise_dev120_round19.json", "synth_generalise_dev120_round22.json")
+    assert dev120[("upstream-python", "dev")] == (120, 2, 0), dev120
+    a, b = (
+        json.loads((bench / f"synth_generalise_dev120_{n}.json").read_text())["summary"]["upstream-python"][
+            "dev"
+        ]
+        for n in ("round19", "round22")
+    )
+    assert f"{a['validated']}/120 -> {b['validated']}/120 (two gained, none lost" in text
+    assert (
+        f"{a['hand_mutants_killed']}/{a['hand_mutants_judged']} -> {b['hand_mutants_killed']}/{b['hand_mutants_judged']}"
+        in text
+    )
+    gained = {
+        t["task_id"]: (t["hand_killed"], t["hand_judged"])
+        for t in json.loads((bench / "synth_generalise_dev120_round22.json").read_text())["tasks"]
+        if t["task_id"] in ("py_dfdf2e1191a2", "py_ad994c3ce81c")
+    }
+    assert sorted(gained.values(), reverse=True) == [(3, 10), (2, 10)]
+    assert "kill 3/10 and 2/10 of their hand mutants" in text
