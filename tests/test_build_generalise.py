@@ -17,13 +17,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from _synth_helpers import run_context
 
 from biocoder_metric.build.extract_java import extract as extract_java
 from biocoder_metric.build.scaffolding import scaffolding
 from biocoder_metric.build.select import SelectConfig, select
 from biocoder_metric.cli.build_harness import summarize
 from biocoder_metric.execution import harness
-from biocoder_metric.execution.harness import INSERT_MARKER
 from biocoder_metric.languages.java import java_class_name
 from biocoder_metric.synth import java_harness, python_harness, python_slice
 from biocoder_metric.synth.pipeline import cause_of, record_cause
@@ -350,16 +350,7 @@ def _run_harness(
     sl = python_slice.slice_golden(golden, name)
     subject = python_harness.analyse(golden, name)
     ctx = python_harness.render(subject, sl, python_harness.plans(subject)[plan_index])
-    indent = re.search(r"^( *)" + re.escape(INSERT_MARKER), ctx, re.M).group(1)
-    body = "\n".join(indent + ln if ln.strip() else ln for ln in (candidate or golden).splitlines())
-    outs = []
-    for seed in seeds:
-        prog = ctx.replace(indent + INSERT_MARKER, body).replace(python_harness.SEED_PLACEHOLDER, str(seed))
-        done = subprocess.run(
-            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True, cwd=cwd
-        )
-        outs.append(done.stdout)
-    return outs
+    return run_context(ctx, candidate or golden, seeds, cwd)
 
 
 def test_evidence_examples_scale_and_invalid_values():

@@ -4,37 +4,17 @@ copies the code makes first, with a length when the code asks one, and shown rep
 
 from __future__ import annotations
 
-import ast
-import re
-import subprocess
-import sys
 import textwrap
 
-from biocoder_metric.execution.harness import INSERT_MARKER
+from _synth_helpers import param_kinds as _kinds
+from _synth_helpers import payload as _payload
+from _synth_helpers import run_harness
+
 from biocoder_metric.synth import python_harness, python_slice
 
 
-def _kinds(code: str) -> dict[str, list[str]]:
-    code = textwrap.dedent(code)
-    return {p.name: p.kinds for p in python_harness.analyse(code, ast.parse(code).body[0].name).params}
-
-
-def _payload(kind: str, prefix: str):
-    assert kind.startswith(prefix), kind
-    return ast.literal_eval(kind[len(prefix) :])
-
-
 def _run(golden: str, name: str, seed: int) -> str:
-    """The best-guess harness with the golden inserted, run on the host: its stdout."""
-    golden = textwrap.dedent(golden)
-    sl = python_slice.slice_golden(golden, name)
-    subject = python_harness.analyse(golden, name)
-    ctx = python_harness.render(subject, sl, python_harness.plans(subject)[0])
-    indent = re.search(r"^( *)" + re.escape(INSERT_MARKER), ctx, re.M).group(1)
-    body = "\n".join(indent + ln if ln.strip() else ln for ln in golden.splitlines())
-    prog = ctx.replace(indent + INSERT_MARKER, body).replace(python_harness.SEED_PLACEHOLDER, str(seed))
-    out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True)
-    return out.stdout
+    return run_harness(golden, name, (seed,))[0]
 
 
 _BLOCKS = """
@@ -197,15 +177,9 @@ def test_a_field_tested_for_a_prefix_has_it_planted_in_some_cases():
     """)
     subject = python_harness.analyse(method, "samples", class_name="Reader")
     assert subject.chars.get("self.line") == [(0, "#CHROM")]
-    sl = python_slice.slice_golden(method, "samples")
-    ctx = python_harness.render(subject, sl, python_harness.plans(subject)[0])
-    indent = re.search(r"^( *)" + re.escape(INSERT_MARKER), ctx, re.M).group(1)
-    body = "\n".join(indent + ln if ln.strip() else ln for ln in method.splitlines())
-    firsts = []
-    for seed in range(12):
-        prog = ctx.replace(indent + INSERT_MARKER, body).replace(python_harness.SEED_PLACEHOLDER, str(seed))
-        run = subprocess.run(
-            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
-        )
-        firsts.append(run.stdout.splitlines()[0])
+    outs = run_harness(method, "samples", range(12), class_name="Reader")
+    assert "_bc_plant(_r, " in python_harness.render(
+        subject, python_slice.slice_golden(method, "samples"), python_harness.plans(subject)[0]
+    )
+    firsts = [out.splitlines()[0] for out in outs]
     assert any(f.startswith("result: ") for f in firsts), firsts

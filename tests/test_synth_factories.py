@@ -3,13 +3,11 @@ returns (round 22 of harness synthesis, docs/synthesis.md). Made-up goldens."""
 
 from __future__ import annotations
 
-import re
-import subprocess
-import sys
 import textwrap
 
-from biocoder_metric.execution.harness import INSERT_MARKER
-from biocoder_metric.synth import python_harness, python_slice
+from _synth_helpers import run_harness
+
+from biocoder_metric.synth import python_harness
 
 _TRIMMER = """
     def make_trimmer(prefix="chr", minimum=3):
@@ -27,21 +25,7 @@ _THRESHOLD = """
 
 def _outputs(golden: str, name: str, seeds=range(8), code: str | None = None) -> list[str]:
     """stdout of the best-guess harness per seed, with ``code`` (default: the golden) inserted."""
-    golden = textwrap.dedent(golden)
-    code = textwrap.dedent(code) if code is not None else golden
-    sl = python_slice.slice_golden(golden, name)
-    subject = python_harness.analyse(golden, name)
-    ctx = python_harness.render(subject, sl, python_harness.plans(subject)[0])
-    indent = re.search(r"^( *)" + re.escape(INSERT_MARKER), ctx, re.M).group(1)
-    body = "\n".join(indent + ln if ln.strip() else ln for ln in code.splitlines())
-    out = []
-    for seed in seeds:
-        prog = ctx.replace(indent + INSERT_MARKER, body).replace(python_harness.SEED_PLACEHOLDER, str(seed))
-        run = subprocess.run(
-            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
-        )
-        out.append(run.stdout)
-    return out
+    return run_harness(golden, name, seeds, code=code)
 
 
 def test_the_function_a_factory_returns_is_found_with_its_parameters():

@@ -9,34 +9,21 @@ repositories use); the harnesses are run for real, golden inserted, and must par
 from __future__ import annotations
 
 import ast
-import re
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from _synth_helpers import run_harness
 
 from biocoder_metric.execution import harness
-from biocoder_metric.execution.harness import INSERT_MARKER
 from biocoder_metric.synth import python_formats, python_harness, python_inputs, python_slice
 from biocoder_metric.synth.python_evidence import invalid_expr
 
 
 def _run(golden: str, name: str, seeds, candidate: str | None = None) -> list[str]:
-    sl = python_slice.slice_golden(golden, name)
-    subject = python_harness.analyse(golden, name)
-    ctx = python_harness.render(subject, sl, python_harness.plans(subject)[0])
-    indent = re.search(r"^( *)" + re.escape(INSERT_MARKER), ctx, re.M).group(1)
-    body = "\n".join(indent + ln if ln.strip() else ln for ln in (candidate or golden).splitlines())
-    outs = []
-    for seed in seeds:
-        prog = ctx.replace(indent + INSERT_MARKER, body).replace(python_harness.SEED_PLACEHOLDER, str(seed))
-        done = subprocess.run(
-            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
-        )
-        outs.append(done.stdout)
-    return outs
+    return run_harness(golden, name, seeds, code=candidate)
 
 
 def _kinds(golden: str, name: str) -> dict[str, str]:

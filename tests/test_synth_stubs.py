@@ -10,11 +10,11 @@ import ast
 import re
 import shutil
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from _synth_helpers import run_context
 
 from biocoder_metric.execution.harness import INSERT_MARKER
 from biocoder_metric.synth import pipeline, python_harness, python_inputs, python_stubs
@@ -35,16 +35,7 @@ def _results(outs: list[str]) -> list[str]:
 
 
 def _run(ctx: str, code: str, seeds: range, cwd: Path) -> list[str]:
-    indent = re.search(r"^( *)" + re.escape(INSERT_MARKER), ctx, re.M).group(1)
-    body = "\n".join(indent + ln if ln.strip() else ln for ln in code.splitlines())
-    outs = []
-    for seed in seeds:
-        prog = ctx.replace(indent + INSERT_MARKER, body).replace(python_harness.SEED_PLACEHOLDER, str(seed))
-        done = subprocess.run(
-            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True, cwd=cwd
-        )
-        outs.append(done.stdout)
-    return outs
+    return run_context(ctx, code, seeds, cwd)
 
 
 def _java_context(name: str, golden: str) -> str:

@@ -4,42 +4,14 @@ of harness synthesis, docs/synthesis.md)."""
 
 from __future__ import annotations
 
-import ast
-import re
-import subprocess
-import sys
-import textwrap
-
 import pytest
-
-from biocoder_metric.execution.harness import INSERT_MARKER
-from biocoder_metric.synth import python_harness, python_slice
-
-
-def _kinds(code: str) -> dict[str, list[str]]:
-    """Each parameter's kinds as the harness analyses the golden (string defaults read as keys)."""
-    code = textwrap.dedent(code)
-    name = ast.parse(code).body[0].name
-    return {p.name: p.kinds for p in python_harness.analyse(code, name).params}
-
-
-def _payload(kind: str, prefix: str):
-    assert kind.startswith(prefix), kind
-    return ast.literal_eval(kind[len(prefix) :])
+from _synth_helpers import param_kinds as _kinds
+from _synth_helpers import payload as _payload
+from _synth_helpers import run_harness
 
 
 def _run_plan(golden: str, name: str, label: str, seed: int = 3) -> str:
-    """Render the plan called ``label``, insert the golden and run it on the host."""
-    golden = textwrap.dedent(golden)
-    sl = python_slice.slice_golden(golden, name)
-    subject = python_harness.analyse(golden, name)
-    plan = next(p for p in python_harness.plans(subject) if p.label == label)
-    ctx = python_harness.render(subject, sl, plan)
-    indent = re.search(r"^( *)" + re.escape(INSERT_MARKER), ctx, re.M).group(1)
-    body = "\n".join(indent + ln if ln.strip() else ln for ln in golden.splitlines())
-    prog = ctx.replace(indent + INSERT_MARKER, body).replace(python_harness.SEED_PLACEHOLDER, str(seed))
-    out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True)
-    return out.stdout
+    return run_harness(golden, name, (seed,), label=label)[0]
 
 
 _SECTIONS = """

@@ -1,0 +1,65 @@
+"""Shared pieces of the Python harness-synthesis tests: a golden's inferred kinds, a kind's
+payload, and the rendered harness run on the host with the golden (or a variant) inserted."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+import textwrap
+
+from biocoder_metric.execution.harness import INSERT_MARKER
+from biocoder_metric.synth import python_harness, python_slice
+
+
+def param_kinds(code: str) -> dict[str, list[str]]:
+    """Each parameter's kinds as the harness analyses the golden (string defaults read as keys)."""
+    code = textwrap.dedent(code)
+    name = ast.parse(code).body[0].name
+    return {p.name: p.kinds for p in python_harness.analyse(code, name).params}
+
+
+def payload(kind: str, prefix: str):
+    """The literal after ``prefix`` in a kind (``frame:[...]`` -> the list)."""
+    assert kind.startswith(prefix), kind
+    return ast.literal_eval(kind[len(prefix) :])
+
+
+def run_harness(
+    golden: str,
+    name: str,
+    seeds=(7,),
+    *,
+    label: str | None = None,
+    code: str | None = None,
+    class_name: str | None = None,
+) -> list[str]:
+    """stdout per seed of the harness synthesised from ``golden`` (the plan called ``label``,
+    else the best guess), with ``code`` (default: the golden) inserted, run on the host."""
+    golden = textwrap.dedent(golden)
+    code = textwrap.dedent(code) if code is not None else golden
+    sl = python_slice.slice_golden(golden, name)
+    subject = (
+        python_harness.analyse(golden, name, class_name=class_name)
+        if class_name
+        else python_harness.analyse(golden, name)
+    )
+    plans = python_harness.plans(subject)
+    plan = next(p for p in plans if p.label == label) if label else plans[0]
+    return run_context(python_harness.render(subject, sl, plan), code, seeds)
+
+
+def run_context(ctx: str, code: str, seeds, cwd=None) -> list[str]:
+    """stdout per seed of the harness ``ctx`` with ``code`` inserted at its marker, run on the
+    host (in ``cwd``)."""
+    indent = re.search(r"^( *)" + re.escape(INSERT_MARKER), ctx, re.M).group(1)
+    body = "\n".join(indent + ln if ln.strip() else ln for ln in code.splitlines())
+    out = []
+    for seed in seeds:
+        prog = ctx.replace(indent + INSERT_MARKER, body).replace(python_harness.SEED_PLACEHOLDER, str(seed))
+        run = subprocess.run(
+            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True, cwd=cwd
+        )
+        out.append(run.stdout)
+    return out
