@@ -711,16 +711,31 @@ def _passed_to_nested(body: ast.AST, target: str, nested: dict[str, ast.AST]) ->
     return out
 
 
-def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
-    votes: dict[str, float] = defaultdict(float)
-    valued = False  # the values of a mapping looked up by a guarded key are typed once
-    called = {id(n.func) for n in ast.walk(body) if isinstance(n, ast.Call)}
-    columns_read = {  # x['c'].fillna(0), x['c'].values (not called: a dict's values() is)
+_COLUMN_CACHE: dict[int, tuple[ast.AST, set[int]]] = {}
+
+
+def _column_reads(body: ast.AST, called: set[int]) -> set[int]:
+    """ids of the values a pandas column attribute is read on (``x['c'].fillna(0)``,
+    ``x['c'].values``, not called: a dict's ``values()`` is), once per body (this runs for every
+    target analysed in it)."""
+    hit = _COLUMN_CACHE.get(id(body))
+    if hit is not None and hit[0] is body:
+        return hit[1]
+    out = {
         id(n.value)
         for n in ast.walk(body)
         if isinstance(n, ast.Attribute)
         and (n.attr in _COLUMN_ATTRS or n.attr == "values" and id(n) not in called)
     }
+    _COLUMN_CACHE[id(body)] = (body, out)
+    return out
+
+
+def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
+    votes: dict[str, float] = defaultdict(float)
+    valued = False  # the values of a mapping looked up by a guarded key are typed once
+    called = {id(n.func) for n in ast.walk(body) if isinstance(n, ast.Call)}
+    columns_read = _column_reads(body, called)
 
     def vote(fam: str, w: float = W_USAGE) -> None:
         votes[fam] += w
@@ -1106,10 +1121,10 @@ def _rows_of(node: ast.AST, names: list[str]) -> bool:
     return any(_is_target(node, name) for name in names)
 
 
-def row_aliases(body: ast.AST, target: str) -> list[str]:
-    """``target``'s aliases and the locals bound to rows selected from them (``fwd =
-    df[df['strand'] == '+']``, ``sub = df.iloc[:10]``): tables with the same columns."""
-    names = aliases(body, target)
+def _bound_to(body: ast.AST, names: list[str], fits, repeat: bool = False) -> list[str]:
+    """``names`` and the locals assigned a value ``fits(value, names)`` accepts (``x = <value>``,
+    one name on the left); with ``repeat``, also those assigned from the ones just added."""
+    names = list(names)
     grew = True
     while grew:
         grew = False
@@ -1119,12 +1134,22 @@ def row_aliases(body: ast.AST, target: str) -> list[str]:
                 and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)
                 and node.targets[0].id not in names
-                and isinstance(node.value, ast.Subscript)
-                and _rows_of(node.value, names)
+                and fits(node.value, names)
             ):
                 names.append(node.targets[0].id)
-                grew = True
+                grew = repeat
     return names
+
+
+def row_aliases(body: ast.AST, target: str) -> list[str]:
+    """``target``'s aliases and the locals bound to rows selected from them (``fwd =
+    df[df['strand'] == '+']``, ``sub = df.iloc[:10]``): tables with the same columns."""
+    return _bound_to(
+        body,
+        aliases(body, target),
+        lambda value, names: isinstance(value, ast.Subscript) and _rows_of(value, names),
+        repeat=True,
+    )
 
 
 def frame_columns(body: ast.AST, target: str) -> list[str]:
@@ -1824,18 +1849,11 @@ def _element_copies(body: ast.AST, target: str) -> list[str]:
     ``rows = sorted(target)``, ``kept = target[:]``. Why: the code often copies an iterable
     (a generator, most often) into a list before looping over it, and the loop's uses are
     what type the elements."""
-    out = [target]
-    for node in ast.walk(body):
-        if (
-            isinstance(node, ast.Assign)
-            and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name)
-            and node.targets[0].id not in out
-            and _same_elements(node.value) is not node.value
-            and _is_target(_same_elements(node.value), target)
-        ):
-            out.append(node.targets[0].id)
-    return out
+    return _bound_to(
+        body,
+        [target],
+        lambda value, _: _same_elements(value) is not value and _is_target(_same_elements(value), target),
+    )
 
 
 def _element_targets(body: ast.AST, target: str) -> list[ast.AST]:
