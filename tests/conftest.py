@@ -81,6 +81,7 @@ FULL = {
     "test_synth_tables.py",
     "test_synth_elements.py",
     "test_synth_factories.py",
+    "test_synth_forwarded.py",
     "test_tiers.py",
     "test_accounting_agreement.py",
     "test_bench.py",

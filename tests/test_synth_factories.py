@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import textwrap
 
-from _synth_helpers import run_harness
+from _synth_helpers import run_context, run_harness
 
 from biocoder_metric.synth import python_harness
 
@@ -58,3 +58,38 @@ def test_a_bug_inside_the_returned_function_changes_the_output():
         """,
     )
     assert golden != mutant
+
+
+_LABELLER = """
+    def make_labeller(gene_tag="G_", exon_tag="E_"):
+        def label(entry):
+            if isinstance(entry, GeneRecord):
+                tag = gene_tag
+            elif isinstance(entry, ExonRecord):
+                tag = exon_tag
+            else:
+                tag = ""
+            return tag + entry.name.strip()
+        return label
+"""
+
+
+def test_the_returned_function_gets_instances_of_the_classes_it_dispatches_on():
+    """The returned function tests its argument against classes with no source: the harness
+    hands it instances of each now and then, so a wrong default of one branch shows (round 23;
+    before, every call took the last branch)."""
+    from biocoder_metric.synth import pipeline
+
+    golden = textwrap.dedent(_LABELLER)
+    row = {"golden_code": golden, "function_name": "make_labeller", "language": "python", "task_id": "t"}
+    out, reason, _ = pipeline.python_candidates(row, pipeline.SynthOptions(), None, [])
+    assert reason is None, reason
+    ctx = out[0][2]
+    seeds = range(16)
+    outs = run_context(ctx, golden, seeds)
+    calls = [ln for o in outs for ln in o.splitlines() if ln.startswith("returned function: ")]
+    assert any("'G_" in c for c in calls) and any("'E_" in c for c in calls), calls
+    for wrong in ('exon_tag="e_"', 'gene_tag="G"'):
+        mutant = golden.replace(wrong.split("=")[0] + "=" + ('"E_"' if "exon" in wrong else '"G_"'), wrong)
+        assert mutant != golden
+        assert run_context(ctx, mutant, seeds) != outs, wrong

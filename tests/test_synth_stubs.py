@@ -147,13 +147,15 @@ def windowed_max(values, window=3):
 
 def test_a_decorator_passes_the_function_through_and_an_isinstance_class_is_its_own(tmp_path: Path):
     """``cli`` (used only in decorators) leaves the function unchanged, and ``LazyTrack`` (only
-    tested with isinstance) is an empty class: the harness tests the function's own code."""
+    tested with isinstance) is an empty class: the harness tests the function's own code, and
+    now and then hands it a ``LazyTrack`` (round 23), so the branch the test guards is taken."""
     ctx, desc = _context(DECORATED, "windowed_max")
-    golden = _run(ctx, DECORATED, range(10), tmp_path)
+    golden = _run(ctx, DECORATED, range(16), tmp_path)
     assert sum(o.startswith("result: [") for o in golden) >= 8, golden
+    assert any(o.startswith("result: None") for o in golden), golden
     mutant = DECORATED.replace("range(0, len(values), window)", "range(0, len(values) - 1, window)")
     assert mutant != DECORATED
-    assert _run(ctx, mutant, range(10), tmp_path) != golden
+    assert _run(ctx, mutant, range(16), tmp_path) != golden
 
 
 def test_only_plain_missing_names_are_offered_to_stubs():
@@ -796,3 +798,28 @@ def test_a_name_used_as_a_value_and_through_attributes_is_the_namespace_it_stubs
     assert "stub serializer.dumps()" in desc and "stub serializer" not in desc, desc
     results = _results(_run(ctx, golden, range(6), tmp_path))
     assert len(results) >= 4, results
+
+
+DISPATCH = """
+def describe(entry, width=6):
+    if isinstance(entry, GeneRecord):
+        label = 'gene:' + entry.name
+    elif isinstance(entry, ExonRecord):
+        label = 'exon:' + entry.name
+    else:
+        label = entry.name
+    return label[:width]
+"""
+
+
+def test_a_value_tested_against_classes_with_no_source_is_sometimes_an_instance_of_each(tmp_path: Path):
+    """``GeneRecord`` and ``ExonRecord`` are only tested with isinstance: the drawn record is now
+    and then an instance of one (keeping its fields), so each branch of the dispatch runs and a
+    bug in one of them shows (round 23)."""
+    ctx, _ = _context(DISPATCH, "describe")
+    golden = _run(ctx, DISPATCH, range(30), tmp_path)
+    results = _results(golden)
+    assert any("'gene:" in r for r in results) and any("'exon:" in r for r in results), results
+    assert any("'gene:" not in r and "'exon:" not in r for r in results), results
+    mutant = DISPATCH.replace("'exon:' + entry.name", "'gene:' + entry.name")
+    assert _run(ctx, mutant, range(30), tmp_path) != golden

@@ -276,6 +276,7 @@ def python_candidates(
         return [], f"cannot analyse the function: {exc}", sl.origin
     if stubs is not None:
         subject.stubs = stubs.slots
+        subject.stub_classes = stubs.classes
     if subject.missing_methods:
         return (
             [],

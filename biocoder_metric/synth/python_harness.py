@@ -378,6 +378,31 @@ def _bc_near(_r, consts, draw, rate=0.35):
     return draw()
 
 
+_bc_mixed = {}
+
+
+def _bc_reclass(_r, v, classes, rate=0.3):
+    """Sometimes ``v`` as an instance of one of ``classes`` (stand-ins of classes with no source the
+    code tests it for with ``isinstance``): a subclass of both, with ``v``'s value or fields."""
+    if not classes or _r.random() >= rate:
+        return v
+    c = _r.choice(classes)
+    base = type(v)
+    if base is bool or not (isinstance(v, (_bc_ns, str, bytes, int, float, tuple, list, dict))):
+        return v
+    try:
+        k = _bc_mixed.get((c, base))
+        if k is None:
+            k = _bc_mixed[(c, base)] = type(c.__name__, (c, base), {})
+        if isinstance(v, _bc_ns):
+            o = object.__new__(k)
+            o.__dict__.update(vars(v))
+            return o
+        return k(v)
+    except Exception:
+        return v
+
+
 def _bc_retype(_r, v, types, rate=0.3):
     """Sometimes ``v`` as another of the types the code tests it for (``isinstance(seq, str)``
     ... ``elif isinstance(seq, list)``): each branch of a type dispatch gets values."""
@@ -717,6 +742,10 @@ class Subject:
     #: parameters the body tests with ``isinstance`` -> the types tested: drawn as each of them
     #: now and then, and probed with a value of none of them
     typed: dict[str, list[str]] = field(default_factory=dict)
+    #: names with no source only tested with ``isinstance`` (python_stubs ``Stubs.classes``)
+    stub_classes: list[str] = field(default_factory=list)
+    #: the returned function's parameters the code tests with ``isinstance`` -> the types tested
+    returned_typed: dict[str, list[str]] = field(default_factory=dict)
     #: pairs of inputs compared for equality (python_evidence ``equalities``): made to meet
     equal: list[tuple[tuple[str, str | None], tuple[str, str | None]]] = field(default_factory=list)
     #: pairs of parameters whose lengths the body requires equal
@@ -734,13 +763,28 @@ class Subject:
 RETURNED_CALLS = 3
 
 
-def _returned_lines(params: list[ParamSpec]) -> list[str]:
+def _stub_classes_tested(subject: Subject, typed: dict[str, list[str]], name: str) -> str:
+    """The classes with no source that ``isinstance`` tests ``name`` for, as a tuple's items
+    (``"A, B, "``), or ``""``. Why: a class only tested, never built, is ``class A: pass`` in the
+    harness; no drawn value is one, so every branch the dispatch guards went untested."""
+    held = [t for t in typed.get(name, ()) if t in subject.stub_classes]
+    return "".join(f"{t}, " for t in held)
+
+
+def _returned_lines(subject: Subject) -> list[str]:
     """Harness lines calling the function the golden returned (``_bc_made``) on drawn arguments,
-    ``RETURNED_CALLS`` times: its values (or its exceptions' types) are the case's output."""
-    args = ", ".join(kind_expr(p.kinds[0]) for p in params if not p.kw_only)
-    kwargs = ", ".join(
-        f"{p.name!r}: {kind_expr(p.kinds[0])}" for p in params if p.kw_only and not p.has_default
-    )
+    ``RETURNED_CALLS`` times: its values (or its exceptions' types) are the case's output. An
+    argument the function tests with ``isinstance`` against a class with no source is an
+    instance of it now and then (``_bc_reclass``)."""
+    params = subject.returned or []
+
+    def value(p: ParamSpec) -> str:
+        held = _stub_classes_tested(subject, subject.returned_typed, p.name)
+        expr = kind_expr(p.kinds[0])
+        return f"_bc_reclass(_r, {expr}, ({held}))" if held else expr
+
+    args = ", ".join(value(p) for p in params if not p.kw_only)
+    kwargs = ", ".join(f"{p.name!r}: {value(p)}" for p in params if p.kw_only and not p.has_default)
     return [
         "if callable(_bc_made):",
         f"    for _bc_k in range({RETURNED_CALLS}):",
@@ -879,6 +923,7 @@ def analyse(
         subject.returned = [
             p for p in infer_params(inner, repo_dir, helpers=helpers) if p.kinds and not p.star
         ]
+        subject.returned_typed = type_checked(inner, [p.name for p in subject.returned])
     subject.agreements, subject.compositions = python_lookups.lookups(
         func,
         [p.name for p in subject.params],
@@ -1347,6 +1392,9 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         retypes = [t for t in subject.typed.get(p.name, ()) if t in RETYPES]
         if plan.explore and len(retypes) > 1:  # a dispatch on two or more types: each gets values
             expr = f"_bc_retype(_r, {expr}, {tuple(retypes)!r})"
+        held = _stub_classes_tested(subject, subject.typed, p.name)
+        if plan.explore and held:  # ``isinstance(entry, BaseReactionEntry)`` of a class with no source
+            expr = f"_bc_reclass(_r, {expr}, ({held}))"
         if plan.explore and p.name in subject.nullable and not (p.has_default and p.default_src == "None"):
             # ``if charmap is None:`` has a path no drawn value reaches (a ``None`` default
             # already shows whenever the parameter is left out)
@@ -1456,7 +1504,7 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
     made = ["_bc_made = None"] if subject.returned is not None else []  # set even if every draw fails
     body = [*body[:start], *made, f"for _bc_try in range({ATTEMPTS}):", *("    " + b for b in body[start:])]
     if subject.returned is not None:
-        body += _returned_lines(subject.returned)
+        body += _returned_lines(subject)
     for pname, var in shown:
         body.append(f"_bc_print('after {pname}: ', {var})")
     if subject.method in ("instance", "property"):

@@ -2357,6 +2357,58 @@ def forwarded_votes(body: ast.AST, target: str, helpers: dict[str, ast.AST] | No
     return dict(out)
 
 
+def forwarded_kind(
+    body: ast.AST,
+    target: str,
+    kinds: list[str],
+    helpers: dict[str, ast.AST] | None,
+    declared: bool = False,
+) -> list[str]:
+    """``kinds`` with what the sliced helpers ``target`` is passed on to read of it
+    (:func:`forwarded_params`): an object gets the fields a helper reads too (``get_compound_dict(nm)``
+    reads ``nm.compounds`` beside the body's ``nm.reactions``), and a value the body itself does
+    not use and nothing declares (``declared``: an annotation, docstring type, default or call
+    site) is drawn first as the helper's parameter is, when that carries a payload (its fields,
+    columns or keys). Votes alone carry the family across, never the payload: a table whose
+    columns only the helper names lost them."""
+    forwarded = forwarded_params(body, target, helpers)
+    if not forwarded or not kinds:
+        return kinds
+    theirs: list[str] = []
+    for callee, p, _ in forwarded:
+        used = usage_votes(callee, p.arg)
+        if not used:
+            continue
+        votes = dict(
+            declared_votes(p, defaults_of(callee).get(p.arg), docstring_types(ast.get_docstring(callee)))
+        )
+        for fam, w in used.items():
+            votes[fam] = votes.get(fam, 0.0) + w
+        theirs.append(refine_kinds(callee, p.arg, rank_kinds(p.arg, votes), votes)[0])
+    if not theirs:
+        return kinds
+    if kinds[0].startswith("obj:"):
+        fields = pyast.literal_eval(kinds[0][len("obj:") :])
+        for kind in theirs:
+            if kind.startswith("obj:"):
+                for name, sub in pyast.literal_eval(kind[len("obj:") :]).items():
+                    fields.setdefault(name, sub)
+        merged = "obj:" + repr(fields)
+        return [merged, *kinds[1:]]
+    first = theirs[0]
+    if (
+        not declared
+        and sum(usage_votes(body, target).values()) < W_USAGE
+        and first.startswith(_PAYLOAD_KINDS)
+    ):  # only passed on: drawn as the helper's parameter
+        return [first, *(k for k in kinds if k != first)]
+    return kinds
+
+
+#: Kinds whose payload says what the value holds (fields, columns, keys).
+_PAYLOAD_KINDS = ("obj:", "objlist:", "frame:", "dictkeys:", "optkeys:")
+
+
 def used_votes(body: ast.AST, target: str, helpers: dict[str, ast.AST] | None) -> dict[str, float]:
     """Families from how ``body`` uses ``target`` and from the helpers it passes it on to."""
     votes = dict(usage_votes(body, target))
@@ -2415,6 +2467,13 @@ def infer_params(
         for fam, w in used_votes(func, arg.arg, helpers).items():
             votes[fam] += w
         kinds = refine_kinds(func, arg.arg, rank_kinds(arg.arg, votes), votes, helpers=helpers)
+        kinds = forwarded_kind(
+            func,
+            arg.arg,
+            kinds,
+            helpers,
+            declared=bool(d is not None or arg.annotation or arg.arg in doc or sites.get(arg.arg)),
+        )
         shaped = documented_array_kind(doc[arg.arg]) if arg.arg in doc else None
         if (
             shaped

@@ -82,6 +82,9 @@ class Stubs:
     names: list[str] = field(default_factory=list)
     #: ``ns.Error`` raised or caught: exception classes on a stubbed namespace
     exception_attrs: list[str] = field(default_factory=list)
+    #: names only tested with ``isinstance`` (``class X: pass``): a value drawn for a parameter
+    #: the code tests against one is made an instance of it now and then (``_bc_reclass``)
+    classes: list[str] = field(default_factory=list)
 
 
 def stubbable_names(unresolved: list[str]) -> tuple[list[str], list[str]]:
@@ -335,6 +338,7 @@ def plan_stubs(sources: list[str], names: list[str]) -> tuple[Stubs | None, str 
             continue
         if labels == ["!class"]:  # only tested with isinstance: no generated value is one
             out.definitions.append(f"class {name}:\n    pass")
+            out.classes.append(name)
             continue
         if labels == ["!decorator"]:  # the decorated function itself is what is tested
             out.definitions.append(_PASSTHROUGH + f"\n{name} = _bc_passthrough()")
