@@ -2348,13 +2348,19 @@ def forwarded_votes(body: ast.AST, target: str, helpers: dict[str, ast.AST] | No
     strong per level."""
     out: dict[str, float] = defaultdict(float)
     for callee, p, level in forwarded_params(body, target, helpers):
-        doc = docstring_types(ast.get_docstring(callee))
-        votes = dict(declared_votes(p, defaults_of(callee).get(p.arg), doc))
-        for fam, w in usage_votes(callee, p.arg).items():
-            votes[fam] = votes.get(fam, 0.0) + w
-        for fam, w in votes.items():
+        for fam, w in _callee_votes(callee, p).items():
             out[fam] += w * W_FORWARD**level
     return dict(out)
+
+
+def _callee_votes(callee: ast.AST, p: ast.arg) -> dict[str, float]:
+    """Families a helper's parameter ``p`` is given by what the helper declares and does with it."""
+    votes = dict(
+        declared_votes(p, defaults_of(callee).get(p.arg), docstring_types(ast.get_docstring(callee)))
+    )
+    for fam, w in usage_votes(callee, p.arg).items():
+        votes[fam] = votes.get(fam, 0.0) + w
+    return votes
 
 
 def forwarded_kind(
@@ -2376,15 +2382,9 @@ def forwarded_kind(
         return kinds
     theirs: list[str] = []
     for callee, p, _ in forwarded:
-        used = usage_votes(callee, p.arg)
-        if not used:
-            continue
-        votes = dict(
-            declared_votes(p, defaults_of(callee).get(p.arg), docstring_types(ast.get_docstring(callee)))
-        )
-        for fam, w in used.items():
-            votes[fam] = votes.get(fam, 0.0) + w
-        theirs.append(refine_kinds(callee, p.arg, rank_kinds(p.arg, votes), votes)[0])
+        if usage_votes(callee, p.arg):  # the helper uses it (not only passes it on again)
+            votes = _callee_votes(callee, p)
+            theirs.append(refine_kinds(callee, p.arg, rank_kinds(p.arg, votes), votes)[0])
     if not theirs:
         return kinds
     if kinds[0].startswith("obj:"):
