@@ -281,19 +281,21 @@ def test_the_shipping_quotes_are_the_shipped_count():
     assert jh["executable"] - 423 == 9 and "9 validated, `java_hidden` 423" in text
     js = next(c for c in data["configs"] if c["config"] == "java_similar")
     assert f"`java_similar` 15 to {js['executable']}" in text and js["executable"] - 15 == 1
-    # round 22 re-ran the Python hidden and similar sets: the sentence ends at what is shipped now
+    # round 22 re-ran the Python hidden and similar sets, round 23 the rows its rules change: the
+    # last sentence ends at what is shipped now
     ph = next(c for c in data["configs"] if c["config"] == "python_hidden")
     ps = next(c for c in data["configs"] if c["config"] == "python_similar")
-    assert (
-        f"12 validated, 441 to {ph['executable']} (report {ph['synthesis']['validated']} / "
-        f"{ph['synthesis']['processed']})" in text
-    )
-    assert ph["executable"] - 441 == 12
+    assert "12 validated, 441 to 453 (report 222 / 795)" in text
     assert (
         f"2 validated, 72 to {ps['executable']}; report {ps['synthesis']['validated']} / "
         f"{ps['synthesis']['processed']})" in text
     )
     assert ps["executable"] - 72 == 2
+    assert (
+        f"2 and 0 validated, `python_hidden` 453 to {ph['executable']} (report "
+        f"{ph['synthesis']['validated']} / {ph['synthesis']['processed']})" in text
+    )
+    assert ph["executable"] - 453 == 2 and ph["synthesis"]["validated"] - 222 == 2
 
 
 def test_the_round_21_quotes_are_the_raw_outputs():
@@ -399,3 +401,76 @@ def test_the_round_22_quotes_are_the_raw_outputs():
     }
     assert sorted(gained.values(), reverse=True) == [(3, 10), (2, 10)]
     assert "kill 3/10 and 2/10 of their hand mutants" in text
+
+
+def test_the_round_23_quotes_are_the_raw_outputs():
+    """The README's round-23 Python quotes: against round 22, no part moved (none gained, none
+    lost, hand mutants unchanged on the held-out parts); the 120-row dev sample gained one and
+    lost one, the factory's hand mutants went from 3 to 5 of 10, and the sample's hand-mutant
+    share rose. All as the committed raw runs hold."""
+    bench = REPO / "docs" / "bench-results"
+    old, new = (
+        json.loads((bench / f"synth_generalise_python_{n}.json").read_text()) for n in ("round22", "round23")
+    )
+    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    diff = _round_diff("synth_generalise_python_round22.json", "synth_generalise_python_round23.json")
+    assert diff == {
+        ("fresh-python", "heldout"): (50, 0, 0),
+        ("upstream-python", "heldout"): (30, 0, 0),
+        ("fresh-python", "dev"): (68, 0, 0),
+        ("upstream-python", "dev"): (30, 0, 0),
+    }, diff
+
+    def s(run: dict, group: str, part: str) -> dict:
+        return run["summary"][group][part]
+
+    def hand(run: dict, group: str, part: str) -> str:
+        x = s(run, group, part)
+        return f"{x['hand_mutants_killed']}/{x['hand_mutants_judged']}"
+
+    for group in ("fresh-python", "upstream-python"):
+        for part in ("heldout", "dev"):
+            assert hand(old, group, part) == hand(new, group, part), (group, part)
+    f, u = s(new, "fresh-python", "heldout"), s(new, "upstream-python", "heldout")
+    assert (
+        f"fresh Python unchanged at {f['validated']}/50 and upstream Python unchanged at {u['validated']}/30"
+        in text
+    )
+    assert (
+        f"hand mutants unchanged, {hand(new, 'fresh-python', 'heldout')} and "
+        f"{hand(new, 'upstream-python', 'heldout')}" in text
+    )
+    assert f"fresh Python unchanged at {s(new, 'fresh-python', 'dev')['validated']}/68" in text
+    assert f"upstream Python unchanged at {s(new, 'upstream-python', 'dev')['validated']}/30" in text
+    assert new["git"].startswith("b72df2e")
+    dev120 = _round_diff("synth_generalise_dev120_round22.json", "synth_generalise_dev120_round23.json")
+    assert dev120[("upstream-python", "dev")] == (120, 1, 1), dev120
+    a, b = (
+        json.loads((bench / f"synth_generalise_dev120_{n}.json").read_text())["summary"]["upstream-python"][
+            "dev"
+        ]
+        for n in ("round22", "round23")
+    )
+    assert a["validated"] == b["validated"] and f"stayed {b['validated']}/120 (one gained, one lost" in text
+    assert (
+        f"{a['hand_mutants_killed']}/{a['hand_mutants_judged']} -> {b['hand_mutants_killed']}/{b['hand_mutants_judged']}"
+        in text
+    )
+    factory = [
+        next(
+            (t["hand_killed"], t["hand_judged"])
+            for t in json.loads((bench / f"synth_generalise_dev120_{n}.json").read_text())["tasks"]
+            if t["task_id"] == "py_dfdf2e1191a2"
+        )
+        for n in ("round22", "round23")
+    ]
+    assert factory == [(3, 10), (5, 10)] and "now kills 5 of its 10 hand mutants (was 3)" in text
+    flaky = next(
+        t
+        for t in json.loads((bench / "synth_generalise_dev120_round23.json").read_text())["tasks"]
+        if t["task_id"] == "py_e334fe09e346"
+    )
+    assert flaky["engine_golden"] == "failed" and len(flaky["rewrites_failing"]) == 3
+    assert (
+        b["rewrites_judged"] - b["rewrites_passed"] == 3 and "but the three of `execute_subprocess`" in text
+    )
