@@ -48,6 +48,22 @@ def test_the_round_11_dev_probe_counts_quoted_are_the_raw_outputs():
             assert quoted in text, f"{doc.name} does not quote {quoted}"
 
 
+def _readme() -> str:
+    """README.md with its whitespace collapsed (a quote may wrap anywhere)."""
+    return " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+
+
+def _s(run: dict, group: str, part: str) -> dict:
+    """One group's summary on one part of a raw ``synth_generalise`` run."""
+    return run["summary"][group][part]
+
+
+def _hand(run: dict, group: str, part: str) -> str:
+    """Hand mutants killed/judged, as the README quotes them."""
+    x = _s(run, group, part)
+    return f"{x['hand_mutants_killed']}/{x['hand_mutants_judged']}"
+
+
 def _round_diff(old: str, new: str, folder: Path | None = None) -> dict[tuple[str, str], tuple[int, ...]]:
     """``scripts/synth_round_diff.py`` on two raw runs: (group, part) -> (in both, gained, lost)."""
     folder = folder or REPO / "docs" / "bench-results"
@@ -68,7 +84,7 @@ def test_the_round_16_gained_and_lost_counts_quoted_are_the_raw_outputs():
     words = {0: "none", 1: "one", 2: "two", 3: "three"}
     py = _round_diff("synth_generalise_python_round15.json", "synth_generalise_python_round16.json")
     java = _round_diff("synth_generalise_java_round14.json", "synth_generalise_java_round16.json")
-    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    text = _readme()
     _, gained, lost = py[("upstream-python", "heldout")]
     assert f"{words[gained]} held-out tasks gained and {words[lost]} lost" in text
     _, gained, lost = py[("fresh-python", "heldout")]
@@ -104,7 +120,7 @@ def test_the_round_17_counts_and_seconds_quoted_are_the_raw_outputs():
     wider dev samples' counts too."""
     words = {0: "none", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
     py = _round_diff("synth_generalise_python_round16.json", "synth_generalise_python_round17.json")
-    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    text = _readme()
     assert all(py[(g, "heldout")][1:] == (0, 0) for g in ("fresh-python", "upstream-python"))
     assert "on the same 80 held-out tasks none gained and none lost" in text
     _, gained, lost = py[("upstream-python", "dev")]
@@ -143,7 +159,7 @@ def test_the_round_15_gained_and_lost_counts_quoted_are_the_raw_outputs(tmp_path
     held = [v for (g, p), v in rows.items() if p == "heldout"]
     assert sum(v[1] for v in dev) == 5 and sum(v[2] for v in dev) == 0, rows
     assert sum(v[0] for v in held) == 80 and sum(v[1] + v[2] for v in held) == 0, rows
-    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    text = _readme()
     assert "five dev tasks gained and none lost" in text
     assert "on the same 80 held-out tasks none gained and none lost" in text
     # only tasks in both runs count: a made-up pair where one task moves and one is new
@@ -167,7 +183,7 @@ def test_the_round_18_quotes_are_the_raw_outputs():
         json.loads((bench / f"synth_generalise_python_round{n}.json").read_text())["summary"]
         for n in (17, 18)
     )
-    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    text = _readme()
     py = _round_diff("synth_generalise_python_round17.json", "synth_generalise_python_round18.json")
     assert all(py[(g, "heldout")] == (n, 0, 0) for g, n in (("fresh-python", 50), ("upstream-python", 30)))
     assert "on the same 80 held-out tasks none gained and none lost" in text
@@ -205,7 +221,7 @@ def test_the_round_19_quotes_are_the_raw_outputs():
     what the committed raw runs of rounds 18 and 19 hold."""
     bench = REPO / "docs" / "bench-results"
     old, new = (json.loads((bench / f"synth_generalise_python_round{n}.json").read_text()) for n in (18, 19))
-    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    text = _readme()
     py = _round_diff("synth_generalise_python_round18.json", "synth_generalise_python_round19.json")
     assert all(v[1:] == (0, 0) for v in py.values()), py
     assert py[("fresh-python", "heldout")][0] == 50 and py[("upstream-python", "heldout")][0] == 30
@@ -239,25 +255,22 @@ def test_the_round_20_quotes_are_the_raw_outputs():
         json.loads((bench / f"synth_generalise_java_{n}.json").read_text())
         for n in ("round17", "round20", "round20_baseline_heldout")
     )
-    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    text = _readme()
     diff = _round_diff("synth_generalise_java_round17.json", "synth_generalise_java_round20.json")
     assert diff[("upstream-java", "heldout")] == (30, 0, 1), diff
     assert diff[("upstream-java", "dev")] == (30, 2, 0), diff
     assert diff[("fresh-java", "heldout")] == (20, 0, 0) and diff[("fresh-java", "dev")] == (10, 0, 0), diff
     up = "upstream-java"
 
-    def s(run: dict, group: str, part: str) -> dict:
-        return run["summary"][group][part]
-
-    o, n = s(old, up, "heldout"), s(new, up, "heldout")
+    o, n = _s(old, up, "heldout"), _s(new, up, "heldout")
     assert f"upstream Java {o['validated']}/30 -> {n['validated']}/30 (none gained, one lost)" in text
     assert f"hand mutants {n['hand_mutants_killed']}/{n['hand_mutants_judged']}" in text
-    assert f"fresh Java unchanged at {s(new, 'fresh-java', 'heldout')['validated']}/20" in text
-    a = s(again, up, "heldout")
+    assert f"fresh Java unchanged at {_s(new, 'fresh-java', 'heldout')['validated']}/20" in text
+    a = _s(again, up, "heldout")
     keys = ("validated", "hand_mutants_killed", "hand_mutants_judged")
     assert [a[k] for k in keys] == [o[k] for k in keys] and again["git"].startswith("b7ee7c8")
     assert f"gave {a['validated']}/30 with the same hand-mutant counts" in text
-    o, n = s(old, up, "dev"), s(new, up, "dev")
+    o, n = _s(old, up, "dev"), _s(new, up, "dev")
     assert f"upstream Java {o['validated']}/30 -> {n['validated']}/30 (two gained, none lost" in text
     hand = [f"{r['hand_mutants_killed']}/{r['hand_mutants_judged']}" for r in (o, n)]
     assert f"hand mutants {hand[0]} -> {hand[1]}" in text
@@ -269,7 +282,7 @@ def test_the_shipping_quotes_are_the_shipped_count():
     (recounted from the merged shipping reports) holds."""
     data = json.loads((REPO / "docs" / "bench-results" / "shipped_harnesses.json").read_text())
     jh = next(c for c in data["configs"] if c["config"] == "java_hidden")
-    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    text = _readme()
     synth = jh["synthesis"]
     assert "`java_hidden` 318 to 402 (report 232 / 1073)" in text and "84 and 0 validated" in text
     # round 21 continued from round 20's count: the latest sentence ends at what is shipped now
@@ -308,29 +321,26 @@ def test_the_round_21_quotes_are_the_raw_outputs():
         json.loads((bench / f"synth_generalise_java_{n}.json").read_text())
         for n in ("round20", "round21", "round21a", "round21b")
     )
-    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    text = _readme()
     diff = _round_diff("synth_generalise_java_round20.json", "synth_generalise_java_round21.json")
     assert diff[("upstream-java", "heldout")] == (30, 1, 0), diff
     assert diff[("upstream-java", "dev")] == (30, 0, 0), diff
     assert diff[("fresh-java", "heldout")] == (20, 0, 0) and diff[("fresh-java", "dev")] == (10, 1, 0), diff
 
-    def s(run: dict, group: str, part: str) -> dict:
-        return run["summary"][group][part]
-
-    o, n = s(old, "upstream-java", "heldout"), s(new, "upstream-java", "heldout")
+    o, n = _s(old, "upstream-java", "heldout"), _s(new, "upstream-java", "heldout")
     assert f"upstream Java {o['validated']}/30 -> {n['validated']}/30 (one gained, none lost)" in text
     assert (o["hand_mutants_killed"], o["hand_mutants_judged"]) == (
         n["hand_mutants_killed"],
         n["hand_mutants_judged"],
     )
     assert f"hand mutants unchanged at {n['hand_mutants_killed']}/{n['hand_mutants_judged']}" in text
-    assert f"fresh Java unchanged at {s(new, 'fresh-java', 'heldout')['validated']}/20" in text
-    fo, fn = s(old, "fresh-java", "dev"), s(new, "fresh-java", "dev")
+    assert f"fresh Java unchanged at {_s(new, 'fresh-java', 'heldout')['validated']}/20" in text
+    fo, fn = _s(old, "fresh-java", "dev"), _s(new, "fresh-java", "dev")
     assert f"fresh Java {fo['validated']}/10 -> {fn['validated']}/10" in text
-    assert f"upstream Java unchanged at {s(new, 'upstream-java', 'dev')['validated']}/30" in text
+    assert f"upstream Java unchanged at {_s(new, 'upstream-java', 'dev')['validated']}/30" in text
     for group in ("upstream-java", "fresh-java"):
         for run in (first, second):
-            assert s(run, group, "heldout")["validated"] == s(new, group, "heldout")["validated"], group
+            assert _s(run, group, "heldout")["validated"] == _s(new, group, "heldout")["validated"], group
     assert new["git"].startswith("28dd373") and first["git"].startswith("07dd888")
     assert second["git"].startswith("f1243f0")
 
@@ -345,7 +355,7 @@ def test_the_round_22_quotes_are_the_raw_outputs():
         json.loads((bench / f"synth_generalise_python_{n}.json").read_text())
         for n in ("round19", "round22", "round22a")
     )
-    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    text = _readme()
     diff = _round_diff("synth_generalise_python_round19.json", "synth_generalise_python_round22.json")
     assert diff[("fresh-python", "heldout")] == (50, 0, 1), diff
     assert diff[("upstream-python", "heldout")] == (30, 0, 0), diff
@@ -353,33 +363,26 @@ def test_the_round_22_quotes_are_the_raw_outputs():
         diff
     )
 
-    def s(run: dict, group: str, part: str) -> dict:
-        return run["summary"][group][part]
-
-    def hand(run: dict, group: str, part: str) -> str:
-        x = s(run, group, part)
-        return f"{x['hand_mutants_killed']}/{x['hand_mutants_judged']}"
-
-    o, n = s(old, "fresh-python", "heldout"), s(new, "fresh-python", "heldout")
+    o, n = _s(old, "fresh-python", "heldout"), _s(new, "fresh-python", "heldout")
     assert f"fresh Python {o['validated']}/50 -> {n['validated']}/50 (none gained, one lost)" in text
     lost_killed = o["hand_mutants_killed"] - n["hand_mutants_killed"]
     lost_judged = o["hand_mutants_judged"] - n["hand_mutants_judged"]
     assert (
-        f"hand mutants {hand(old, 'fresh-python', 'heldout')} -> {hand(new, 'fresh-python', 'heldout')}"
+        f"hand mutants {_hand(old, 'fresh-python', 'heldout')} -> {_hand(new, 'fresh-python', 'heldout')}"
         in text
     )
     assert f"had {lost_killed} of its {lost_judged} judged hand mutants killed" in text
-    up = s(new, "upstream-python", "heldout")
+    up = _s(new, "upstream-python", "heldout")
     assert (
-        f"upstream Python unchanged at {up['validated']}/30** ({hand(new, 'upstream-python', 'heldout')})"
+        f"upstream Python unchanged at {up['validated']}/30** ({_hand(new, 'upstream-python', 'heldout')})"
         in text
     )
     for group in ("fresh-python", "upstream-python"):
-        assert s(first, group, "heldout")["validated"] == s(new, group, "heldout")["validated"], group
-    fo, fn = s(old, "fresh-python", "dev"), s(new, "fresh-python", "dev")
+        assert _s(first, group, "heldout")["validated"] == _s(new, group, "heldout")["validated"], group
+    fo, fn = _s(old, "fresh-python", "dev"), _s(new, "fresh-python", "dev")
     assert f"fresh Python {fo['validated']}/68 -> {fn['validated']}/68 (three gained, none lost" in text
-    assert f"hand mutants {hand(old, 'fresh-python', 'dev')} -> {hand(new, 'fresh-python', 'dev')}" in text
-    assert f"upstream Python unchanged at {s(new, 'upstream-python', 'dev')['validated']}/30" in text
+    assert f"hand mutants {_hand(old, 'fresh-python', 'dev')} -> {_hand(new, 'fresh-python', 'dev')}" in text
+    assert f"upstream Python unchanged at {_s(new, 'upstream-python', 'dev')['validated']}/30" in text
     assert new["git"].startswith("f23e6d7") and first["git"].startswith("39ebd3f")
     dev120 = _round_diff("synth_generalise_dev120_round19.json", "synth_generalise_dev120_round22.json")
     assert dev120[("upstream-python", "dev")] == (120, 2, 0), dev120
@@ -412,7 +415,7 @@ def test_the_round_23_quotes_are_the_raw_outputs():
     old, new = (
         json.loads((bench / f"synth_generalise_python_{n}.json").read_text()) for n in ("round22", "round23")
     )
-    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    text = _readme()
     diff = _round_diff("synth_generalise_python_round22.json", "synth_generalise_python_round23.json")
     assert diff == {
         ("fresh-python", "heldout"): (50, 0, 0),
@@ -421,27 +424,20 @@ def test_the_round_23_quotes_are_the_raw_outputs():
         ("upstream-python", "dev"): (30, 0, 0),
     }, diff
 
-    def s(run: dict, group: str, part: str) -> dict:
-        return run["summary"][group][part]
-
-    def hand(run: dict, group: str, part: str) -> str:
-        x = s(run, group, part)
-        return f"{x['hand_mutants_killed']}/{x['hand_mutants_judged']}"
-
     for group in ("fresh-python", "upstream-python"):
         for part in ("heldout", "dev"):
-            assert hand(old, group, part) == hand(new, group, part), (group, part)
-    f, u = s(new, "fresh-python", "heldout"), s(new, "upstream-python", "heldout")
+            assert _hand(old, group, part) == _hand(new, group, part), (group, part)
+    f, u = _s(new, "fresh-python", "heldout"), _s(new, "upstream-python", "heldout")
     assert (
         f"fresh Python unchanged at {f['validated']}/50 and upstream Python unchanged at {u['validated']}/30"
         in text
     )
     assert (
-        f"hand mutants unchanged, {hand(new, 'fresh-python', 'heldout')} and "
-        f"{hand(new, 'upstream-python', 'heldout')}" in text
+        f"hand mutants unchanged, {_hand(new, 'fresh-python', 'heldout')} and "
+        f"{_hand(new, 'upstream-python', 'heldout')}" in text
     )
-    assert f"fresh Python unchanged at {s(new, 'fresh-python', 'dev')['validated']}/68" in text
-    assert f"upstream Python unchanged at {s(new, 'upstream-python', 'dev')['validated']}/30" in text
+    assert f"fresh Python unchanged at {_s(new, 'fresh-python', 'dev')['validated']}/68" in text
+    assert f"upstream Python unchanged at {_s(new, 'upstream-python', 'dev')['validated']}/30" in text
     assert new["git"].startswith("b72df2e")
     dev120 = _round_diff("synth_generalise_dev120_round22.json", "synth_generalise_dev120_round23.json")
     assert dev120[("upstream-python", "dev")] == (120, 1, 1), dev120
