@@ -82,6 +82,8 @@ FULL = {
     "test_synth_elements.py",
     "test_synth_factories.py",
     "test_synth_forwarded.py",
+    "test_synth_commands.py",
+    "test_synth_nested_fields.py",
     "test_synth_changed_rows.py",
     "test_tiers.py",
     "test_accounting_agreement.py",

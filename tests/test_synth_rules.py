@@ -1064,3 +1064,20 @@ def test_an_array_divided_in_place_holds_floats():
     """)
     assert divided["counts"][0].startswith("ndarray") and not divided["counts"][0].endswith("_int")
     assert floored["counts"][0].endswith("_int")  # floor division keeps integers
+
+
+def test_what_a_function_is_mapped_over_is_a_sequence():
+    """``pool.map(work, payload)``, ``map(f, xs)``: what a function is applied to is a sequence
+    of values (round 24); an int there raised on every call. A value passed as the function
+    itself, or mapped by pandas (``col.map(table)``), is not."""
+    golden = textwrap.dedent("""
+        def fan_out(payload, xs, table, col):
+            from multiprocessing import Pool
+            with Pool(2) as pool:
+                got = pool.map(abs, payload)
+            return got, list(map(round, xs)), col.map(table)
+    """)
+    params = {p.name: p.kinds for p in python_inputs.infer_params(ast.parse(golden).body[0])}
+    assert params["payload"][0].startswith("list"), params["payload"]
+    assert params["xs"][0].startswith("list"), params["xs"]
+    assert not params["table"][0].startswith("list"), params["table"]

@@ -55,6 +55,7 @@ from biocoder_metric.synth.python_inputs import (
     rank_kinds,
     refine_kinds,
     self_attributes,
+    sub_attributes,
     usage_votes,
     used_votes,
 )
@@ -273,6 +274,21 @@ def _bc_pathname(_r, suffixes):
         own = suffixes and _r.random() < 0.6
         name += _r.choice(list(suffixes) if own else _BC_SUFFIXES + [""])
     return name
+
+
+def _bc_command(_r, shell):
+    """A command the function runs: a harmless, deterministic one (``echo`` of a drawn word, or
+    an exit status), a string for a shell or an argument list. A drawn word run as a command is
+    whatever program of that name the machine has, or none, so its output was the machine's."""
+    import sys
+
+    sys.stdout.reconfigure(line_buffering=True)  # the child's lines where the code ran it
+    word, status = _bc_seq(_r, "abcdefgh", 2, 6), _r.choice([0, 0, 1, 2])
+    if _r.random() < 0.7:
+        argv = ["echo", word] + [_bc_seq(_r, "abcdefgh", 1, 4) for _ in range(_r.randint(0, 2))]
+    else:
+        argv = ["sh", "-c", "exit %d" % status] if not shell else ["exit", str(status)]
+    return " ".join(argv) if shell else argv
 
 
 def _bc_dropkeys(_r, d, optional):
@@ -995,8 +1011,13 @@ def analyse(
                     (attr, refine_kinds(scope, f"{self_name}.{attr}", rank_kinds(attr, votes), votes))
                 )
                 continue
+            # a field the sliced members read too is typed with their reads beside the golden's
+            # (``self._first_offset(pos)`` reads ``self.index.offsets``, which the golden's own
+            # ``self.index.blocks`` never showed: the drawn object lacked it, and raised)
+            shared = member_nodes and any(sub_attributes(m, f"{self_name}.{attr}") for m in member_nodes)
+            where = scope if shared else keyed
             subject.attrs.append(
-                (attr, refine_kinds(keyed, f"{self_name}.{attr}", rank_kinds(attr, votes), votes))
+                (attr, refine_kinds(where, f"{self_name}.{attr}", rank_kinds(attr, votes), votes))
             )
         for attr, _ in subject.attrs:  # ``self._line.startswith('#CHROM')``: a field tested so (round 22)
             tested = char_constants(func, f"{self_name}.{attr}")

@@ -317,7 +317,7 @@ _NAME_RULES: tuple[tuple[str, str], ...] = (
     (r"(^|_)(pixels|image|img|data2d|matrix|labels|mask|im|structuring|strel|selem|footprint)($|_)", "ndarray"),
     (r"^(x|y|arr|array|values|vals|signal|weights|scores|counts|log2|depths|data)$", "ndarray"),
     (r"(^|_)(prob|probability|p|pval|alpha|frac|fraction|ratio|purity|rate|threshold|thresh|cutoff|pct|percent)($|_)", "float"),
-    (r"(^|_)(k|n|num|count|size|length|len|width|height|window|depth|min|max|start|end|pos|position|offset|idx|index|i|j|order|step|iter|iterations|n_iter|ploidy|copies|level|radius|nbins|bins)($|_)", "int"),
+    (r"(^|_)(k|n|num|number|count|size|length|len|width|height|window|depth|min|max|start|end|pos|position|offset|idx|index|i|j|order|step|iter|iterations|n_iter|ploidy|copies|level|radius|nbins|bins)($|_)", "int"),
     (r"(^|_)(name|label|text|string|s|prefix|suffix|sep|delimiter|mode|method|kind|type|key|tag|title|sample|id|query|url|header|word)($|_)", "str"),
     (r"(^|_)(scale|sigma|mean|std|var|weight|score|value|factor|tol|eps|epsilon|gamma|beta|lambda|logr)($|_)", "float"),
     (r"(^|_)(args|opts|options|params|config|settings|kwargs)$", "dict"),
@@ -917,6 +917,12 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
                 vote("list_str", 4.0)  # subprocess.run(cmd): a command and its arguments
             elif fname == "range":
                 vote("int", 4.0)
+            elif (
+                fname in ("map", "filter", "imap", "imap_unordered", "starmap", "map_async", "starmap_async")
+                and len(node.args) >= 2
+                and _is_target(node.args[1], target)
+            ):
+                vote("list", 3.0)  # map(f, xs), pool.map(work, chunks): what a function is applied to
             elif fname in ("min", "max") and isinstance(fn, ast.Name) and len(node.args) >= 2:
                 vote("number", 2.0)  # max(lo, min(hi, q)): values compared, not a collection
             elif fname in _PATH_CALLS or (base in ("os", "path") and fname not in ("join",)):
@@ -2717,7 +2723,10 @@ def refine_kinds(
         )
     top = kinds[0] if kinds else ""
     encoded = encoded_kind(body, target)
-    if encoded:  # base64.b64decode(source.encode()): text in the encoding the code decodes
+    command = command_kind(body, target) if depth == 0 and "." not in target else None
+    if command:  # subprocess.call(command, shell=True): a command with a known output
+        kinds.insert(0, command)
+    elif encoded:  # base64.b64decode(source.encode()): text in the encoding the code decodes
         kinds.insert(0, encoded)
     elif depth == 0 and _passed_as(body, target, "dtype"):  # np.frombuffer(raw, dtype=dtype)
         kinds.insert(0, "choice:" + repr(list(DTYPES)))
@@ -2824,7 +2833,9 @@ def refine_kinds(
     # every loop over it types its elements: ``for mRNA in db.children(g)`` reads ``mRNA.id``,
     # ``for exon in db.children(mRNA)`` asks ``len(exon)`` (one stub, one kind of element)
     loop_vars = list(dict.fromkeys(v.id for v in _element_targets(body, target) if isinstance(v, ast.Name)))
-    if loop_vars and depth < 2:
+    # (as deep as an object's fields are typed: ``for exon in tx.exons`` of ``for tx in
+    # gene.transcripts`` reads ``exon.end`` three levels down, and ints there raised on every call)
+    if loop_vars and depth < 3:
         elem_subs = {sub: var for var in reversed(loop_vars) for sub in sub_attributes(body, var)}
         if elem_subs:
             fields = {}
@@ -3046,6 +3057,40 @@ def _passed_as(body: ast.AST, target: str, keyword: str) -> bool:
     )
 
 
+#: Calls that run their first argument as a command (of ``subprocess`` under any alias, and ``os``).
+_SPAWNS = frozenset({"call", "run", "Popen", "check_call", "check_output", "getoutput", "getstatusoutput"})
+_SHELL_SPAWNS = frozenset({"system", "popen", "getoutput", "getstatusoutput"})
+
+
+def command_kind(body: ast.AST, target: str) -> str | None:
+    """``command:shell`` or ``command:argv`` when ``target`` (or a name bound to it unchanged) is
+    the command a call runs: ``subprocess.call(command, shell=True)``, ``os.system(cmd)``,
+    ``Popen(cmd)``. Why: a drawn word run as a command is whatever program of that name the
+    machine has (or none), so the golden's output was the machine's, not the code's, and varied
+    between runs; a person testing such a wrapper gives it a command with a known output."""
+    names = aliases(body, target)
+    for node in ast.walk(body):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        f, shell_kw = node.func, [k.value for k in node.keywords if k.arg == "shell"]
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+            fn, mod = f.attr, f.value.id
+            spawn = (fn in _SPAWNS and ("subprocess" in mod or mod in ("sp", "sub", "subp"))) or (
+                mod == "os" and fn in ("system", "popen")
+            )
+        elif isinstance(f, ast.Name):  # ``from subprocess import call``: a bare ``call`` with ``shell=``
+            fn = f.id
+            spawn = fn in _SPAWNS - {"call", "run"} or (fn == "call" and bool(shell_kw))
+        else:
+            continue
+        if spawn and any(_is_target(node.args[0], n) for n in names):
+            shell = fn in _SHELL_SPAWNS or any(
+                not (isinstance(v, ast.Constant) and not v.value) for v in shell_kw
+            )
+            return "command:shell" if shell else "command:argv"
+    return None
+
+
 def encoded_kind(body: ast.AST, target: str) -> str | None:
     """``encoded:ENC`` when ``target`` (or ``target.encode(...)``/``.strip()``) is decoded by the
     body (``base64.b64decode``, ``bytes.fromhex``, ``json.loads``, ``ast.literal_eval``)."""
@@ -3073,6 +3118,8 @@ def kind_expr(kind: str) -> str:
     """The generator expression of a kind (``choice:[...]`` picks among compared-to strings)."""
     if kind.startswith("fmt:"):  # a record of a file format (python_formats)
         return format_expr(kind)
+    if kind.startswith("command:"):  # a command the code runs (a string for a shell, or argv)
+        return f"_bc_command(_r, {kind == 'command:shell'})"
     if kind.startswith("encoded:"):  # text in an encoding the code decodes
         return ENCODED_EXPRS[kind[len("encoded:") :]]
     if kind.startswith("member:"):  # one of the objects a constructed ``self`` holds (python_construct)
