@@ -14,6 +14,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from _synth_helpers import run_context
 
 from biocoder_metric.execution.harness import INSERT_MARKER
 from biocoder_metric.synth import python_harness, python_inputs, python_slice
@@ -1081,3 +1082,38 @@ def test_what_a_function_is_mapped_over_is_a_sequence():
     assert params["payload"][0].startswith("list"), params["payload"]
     assert params["xs"][0].startswith("list"), params["xs"]
     assert not params["table"][0].startswith("list"), params["table"]
+
+
+_SECTIONS = """
+def label_points(points, sections=('ATOM', 'HETATM'), center=(0.0, 0.0)):
+    out = []
+    for i, (x, y) in enumerate(points):
+        d = ((x - center[0]) ** 2 + (y - center[1]) ** 2) ** 0.5
+        out.append((sections[i % len(sections)], round(d, 3)))
+    return out
+"""
+
+
+def test_a_literal_default_is_an_example_of_the_argument():
+    """``sections=('ATOM', 'HETATM')``, ``center=(0.0, 0.0)``: the default is the author's example
+    of the value (round 24). A passed value keeps its element type and width, a tuple of names is
+    now and then some of them, and a zero coordinate is not always zero; before, both were
+    tuples of ints, which reached none of the code the default reaches."""
+    params = {p.name: p.kinds for p in python_inputs.infer_params(ast.parse(_SECTIONS).body[0])}
+    assert params["sections"][0] == "example:('ATOM', 'HETATM')", params["sections"]
+    assert params["center"][0] == "example:(0.0, 0.0)", params["center"]
+    golden = textwrap.dedent(_SECTIONS)
+    sl = python_slice.slice_golden(golden, "label_points")
+    subject = python_harness.analyse(golden, "label_points")
+    ctx = python_harness.render(subject, sl, python_harness.plans(subject)[0])
+    seeds = range(16)
+    outs = run_context(ctx, golden, seeds)
+    results = [ln for o in outs for ln in o.splitlines() if ln.startswith("result: ")]
+    assert len(results) == 16 and len(set(results)) > 4, results
+    # some cases pass one of the names only
+    assert any(("'ATOM'" in r) != ("'HETATM'" in r) for r in results), results
+    for bug in (
+        golden.replace("sections[i % len(sections)]", "sections[0]"),
+        golden.replace("- center[1]", "- center[0]"),
+    ):
+        assert run_context(ctx, bug, seeds) != outs, bug

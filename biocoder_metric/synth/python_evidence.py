@@ -707,6 +707,22 @@ def documented_example(func: ast.AST, target: str) -> object | None:
     return None
 
 
+def default_example(default: ast.AST | None) -> object | None:
+    """A parameter's literal default that is a non-empty list or tuple (``records=('ATOM',
+    'HETATM')``, ``xyz=(0.0, 0.0, 0.0)``, ``ion_types=('b', 'y')``), as an example to draw around.
+
+    Why: the default is the author's own example of the argument, with its element type and its
+    width; the votes a default gives name only the container, so ``('ATOM', 'HETATM')`` was drawn
+    as a tuple of ints, and a passed value never reached the code the default reaches."""
+    if not isinstance(default, (ast.List, ast.Tuple)) or not default.elts:
+        return None
+    try:
+        v = pyast.literal_eval(default)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return v if _useful_example(v) else None
+
+
 #: Python 2 compatibility calls (``six``, ``future.utils``) and the method each stands for.
 _PY2_DICT_CALLS = {
     "iteritems": "items", "viewitems": "items", "itervalues": "values", "viewvalues": "values",

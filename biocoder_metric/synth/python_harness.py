@@ -282,7 +282,8 @@ def _bc_command(_r, shell):
     whatever program of that name the machine has, or none, so its output was the machine's."""
     import sys
 
-    sys.stdout.reconfigure(line_buffering=True)  # the child's lines where the code ran it
+    if hasattr(sys.stdout, "reconfigure"):  # the child's lines where the code ran it
+        sys.stdout.reconfigure(line_buffering=True)
     word, status = _bc_seq(_r, "abcdefgh", 2, 6), _r.choice([0, 0, 1, 2])
     if _r.random() < 0.7:
         argv = ["echo", word] + [_bc_seq(_r, "abcdefgh", 1, 4) for _ in range(_r.randint(0, 2))]
@@ -534,12 +535,17 @@ def _bc_vary(_r, v):
     if isinstance(v, int):
         return _r.randint(0, max(2 * abs(v), 10)) * (-1 if v < 0 else 1)
     if isinstance(v, float):
+        if v == 0.0 and _r.random() < 0.5:  # an origin (``xyz=(0.0, 0.0, 0.0)``) is not the only point
+            return round(_r.uniform(-10.0, 10.0), 6)
         return round(v * _r.uniform(0.5, 1.5), 6)
     if isinstance(v, str):
         out = _bc_re.sub(r"[0-9]+", lambda m: _bc_digits(_r, m.group()), v)
         # a signed column (`` -1.1786``) now and then positive, as wide (a separator stays)
         out = _bc_re.sub(r"(?<=\s)-(?=[0-9])", lambda m: "-" if _r.random() < 0.75 else " ", out)
         return _bc_re.sub(r"[ACGT]{4,}", lambda m: "".join(_r.choice("ACGT") for _ in m.group()), out)
+    if isinstance(v, tuple) and v and all(isinstance(x, str) and "\n" not in x for x in v) and _r.random() < 0.5:
+        # names to pick (``records=('ATOM', 'HETATM')``): now and then some of them, in another order
+        return tuple(_r.sample(v, _r.randint(1, len(v))))
     if isinstance(v, tuple):
         return tuple(_bc_vary(_r, x) for x in v)
     if isinstance(v, dict):

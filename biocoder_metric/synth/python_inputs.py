@@ -25,6 +25,7 @@ from pathlib import Path
 from biocoder_metric import pyast
 from biocoder_metric.synth import python_cli
 from biocoder_metric.synth.python_evidence import (
+    default_example,
     defaults_of,
     documented_example,
     none_compared,
@@ -2491,6 +2492,8 @@ def infer_params(
         ):  # the docstring spells out the rank (or integer or boolean elements) the usage did not show
             kinds = [shaped, *(k for k in kinds if k != shaped)]
         example = documented_example(func, arg.arg)
+        if example is None:  # the author's own value of it, as literal as a documented one
+            example = default_example(d)
         if example is not None:
             kinds = with_example(kinds, example)
         axes = documented_axes(doc[arg.arg]) if arg.arg in doc else {}
