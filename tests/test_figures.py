@@ -304,11 +304,13 @@ def test_the_shipping_quotes_are_the_shipped_count():
         f"{ps['synthesis']['processed']})" in text
     )
     assert ps["executable"] - 72 == 2
+    assert "2 and 0 validated, `python_hidden` 453 to 455 (report 224 / 795)" in text
+    # round 24 re-ran the rows its rules change: its sentence ends at what is shipped now
     assert (
-        f"2 and 0 validated, `python_hidden` 453 to {ph['executable']} (report "
+        f"3 validated, `python_hidden` 455 to {ph['executable']} (report "
         f"{ph['synthesis']['validated']} / {ph['synthesis']['processed']})" in text
     )
-    assert ph["executable"] - 453 == 2 and ph["synthesis"]["validated"] - 222 == 2
+    assert ph["executable"] - 455 == 3 and ph["synthesis"]["validated"] - 224 == 3
 
 
 def test_the_round_21_quotes_are_the_raw_outputs():
@@ -469,4 +471,58 @@ def test_the_round_23_quotes_are_the_raw_outputs():
     assert flaky["engine_golden"] == "failed" and len(flaky["rewrites_failing"]) == 3
     assert (
         b["rewrites_judged"] - b["rewrites_passed"] == 3 and "but the three of `execute_subprocess`" in text
+    )
+
+
+def test_the_round_24_quotes_are_the_raw_outputs():
+    """The README's round-24 Python quotes: against round 23, no part moved (none gained, none
+    lost, hand mutants unchanged on the held-out parts); on the 120-row dev sample none gained or
+    lost, the subprocess task passes the engine's golden check and its rewrites now, and its hand
+    mutants went from 7 to 3 of 7, which is all the sample's hand-mutant share moved by. All as the
+    committed raw runs hold."""
+    bench = REPO / "docs" / "bench-results"
+    old, new = (
+        json.loads((bench / f"synth_generalise_python_{n}.json").read_text()) for n in ("round23", "round24")
+    )
+    text = _readme()
+    diff = _round_diff("synth_generalise_python_round23.json", "synth_generalise_python_round24.json")
+    assert diff == {
+        ("fresh-python", "heldout"): (50, 0, 0),
+        ("upstream-python", "heldout"): (30, 0, 0),
+        ("fresh-python", "dev"): (68, 0, 0),
+        ("upstream-python", "dev"): (30, 0, 0),
+    }, diff
+    for group in ("fresh-python", "upstream-python"):
+        for part in ("heldout", "dev"):
+            assert _hand(old, group, part) == _hand(new, group, part), (group, part)
+    f, u = _s(new, "fresh-python", "heldout"), _s(new, "upstream-python", "heldout")
+    assert (
+        f"fresh Python unchanged at {f['validated']}/50 and upstream Python unchanged at {u['validated']}/30"
+        in text
+    )
+    assert new["git"].startswith("b9c86cb") and "final code (`b9c86cb`)" in text
+    chunks = next(t for t in new["tasks"] if t["part"] == "dev" and t["function_name"] == "_find_chunks")
+    assert "kills 6 of 8 non-equivalent mutants" in chunks["reason"] and "mutant gate at 6 of 8" in text
+    dev120 = _round_diff("synth_generalise_dev120_round23.json", "synth_generalise_dev120_round24.json")
+    assert dev120[("upstream-python", "dev")] == (120, 0, 0), dev120
+    runs = [
+        json.loads((bench / f"synth_generalise_dev120_{n}.json").read_text()) for n in ("round23", "round24")
+    ]
+    a, b = (r["summary"]["upstream-python"]["dev"] for r in runs)
+    assert a["validated"] == b["validated"] and f"the yield stayed {b['validated']}/120" in text
+    assert (
+        f"{a['engine_golden_passed']}/{a['engine_judged_tasks']} -> "
+        f"{b['engine_golden_passed']}/{b['engine_judged_tasks']}, rewrites "
+        f"{a['rewrites_passed']}/{a['rewrites_judged']} -> {b['rewrites_passed']}/{b['rewrites_judged']}"
+        in text
+    )
+    shell = [next(t for t in r["tasks"] if t["task_id"] == "py_e334fe09e346") for r in runs]
+    assert [s["engine_golden"] for s in shell] == ["failed", "passed"]
+    assert [(s["hand_killed"], s["hand_judged"]) for s in shell] == [(7, 7), (3, 7)]
+    assert shell[1]["plan"]["command"] == "command:shell" and not shell[1]["rewrites_failing"]
+    moved = a["hand_mutants_killed"] - b["hand_mutants_killed"]
+    assert moved == 4 and a["hand_mutants_judged"] == b["hand_mutants_judged"]
+    assert (
+        f"{a['hand_mutants_killed']}/{a['hand_mutants_judged']} -> {b['hand_mutants_killed']}/{b['hand_mutants_judged']}"
+        in text
     )
