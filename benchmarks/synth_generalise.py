@@ -597,8 +597,11 @@ def judged_counts(entry: dict[str, Any] | None) -> dict[str, Any]:
     if entry is None:
         return {}
     v = entry["verdicts"]
-    ok = entry["task_status"] == "ok"
     golden = next((x["status"] for x in v if x["kind"] == "golden"), None)
+    # a reference exists only where the golden itself passes as a candidate: where its output
+    # varies between runs, a mutant's or null candidate's different output says nothing about the
+    # harness (round 23 counted four equivalent mutants of a flaky task killed this way)
+    ok = entry["task_status"] == "ok" and golden == "passed"
     nulls = [x for x in v if x["kind"] == "null"]
     hand = [x for x in v if x["kind"] == "hand"]
     rw = [x for x in v if x["kind"] == "rewrite"]
@@ -613,7 +616,7 @@ def judged_counts(entry: dict[str, Any] | None) -> dict[str, Any]:
             c[3] += x["status"] == "passed" and x.get("status_more_cases") == "passed"
     return {
         "engine_task_status": entry["task_status"],
-        "engine_golden": golden if ok else entry["task_status"],
+        "engine_golden": golden if entry["task_status"] == "ok" else entry["task_status"],
         "nulls_total": len(nulls) if ok else 0,
         "nulls_rejected": sum(x["status"] != "passed" for x in nulls) if ok else 0,
         "nulls_passing": [x["label"] for x in nulls if x["status"] == "passed"] if ok else [],

@@ -520,6 +520,14 @@ def test_the_round_24_quotes_are_the_raw_outputs():
     assert [s["engine_golden"] for s in shell] == ["failed", "passed"]
     assert [(s["hand_killed"], s["hand_judged"]) for s in shell] == [(7, 7), (3, 7)]
     assert shell[1]["plan"]["command"] == "command:shell" and not shell[1]["rewrites_failing"]
+    # judged as synth_generalise now judges (nothing against a golden that fails itself): round
+    # 24's runs have no such task, round 23's sample loses the flaky task's seven
+    for run in (*runs, new):
+        assert all(t.get("engine_golden") in (None, "passed") for t in run["tasks"] if t is not shell[0])
+    assert (
+        f"would read {a['hand_mutants_killed'] - 7}/{a['hand_mutants_judged'] - 7}" in text
+        and shell[0]["hand_judged"] == 7
+    )
     moved = a["hand_mutants_killed"] - b["hand_mutants_killed"]
     assert moved == 4 and a["hand_mutants_judged"] == b["hand_mutants_judged"]
     assert (

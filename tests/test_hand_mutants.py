@@ -282,3 +282,41 @@ def test_failure_causes_drop_plan_labels_and_numbers():
         cause_key({"status": "failed", "reason": "no generator for type(s): SAMRecord", "attempts": []})
         == "no generator for type"
     )
+
+
+def test_nothing_is_judged_against_a_golden_that_does_not_pass_itself():
+    """Where the golden fails as a candidate of its own task (its output varies between runs), a
+    mutant's or null candidate's different output is no kill: nothing is judged, and the golden's
+    verdict is still reported."""
+    from benchmarks.synth_generalise import judged_counts
+
+    def entry(golden: str) -> dict:
+        return {
+            "task_status": "ok",
+            "seconds": 1.0,
+            "verdicts": [
+                {"kind": "golden", "label": "golden", "status": golden},
+                {"kind": "null", "label": "return None", "status": "failed"},
+                {"kind": "hand", "label": "wrong_default", "status": "failed", "diff": "-a\n+b"},
+                {"kind": "hand", "label": "off_by_one", "status": "passed", "diff": "-c\n+d"},
+                {"kind": "rewrite", "label": "renamed_locals", "status": "failed"},
+            ],
+        }
+
+    good = judged_counts(entry("passed"))
+    assert (good["hand_killed"], good["hand_judged"], good["nulls_rejected"], good["rewrites_judged"]) == (
+        1,
+        2,
+        1,
+        1,
+    )
+    assert good["rewrites_failing"] == ["renamed_locals"]
+    flaky = judged_counts(entry("failed"))
+    assert flaky["engine_golden"] == "failed"
+    assert (flaky["hand_killed"], flaky["hand_judged"], flaky["nulls_total"], flaky["rewrites_judged"]) == (
+        0,
+        0,
+        0,
+        0,
+    )
+    assert flaky["hand_per_class"]["wrong_default"]["not_judged"] == 1 and flaky["hand_survivors"] == []
