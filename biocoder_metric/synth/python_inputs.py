@@ -123,8 +123,6 @@ W_ANNOTATION, W_DEFAULT, W_DOC, W_CALLSITE, W_USAGE, W_NAME = 10.0, 8.0, 6.0, 5.
 #: Evidence from a helper a parameter is passed on to (``forwarded_votes``): this share of its
 #: weight there, per level, at most ``FORWARD_DEPTH`` levels of calls down.
 W_FORWARD, FORWARD_DEPTH = 0.75, 2
-#: A type a docstring names only in a parameter's prose description (``described_types``).
-W_PROSE = 4.0
 
 _STR_METHODS = {
     "upper", "lower", "strip", "rstrip", "lstrip", "split", "rsplit", "startswith", "endswith",
@@ -201,8 +199,6 @@ def family_of_type(text: str) -> str | None:
         return None
     if re.match(r"(typing\.)?(dict|mapping|defaultdict|ordereddict)\b", t):
         return _dict_family(t)  # what it maps to is inside: ``Dict[str, np.ndarray]`` is a dict
-    if re.match(r"((pd|pandas)\.)?data ?frame\b", t):  # ``pandas.DataFrame``: a table
-        return "frame"
     if re.search(r"\b(ndarray|np\.array|numpy\.array|array_like|array-like|array|matrix)\b", t):
         return "ndarray"
     if re.search(r"\b(list|sequence|iterable|tuple of|list of)\b", t) or t.startswith(("list[", "sequence[")):
@@ -303,66 +299,6 @@ def docstring_types(doc: str | None) -> dict[str, str]:
         out.setdefault(m.group(1), m.group(2))
     for m in re.finditer(r"^\s*(\w+)\s+:\s+([^\n]+)$", doc, re.M):  # numpydoc x : int
         out.setdefault(m.group(1), m.group(2))
-    return out
-
-
-#: Type words a parameter's prose description opens with, and the type each stands for.
-_PROSE_TYPES: tuple[tuple[str, str], ...] = (
-    (r"data ?frames?", "DataFrame"),
-    (r"(numpy |np\.)?(nd)?arrays?|matrix|matrices", "ndarray"),
-    (r"dict(ionary)?|mapping", "dict"),
-    (r"lists?", "list"),
-    (r"tuples?", "tuple"),
-    (r"strings?|str", "str"),
-    (r"integers?|int", "int"),
-    (r"floats?", "float"),
-    (r"booleans?|bool", "bool"),
-    (r"file ?names?|file ?paths?|paths?", "path"),
-)
-_PROSE_LINE = re.compile(r"^[ \t]*(?::param[ \t]+)?(\w+)[ \t]*(?:--|:|[ \t]-)[ \t]*(\S[^\n]*)$", re.M)
-#: How many words of a description may come before its type word (``mass cluster dataframe``).
-PROSE_WORDS = 4
-
-
-def described_types(doc: str | None) -> dict[str, str]:
-    """Parameter name -> type for parameters a docstring describes in prose only (``mzCluster --
-    mass cluster dataframe with sample means``, ``:param names: list of sample names``, ``flag:
-    whether to ...``): the type word among the description's first words, or ``bool`` for a
-    description opening with "whether" or "if true". Why: most hand-written docstrings name the
-    type only so, and :func:`docstring_types` reads explicit type fields alone."""
-    out: dict[str, str] = {}
-    if not doc:
-        return out
-    for m in _PROSE_LINE.finditer(doc):
-        name, desc = m.group(1), m.group(2).lower()
-        if name in out or name in (
-            "param",
-            "type",
-            "returns",
-            "return",
-            "raises",
-            "yields",
-            "note",
-            "example",
-        ):
-            continue
-        if re.match(r"(whether|if true|true if|set to true)\b", desc):
-            out[name] = "bool"
-            continue
-        words = re.findall(r"[a-z_.]+", desc)[: PROSE_WORDS + 2]
-        head = " ".join(words)
-        best = None
-        for pattern, kind in _PROSE_TYPES:
-            hit = re.search(rf"\b(?:{pattern})\b", head)
-            if (
-                hit
-                and len(head[: hit.start()].split()) <= PROSE_WORDS
-                and (best is None or hit.start() < best[0])
-            ):
-                best = (hit.start(), kind, head[hit.start() :])
-        if best is not None:
-            # "list of strings" keeps its elements (family_of_type reads them), a table stays one
-            out[name] = best[1] if best[1] in ("DataFrame", "ndarray", "path") else best[2]
     return out
 
 
@@ -2522,7 +2458,6 @@ def infer_params(
         positional = positional[1:]
     defaults = defaults_of(func)
     doc = docstring_types(ast.get_docstring(func))
-    prose = described_types(ast.get_docstring(func))
     names = [p.arg for p in positional]
     sites = callsite_votes(repo_dir, func.name, names, func)
     decorated = decorator_evidence(func)
@@ -2532,10 +2467,6 @@ def infer_params(
         d = defaults.get(arg.arg)
         for fam, w in declared_votes(arg, d, doc).items():
             votes[fam] += w
-        if arg.arg not in doc and arg.annotation is None and arg.arg in prose:
-            fam = family_of_type(prose[arg.arg])  # a type named in prose: weaker than a type field
-            if fam:
-                votes[fam] += W_PROSE
         for fam in decorated.get(arg.arg, []):
             votes[fam] += W_DEFAULT
         for fam, w in sites.get(arg.arg, {}).items():
