@@ -408,24 +408,22 @@ def test_the_round_22_quotes_are_the_raw_outputs():
     assert "kill 3/10 and 2/10 of their hand mutants" in text
 
 
-def test_the_round_23_quotes_are_the_raw_outputs():
-    """The README's round-23 Python quotes: against round 22, no part moved (none gained, none
-    lost, hand mutants unchanged on the held-out parts); the 120-row dev sample gained one and
-    lost one, the factory's hand mutants went from 3 to 5 of 10, and the sample's hand-mutant
-    share rose. All as the committed raw runs hold."""
+def _nothing_moved(before: str, after: str) -> tuple[dict, dict, str]:
+    """A Python round that moved no task: against ``before``, every part of ``after``'s raw run
+    kept its tasks (none gained, none lost), hand mutants are unchanged on every part, and the
+    README quotes both held-out yields as unchanged. Returns (old run, new run, README text)."""
     bench = REPO / "docs" / "bench-results"
     old, new = (
-        json.loads((bench / f"synth_generalise_python_{n}.json").read_text()) for n in ("round22", "round23")
+        json.loads((bench / f"synth_generalise_python_{n}.json").read_text()) for n in (before, after)
     )
     text = _readme()
-    diff = _round_diff("synth_generalise_python_round22.json", "synth_generalise_python_round23.json")
+    diff = _round_diff(f"synth_generalise_python_{before}.json", f"synth_generalise_python_{after}.json")
     assert diff == {
         ("fresh-python", "heldout"): (50, 0, 0),
         ("upstream-python", "heldout"): (30, 0, 0),
         ("fresh-python", "dev"): (68, 0, 0),
         ("upstream-python", "dev"): (30, 0, 0),
     }, diff
-
     for group in ("fresh-python", "upstream-python"):
         for part in ("heldout", "dev"):
             assert _hand(old, group, part) == _hand(new, group, part), (group, part)
@@ -434,6 +432,16 @@ def test_the_round_23_quotes_are_the_raw_outputs():
         f"fresh Python unchanged at {f['validated']}/50 and upstream Python unchanged at {u['validated']}/30"
         in text
     )
+    return old, new, text
+
+
+def test_the_round_23_quotes_are_the_raw_outputs():
+    """The README's round-23 Python quotes: against round 22, no part moved (none gained, none
+    lost, hand mutants unchanged on the held-out parts); the 120-row dev sample gained one and
+    lost one, the factory's hand mutants went from 3 to 5 of 10, and the sample's hand-mutant
+    share rose. All as the committed raw runs hold."""
+    bench = REPO / "docs" / "bench-results"
+    old, new, text = _nothing_moved("round22", "round23")
     assert (
         f"hand mutants unchanged, {_hand(new, 'fresh-python', 'heldout')} and "
         f"{_hand(new, 'upstream-python', 'heldout')}" in text
@@ -481,25 +489,7 @@ def test_the_round_24_quotes_are_the_raw_outputs():
     mutants went from 7 to 3 of 7, which is all the sample's hand-mutant share moved by. All as the
     committed raw runs hold."""
     bench = REPO / "docs" / "bench-results"
-    old, new = (
-        json.loads((bench / f"synth_generalise_python_{n}.json").read_text()) for n in ("round23", "round24")
-    )
-    text = _readme()
-    diff = _round_diff("synth_generalise_python_round23.json", "synth_generalise_python_round24.json")
-    assert diff == {
-        ("fresh-python", "heldout"): (50, 0, 0),
-        ("upstream-python", "heldout"): (30, 0, 0),
-        ("fresh-python", "dev"): (68, 0, 0),
-        ("upstream-python", "dev"): (30, 0, 0),
-    }, diff
-    for group in ("fresh-python", "upstream-python"):
-        for part in ("heldout", "dev"):
-            assert _hand(old, group, part) == _hand(new, group, part), (group, part)
-    f, u = _s(new, "fresh-python", "heldout"), _s(new, "upstream-python", "heldout")
-    assert (
-        f"fresh Python unchanged at {f['validated']}/50 and upstream Python unchanged at {u['validated']}/30"
-        in text
-    )
+    old, new, text = _nothing_moved("round23", "round24")
     assert new["git"].startswith("b9c86cb") and "final code (`b9c86cb`)" in text
     chunks = next(t for t in new["tasks"] if t["part"] == "dev" and t["function_name"] == "_find_chunks")
     assert "kills 6 of 8 non-equivalent mutants" in chunks["reason"] and "mutant gate at 6 of 8" in text
