@@ -800,6 +800,10 @@ _OVERRIDE_CLASH = re.compile(
     r"error: (\w+)\([^)\n]*\) in [\w.]+ cannot override \w+\([^)\n]*\) in (\w+)\n[^\n]*\n[^\n]*\n"
     r"\s*return type ([\w.<>\[\], ?]+) is not compatible with"
 )
+#: ``this`` where another class is wanted: ``incompatible types: Main cannot be converted to Foo``.
+_SELF_AS = re.compile(r"error: incompatible types: Main cannot be converted to ([A-Z]\w*)\n")
+#: ``unreported exception X; must be caught or declared to be thrown``.
+_UNREPORTED = re.compile(r"error: unreported exception (\w+); must be caught or declared to be thrown")
 #: ``exception IOException is never thrown in body of corresponding try statement``.
 _NEVER_THROWN = re.compile(
     r"error: exception ([\w.]+) is never thrown in body of corresponding try statement"
@@ -993,12 +997,86 @@ def _dereferenced(line: str, col: int, names: set[str]) -> str | None:
     return m.group(1) if m and m.group(1) in names else None
 
 
+def _chain_end(line: str, col: int, names: set[str]) -> str | None:
+    """The stub name whose value a member chain starting at the caret ends in (``a.b.FLAG``,
+    ``a.b.count()``: the last member, not ``a``, is what javac could not convert)."""
+    if line[col : col + 1] == ".":  # javac's caret on a field access's dot: the field after it
+        after = re.match(r"\.\s*(\w+)", line[col:])
+        return after.group(1) if after and after.group(1) in names else None
+    chain = re.match(r"\w+(?:\s*\.\s*\w+)+", line[col:])
+    if chain is None:
+        return None
+    last = re.findall(r"\w+", chain.group(0))[-1]
+    return last if last in names else None
+
+
 def _symbol_at(line: str, col: int, names: set[str]) -> str | None:
     """The declared stub name the caret points at (or, for a dereference, just before it)."""
     hits = [(abs(m.start() - col), m.group(0)) for m in re.finditer(r"\w+", line) if m.group(0) in names]
     before = [h for h in hits if line.find(h[1]) <= col]
     pool = before or hits
     return min(pool)[1] if pool else None
+
+
+#: Words before a ``(`` that open no call.
+_KEYWORDS = frozenset({"if", "while", "for", "switch", "catch", "synchronized", "return"})
+
+
+def call_argument_at(line: str, col: int) -> tuple[str, int] | None:
+    """``(method name, argument index)`` of the innermost call whose argument list holds column
+    ``col`` of ``line`` (javac's caret under an argument it cannot convert), else None."""
+    depth, commas = 0, 0
+    for i in range(min(col, len(line)) - 1, -1, -1):
+        ch = line[i]
+        if ch in ")]}":
+            depth += 1
+        elif ch in "([{":
+            if depth == 0:
+                if ch != "(":
+                    return None
+                m = re.search(r"(\w+)\s*$", line[:i])
+                if m is None or m.group(1) in _KEYWORDS:
+                    return None
+                return m.group(1), commas
+            depth -= 1
+        elif ch == "," and depth == 0:
+            commas += 1
+    return None
+
+
+#: A guessed field or result whose type javac says lacks a member: ``location: variable header of
+#: type String`` under ``symbol: method getSequenceIndex(String)``.
+_MISSING_ON = re.compile(
+    r"error: cannot find symbol\n[^\n]*\n[^\n]*\n\s*symbol:\s+(?:variable|method) \w+[^\n]*\n"
+    r"\s*location: variable (\w+) of type ([\w.<>,\[\] ?]+)"
+)
+
+
+#: ``method get in interface List<E> cannot be applied to given types;`` with its line and caret.
+_NOT_APPLICABLE = re.compile(
+    r"error: method \w+ in (?:class|interface) ([\w.]+)(?:<[^\n]*?>)? cannot be applied to given types;"
+    r"\n([^\n]*)\n([ \t]*)\^"
+)
+
+
+def misguessed_owners(
+    errors: str, names: set[str], stub_types: set[str], type_of: Callable[[str], str | None]
+) -> list[str]:
+    """Stub names (fields, results) whose guessed type javac says has no such member, or no such
+    member taking these arguments (``flag.get()`` on a ``List``): the guess was a JDK type
+    (``String``, ``Integer``, ``Collection<Foo>``, an array) the golden treats as an object of
+    another class, so the name is retyped to a stub class of its own."""
+    out: list[str] = []
+    for m in _MISSING_ON.finditer(errors):
+        name, typ = m.group(1), m.group(2)
+        if name in names and _raw(typ) not in stub_types and name not in out:
+            out.append(name)
+    for m in _NOT_APPLICABLE.finditer(errors):
+        owner, line, col = m.group(1), m.group(2), len(m.group(3))
+        name = _dereferenced(line, col, names)
+        if name and _raw(type_of(name)) == owner and owner not in stub_types and name not in out:
+            out.append(name)
+    return out
 
 
 #: javac names the shape a guessed type lacks: ``for (T x : m())`` needs an array or an
@@ -1095,6 +1173,20 @@ class _Registry:
                 return spec[1]
         return None
 
+    def widen(self, name: str, index: int) -> bool:
+        """Make parameter ``index`` of every stub method ``name`` an ``Object``; False when
+        there is none or it already is one."""
+        hit = False
+        for (_, n), spec in self.methods.items():
+            if n == name and index < len(spec[0]) and spec[0][index] != "Object":
+                spec[0] = [*spec[0][:index], "Object", *spec[0][index + 1 :]]
+                hit = True
+        for i, (n, args, rtype) in enumerate(self.overloads):
+            if n == name and index < len(args) and args[index] != "Object":
+                self.overloads[i] = (n, [*args[:index], "Object", *args[index + 1 :]], rtype)
+                hit = True
+        return hit
+
     def names(self) -> set[str]:
         return {n for _, n in self.fields} | {n for _, n in self.methods}
 
@@ -1168,6 +1260,9 @@ def complete(
     reg = _Registry()
     guessed: dict[str, str] = {}  # simple name -> class imported because one jar declares it
     retyped: set[str] = set()
+    jdk_exceptions: dict[str, str] = {}  # simple name -> the JDK exception class imported for it
+    jdk_refused: set[str] = set()  # exception names whose JDK class the golden does not fit
+    objectified: set[str] = set()  # names retyped to a stub class because their guess lacked a member
     for t in _unknown_types(subject, gen, libs):
         _stub_type(subject, t).arity = type_arity(golden, t)
     for _ in range(ROUNDS + 2 * bool(subject.stub_types) + 2):
@@ -1216,6 +1311,13 @@ def complete(
                 added = True
         renames: list[tuple[str, str, str | None]] = []
         for source, wanted, line, col in _retypes(errors):
+            site = call_argument_at(line, col) if wanted is not None else None
+            if site is not None and reg.widen(*site):
+                # a stub called with another type at another site (``Utils.nonNull(ps)``, then
+                # ``Utils.nonNull(e)``): its parameter types came from the first call javac
+                # named, so the parameter takes any object (a stub shows it as a value)
+                added = True
+                continue
             outer = re.search(r"(?<![\w.])((?:[A-Z]\w*\.)+)" + re.escape(source) + r"\b", line)
             if outer:
                 # javac names a nested class by its simple name (``Double``); the line says which
@@ -1239,8 +1341,10 @@ def complete(
                 added = True  # one stub passed where another is wanted: it becomes a subclass
                 continue
             # the caret is on a call's ``(`` or a dereference's ``.``: the name just before it
-            name = _dereferenced(line, col, reg.names() - retyped) or _symbol_at(
-                line, col, reg.names() - retyped
+            name = (
+                (None if wanted is None else _chain_end(line, col, reg.names() - retyped))
+                or _dereferenced(line, col, reg.names() - retyped)
+                or _symbol_at(line, col, reg.names() - retyped)
             )
             if name is None:
                 continue
@@ -1259,6 +1363,12 @@ def complete(
         for name, new, owner in shape_retypes(errors, reg.names(), reg.type_of):
             if name not in retyped and f"{owner}.{name}" not in retyped:
                 renames.append((name, new, owner if owner in subject.stub_types else None))
+        for name in misguessed_owners(
+            errors, reg.names() - objectified, set(subject.stub_types), reg.type_of
+        ):
+            if not any(r[0] == name for r in renames):  # a type javac names wins over a stub class
+                objectified.add(name)  # once: a stub class of its own has any member javac names
+                renames.append((name, f"BcType_{name}", None))
         firsts: dict[tuple[str, str | None], str] = {}
         for name, new, owner in renames:  # one change per name and round: later errors may stem from it
             firsts.setdefault((name, owner), new)
@@ -1303,6 +1413,31 @@ def complete(
             if f"import {fq};" not in subject.imports:
                 subject.imports.append(f"import {fq};")
                 added = True
+        for name in dict.fromkeys(_SELF_AS.findall(errors)):
+            if subject.class_name == "Orig" and name not in JDK_CLASSES and name not in jdk_imported_names():
+                # ``return this`` (or ``this`` passed on) where a ``SampleDBBuilder`` is wanted: the
+                # golden's class, whose name the row does not give, is that class
+                subject.stub_types.pop(name, None)
+                subject.repo_types.pop(name, None)
+                if name in guessed:  # a jar's class of that name was a guess: this class is the project's
+                    dropped = f"import {guessed.pop(name)};"
+                    subject.imports = [i for i in subject.imports if i != dropped]
+                for key in [k for k in reg.methods if k[0] == name]:
+                    del reg.methods[key]  # its members are the class's own: javac names them again
+                for key in [k for k in reg.fields if k[0] == name]:
+                    del reg.fields[key]
+                done.difference_update({k for k in done if k[0] == name})
+                subject.class_name = name
+                added = True
+        for name in dict.fromkeys(_UNREPORTED.findall(errors)):
+            if name in jdk_exceptions:
+                # the JDK's class is checked where the project's is not (thrown, never declared):
+                # the project's own, an unchecked stand-in as for any exception with no source
+                dropped = f"import {jdk_exceptions.pop(name)};"
+                subject.imports = [i for i in subject.imports if i != dropped]
+                jdk_refused.add(name)
+                done.discard((None, name))
+                added = True
         missing = [m for m in missing_symbols(errors) if (m[3], m[1]) not in done]
         if missing and subject.name == "main":
             # the separate driver class holds the harness helpers, not the golden's class
@@ -1337,6 +1472,13 @@ def complete(
                 # a project's exception class: thrown and caught by name, nothing else (declared
                 # once, though javac names it missing from several places)
                 if any(re.match(rf"class {name}\b", c) for c in subject.stub_classes):
+                    continue
+                jdk = jdk_class(name, golden) if name not in jdk_refused else None
+                if jdk is not None:
+                    # the JDK's (``java.net.MalformedURLException`` around ``new URL(s)``): a JDK
+                    # call throws that class, so an unchecked stand-in would leave it uncaught
+                    subject.imports.append(f"import {jdk};")
+                    jdk_exceptions[name] = jdk
                     continue
                 subject.stub_classes.append(
                     f"class {name} extends RuntimeException {{\n"
