@@ -1,0 +1,169 @@
+"""Java stubs whose first guess javac rejects: made-up goldens, each compiled and run on the host.
+
+Round 25's rules (``biocoder_metric.synth.java_stubs``): a stub called with other argument types
+at another call site, a guessed JDK type lacking what the golden calls on it, the value a member
+chain ends in, ``this`` where a class is wanted, and a JDK exception thrown by a JDK call.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from biocoder_metric.execution import harness
+from biocoder_metric.synth.java_stubs import call_argument_at, misguessed_owners
+from biocoder_metric.synth.pipeline import SynthOptions, candidates
+
+pytestmark = pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac) to compile the harness")
+
+
+def _harness(golden: str, name: str) -> str:
+    row = {"task_id": "java_t", "language": "java", "function_name": name, "golden_code": golden,
+           "file_path": None, "repository": None, "metadata": "{}", "signature": None}  # fmt: skip
+    cands, reason, _ = candidates(row, SynthOptions(), [])
+    assert reason is None and cands, reason
+    return cands[0][2]
+
+
+def _run(tmp_path: Path, golden: str, name: str, ctx: str, seed: int = 3) -> str:
+    """The golden in its harness, compiled and run on the host (our own code); its stdout."""
+    row = {"task_id": "t", "language": "java", "function_name": name, "context": ctx, "signature": None}
+    prog = harness.build_harness_programs(row, golden, fuzz_cases=1, seed=seed)[0]
+    out = tmp_path / f"s{seed}"
+    out.mkdir()
+    (out / "Main.java").write_text(prog)
+    done = subprocess.run(["javac", "-d", str(out), str(out / "Main.java")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    ran = subprocess.run(["java", "-cp", str(out), "Main"], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr[-1000:]
+    return ran.stdout
+
+
+def test_where_a_call_argument_is_found_from_the_caret():
+    line = "    Checks.notNull(window, lookup(a, b), \"window\");"
+    assert call_argument_at(line, line.index("window")) == ("notNull", 0)
+    assert call_argument_at(line, line.index('"window"')) == ("notNull", 2)
+    assert call_argument_at(line, line.index("b)")) == ("lookup", 1)
+    assert call_argument_at("    if (flag) {", 8) is None  # a condition, not a call
+
+
+def test_a_stub_called_with_other_types_at_other_sites_takes_any_object(tmp_path: Path):
+    """``Checks.notNull(reads, ...)`` then ``Checks.notNull(window, ...)``: javac typed the stub
+    from one call; the other did not compile ("int[] cannot be converted to List<String>")."""
+    golden = (
+        "public static int covered(List<String> reads, int[] window, boolean strict) {\n"
+        "    Checks.notNull(reads, \"reads\");\n"
+        "    Checks.notNull(window, \"window\");\n"
+        "    Checks.require(strict, \"strict\");\n"
+        "    Checks.require(window.length, \"width\");\n"
+        "    int n = 0;\n"
+        "    for (String r : reads) if (r.length() >= window.length) n++;\n"
+        "    return n;\n}"
+    )
+    ctx = _harness(golden, "covered")
+    assert re.search(r"void notNull\(Object _p0, String _p1\)", ctx), ctx
+    out = _run(tmp_path, golden, "covered", ctx)
+    assert "stub call: Checks.notNull" in out and "stub call: Checks.require" in out, out
+    assert len(set(re.findall(r"^result: (.*)$", out, re.M))) > 1, out
+
+
+def test_a_guessed_jdk_type_lacking_a_member_becomes_a_stub_class(tmp_path: Path):
+    """``index.isEmpty()`` reads as a List; ``index.offset(key)`` is no List method, so ``index``
+    is an object of a class with no source, whose members are stubbed as javac names them."""
+    golden = (
+        "public int locate(String key, int shift) {\n"
+        "    if (index.isEmpty()) {\n"
+        "        return -1;\n"
+        "    }\n"
+        "    return index.offset(key) + shift;\n}"
+    )
+    ctx = _harness(golden, "locate")
+    assert "BcType_index index" in ctx, ctx
+    out = _run(tmp_path, golden, "locate", ctx)
+    assert len(set(re.findall(r"^result: (.*)$", out, re.M))) > 1, out
+
+
+def test_a_guessed_list_called_with_no_index_becomes_a_stub_class(tmp_path: Path):
+    """``toggle.get()`` with ``toggle.size()`` beside it: a List has no ``get()``; javac says so as
+    "method get in interface List<E> cannot be applied to given types"."""
+    golden = (
+        "public static int weight(int base) {\n"
+        "    if (toggle.size() > 2 && toggle.get()) {\n"
+        "        return base * 2;\n"
+        "    }\n"
+        "    return base;\n}"
+    )
+    assert misguessed_owners(
+        "Main.java:3: error: method get in interface List<E> cannot be applied to given types;\n"
+        "    if (toggle.size() > 2 && toggle.get()) {\n"
+        "                                   ^\n",
+        {"toggle"}, set(), lambda n: "List<Integer>",
+    ) == ["toggle"]  # fmt: skip
+    ctx = _harness(golden, "weight")
+    assert "BcType_toggle toggle" in ctx, ctx
+    _run(tmp_path, golden, "weight", ctx)
+
+
+def test_the_value_a_member_chain_ends_in_is_what_javac_could_not_convert(tmp_path: Path):
+    """``if (settings.verbose)``: javac's caret is on the dot; the field guessed wrong is
+    ``verbose``, not ``settings`` (retyping that one made it a boolean that has no members)."""
+    golden = (
+        "public static String label(String name) {\n"
+        "    if (settings.verbose) {\n"
+        "        return name + \":\" + settings.depth;\n"
+        "    }\n"
+        "    return name;\n}"
+    )
+    ctx = _harness(golden, "label")
+    assert re.search(r"boolean verbose;", ctx), ctx
+    out = _run(tmp_path, golden, "label", ctx)
+    results = set(re.findall(r"^result: (.*)$", out, re.M))
+    assert any(":" in r for r in results) and any(":" not in r for r in results), out
+
+
+def test_this_returned_where_a_class_is_wanted_names_the_golden_class(tmp_path: Path):
+    """A builder's ``return this`` typed ``ReadWindowBuilder``: the row does not name the class,
+    the return does, so the harness's class is that one (before: "Main cannot be converted")."""
+    golden = (
+        "public ReadWindowBuilder withFlank(int flank) {\n"
+        "    this.flank = Math.max(flank, 0);\n"
+        "    this.width = this.flank * 2 + 1;\n"
+        "    return this;\n}"
+    )
+    ctx = _harness(golden, "withFlank")
+    assert "class ReadWindowBuilder" in ctx and "class Main extends ReadWindowBuilder" in ctx, ctx
+    out = _run(tmp_path, golden, "withFlank", ctx)
+    assert re.search(r"width: \d+", out), out
+
+
+def test_a_jdk_exception_a_jdk_call_throws_is_imported_and_a_thrown_one_may_stay_a_stub(tmp_path: Path):
+    """``new URL(s)`` throws java.net's checked ``MalformedURLException``: an unchecked stand-in
+    of that name left it uncaught ("unreported exception"). A golden that throws one without
+    declaring it keeps the stand-in (the project's own class of that name is unchecked)."""
+    golden = (
+        "public static String hostOf(String address) {\n"
+        "    URL url = null;\n"
+        "    try {\n"
+        "        url = new URL(address);\n"
+        "    } catch (MalformedURLException e) {\n"
+        "        return \"bad\";\n"
+        "    }\n"
+        "    return url.getHost();\n}"
+    )
+    ctx = _harness(golden, "hostOf")
+    assert "import java.net.MalformedURLException;" in ctx, ctx
+    _run(tmp_path, golden, "hostOf", ctx)
+    thrown = (
+        "public static String check(String s) {\n"
+        "    if (s.isEmpty()) {\n"
+        "        throw new MalformedURLException(\"empty\");\n"
+        "    }\n"
+        "    return s.trim();\n}"
+    )
+    ctx = _harness(thrown, "check")
+    assert "import java.net.MalformedURLException;" not in ctx
+    assert "class MalformedURLException extends RuntimeException" in ctx, ctx
