@@ -18,7 +18,9 @@ from biocoder_metric.execution import harness
 from biocoder_metric.synth.java_stubs import call_argument_at, misguessed_owners
 from biocoder_metric.synth.pipeline import SynthOptions, candidates
 
-pytestmark = pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac) to compile the harness")
+pytestmark = pytest.mark.skipif(
+    shutil.which("javac") is None, reason="needs a JDK (javac) to compile the harness"
+)
 
 
 def _harness(golden: str, name: str) -> str:
@@ -36,7 +38,9 @@ def _run(tmp_path: Path, golden: str, name: str, ctx: str, seed: int = 3) -> str
     out = tmp_path / f"s{seed}"
     out.mkdir()
     (out / "Main.java").write_text(prog)
-    done = subprocess.run(["javac", "-d", str(out), str(out / "Main.java")], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        ["javac", "-d", str(out), str(out / "Main.java")], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     ran = subprocess.run(["java", "-cp", str(out), "Main"], capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0, ran.stderr[-1000:]
@@ -44,7 +48,7 @@ def _run(tmp_path: Path, golden: str, name: str, ctx: str, seed: int = 3) -> str
 
 
 def test_where_a_call_argument_is_found_from_the_caret():
-    line = "    Checks.notNull(window, lookup(a, b), \"window\");"
+    line = '    Checks.notNull(window, lookup(a, b), "window");'
     assert call_argument_at(line, line.index("window")) == ("notNull", 0)
     assert call_argument_at(line, line.index('"window"')) == ("notNull", 2)
     assert call_argument_at(line, line.index("b)")) == ("lookup", 1)
@@ -56,10 +60,10 @@ def test_a_stub_called_with_other_types_at_other_sites_takes_any_object(tmp_path
     from one call; the other did not compile ("int[] cannot be converted to List<String>")."""
     golden = (
         "public static int covered(List<String> reads, int[] window, boolean strict) {\n"
-        "    Checks.notNull(reads, \"reads\");\n"
-        "    Checks.notNull(window, \"window\");\n"
-        "    Checks.require(strict, \"strict\");\n"
-        "    Checks.require(window.length, \"width\");\n"
+        '    Checks.notNull(reads, "reads");\n'
+        '    Checks.notNull(window, "window");\n'
+        '    Checks.require(strict, "strict");\n'
+        '    Checks.require(window.length, "width");\n'
         "    int n = 0;\n"
         "    for (String r : reads) if (r.length() >= window.length) n++;\n"
         "    return n;\n}"
@@ -114,7 +118,7 @@ def test_the_value_a_member_chain_ends_in_is_what_javac_could_not_convert(tmp_pa
     golden = (
         "public static String label(String name) {\n"
         "    if (settings.verbose) {\n"
-        "        return name + \":\" + settings.depth;\n"
+        '        return name + ":" + settings.depth;\n'
         "    }\n"
         "    return name;\n}"
     )
@@ -150,7 +154,7 @@ def test_a_jdk_exception_a_jdk_call_throws_is_imported_and_a_thrown_one_may_stay
         "    try {\n"
         "        url = new URL(address);\n"
         "    } catch (MalformedURLException e) {\n"
-        "        return \"bad\";\n"
+        '        return "bad";\n'
         "    }\n"
         "    return url.getHost();\n}"
     )
@@ -160,7 +164,7 @@ def test_a_jdk_exception_a_jdk_call_throws_is_imported_and_a_thrown_one_may_stay
     thrown = (
         "public static String check(String s) {\n"
         "    if (s.isEmpty()) {\n"
-        "        throw new MalformedURLException(\"empty\");\n"
+        '        throw new MalformedURLException("empty");\n'
         "    }\n"
         "    return s.trim();\n}"
     )
