@@ -970,7 +970,7 @@ def generator(
         if arg in (None, "?", "Object"):
             return "new Class<?>[] {String.class, Integer.class, Double.class, List.class, Object.class}[_r.nextInt(5)]"
         return f"{arg}.class" if arg in rt or arg in _BOXED or arg == "String" else None
-    gb = re.match(r"([A-Z]\w*)<(.+)>$", t)
+    gb = re.match(r"([A-Z][\w.]*)<(.+)>$", t)
     if gb and gb.group(1) in rt and not rt[gb.group(1)].enum:
         # a generic class of the project (``IntervalNode<S>``): built raw, cast to the type asked
         # for (unchecked, as the project's own raw code would be), so lists of them type-check too
@@ -1178,6 +1178,11 @@ _STUB_STATICS = (
 )
 
 
+def top_level_stubs(subject: JavaSubject) -> list:
+    """The stub classes declared on their own (a nested one is declared inside its outer class)."""
+    return [st for st in subject.stub_types.values() if "." not in st.name]
+
+
 def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
     """The harness program, or ``None`` when a parameter type has no generator."""
     lines = list(dict.fromkeys(subject.imports))
@@ -1198,7 +1203,7 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
         lines += [f"    {ln}" for ln in _STUB_STATICS]
         lines.append("}")
         lines.append("")
-        for st in subject.stub_types.values():
+        for st in top_level_stubs(subject):
             # top level: a stub with a parent stub reaches BcBase through it
             src = re.sub(
                 r"^static class (\w+(?:<[^>]*>)?) implements ",
@@ -1240,7 +1245,7 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
         # fields and helpers with no source (java_stubs): set per call, values drawn from arguments
         if not shared:  # (shared: declared in BcBase and the golden's class above)
             lines += [f"    {ln}" for ln in _STUB_STATICS]
-            for st in subject.stub_types.values():
+            for st in top_level_stubs(subject):
                 lines += ["    " + ln for ln in st.source(gen).splitlines()]
             lines += ["    " + cb.source() for cb in subject.stub_callbacks.values()]
             lines += [f"    {static}{qualified(t)} {n};" for t, n in subject.stub_fields]

@@ -109,8 +109,24 @@ def field_type(golden: str, name: str, return_type: str, member: bool = False) -
     if re.search(pre + n + r"\.(size|get|add|isEmpty|remove|contains)\s*\(", mask):
         if re.search(pre + n + r"\.(containsKey|put|keySet|values|entrySet)\s*\(", mask):
             return "Map<String,Integer>"
-        m2 = re.search(r"\b(" + _TYPE + r")\s+\w+\s*=\s*" + pre + n + r"\.get\s*\(", mask)
-        elem = BOXES.get(m2.group(1), m2.group(1)) if m2 else "Integer"
+        m2 = re.search(
+            r"(?<![\w.])(" + _TYPE + r"|[A-Z][\w.]*(?:<[^;=(){}]*>)?)\s+\w+\s*=\s*" + pre + n + r"\.get\s*\(",
+            mask,
+        )  # ``Map<K, V> m = field.get(k)``: the elements are what they are assigned to
+        loop = re.search(
+            r"for\s*\(\s*(?:final\s+)?("
+            + _TYPE
+            + r"|[A-Z][\w.]*(?:<[^;{}()]*?>)?(?:\[\])*)\s+\w+\s*:\s*"
+            + pre
+            + n
+            + r"\s*\)",
+            mask,
+        )  # ``for (VariantEffect v : effects)``: a collection of those
+        elem = (
+            BOXES.get(m2.group(1), m2.group(1))
+            if m2
+            else (BOXES.get(loop.group(1), loop.group(1)) if loop else "Integer")
+        )
         got = re.search(pre + n + r"\.get\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)(\s*\.\s*[A-Za-z_])?", mask)
         if got and got.group(2) and not m2:
             # an element used through its members (``sources.get(i).getSequence()``): an object of
@@ -436,6 +452,17 @@ def missing_symbols(errors: str) -> list[tuple[str, str, list[str], str | None, 
     out: list[tuple[str, str, list[str], str | None, bool]] = []
     blocks = re.split(r"\n(?=\S[^\n]*error:)", errors)
     for block in blocks:
+        nested = re.search(r"error: package ([A-Z]\w*)\.([A-Z]\w*) does not exist", block)
+        if nested:
+            # ``BaseUtils.Base.N`` with ``BaseUtils`` a stub: javac takes ``BaseUtils.Base`` for a
+            # package; it is a class nested in it
+            for item in (
+                ("class", nested.group(1), [], None, False),
+                ("class", nested.group(2), [], nested.group(1), True),
+            ):
+                if item not in out:
+                    out.append(item)
+            continue
         outer = re.search(r"error: package ([A-Z]\w*) does not exist", block)
         if outer:
             # ``new Rectangle2D.Double(...)`` with Rectangle2D not imported: javac takes the name
@@ -520,28 +547,37 @@ class StubType:
         self.methods: list[str] = []
         self.parent: str | None = None  # another stub it must be (``Node`` passed as ``Attributable``)
         self.arity = 0  # type parameters, when the golden writes it generic (``IntervalNode<S>``)
+        self.nested: list[StubType] = []  # classes declared inside it (``Constants.SpecFileFormat``)
+        self.annotation = False  # written as an annotation (``@VisibleForTesting``): it marks, nothing else
+
+    @property
+    def simple(self) -> str:
+        """The name it is declared by (``SpecFileFormat`` for the nested ``Constants.SpecFileFormat``)."""
+        return self.name.rsplit(".", 1)[-1]
 
     def source(self, gen: Callable[[str, str], str | None]) -> str:
         from biocoder_metric.synth.java_harness import qualified
 
+        if self.annotation:
+            return f"@interface {self.simple} {{ }}"
         # a root stub is comparable by identity: the golden sorts them (``Collections.sort``), keys
         # a TreeMap with them or calls ``compareTo``, as it would the project's comparable class
         extends = f" extends {self.parent}" if self.parent else " implements Comparable<Object>"
         # unused type parameters: the golden's ``IntervalNode<S>`` is a type, the stub's members
         # are typed from use (a raw ``new IntervalNode()`` is assignable to any of them)
         params = "<" + ", ".join(f"_BcT{i}" for i in range(self.arity)) + ">" if self.arity else ""
-        lines = [f"static class {self.name}{params}{extends} {{", "    long _bcId = _bcNextId();"]
+        lines = [f"static class {self.simple}{params}{extends} {{", "    long _bcId = _bcNextId();"]
         if not self.parent:
             lines.append(
                 f"    public int compareTo(Object _o) {{ return Long.compare(_bcId, (({self.name}) _o)._bcId); }}"
             )
-        lines.append(f"    {self.name}() {{ _bcFill(); }}")
+        lines.append(f"    {self.simple}() {{ _bcFill(); }}")
         for args in self.ctors:
             if not args:
                 continue  # the no-argument constructor is always declared
             params = ", ".join(f"{t} _p{i}" for i, t in enumerate(args))
             key = "new Object[]{" + ", ".join(f"_p{i}" for i in range(len(args))) + "}"
-            lines.append(f"    {self.name}({params}) {{ _bcId = _bcShow({key}).hashCode(); _bcFill(); }}")
+            lines.append(f"    {self.simple}({params}) {{ _bcId = _bcShow({key}).hashCode(); _bcFill(); }}")
         lines += [f"    {qualified(t)} {n};" for t, n in self.fields]
         for t, n in self.static_fields:  # read through the class (``Exon.INVALID_ID``): one value
             lines.append(
@@ -564,6 +600,8 @@ class StubType:
         lines.append("    }")
         for m in self.methods:
             lines += ["    " + ln for ln in m.splitlines()]
+        for inner in self.nested:
+            lines += ["    " + ln for ln in inner.source(gen).splitlines()]
         lines.append("}")
         return "\n".join(lines)
 
@@ -800,6 +838,10 @@ _OVERRIDE_CLASH = re.compile(
     r"error: (\w+)\([^)\n]*\) in [\w.]+ cannot override \w+\([^)\n]*\) in (\w+)\n[^\n]*\n[^\n]*\n"
     r"\s*return type ([\w.<>\[\], ?]+) is not compatible with"
 )
+#: ``Constants is not public in htsjdk.samtools.cram.compression.rans; cannot be accessed ...``.
+_NOT_PUBLIC = re.compile(r"error: (\w+) is not public in [\w.]+; cannot be accessed from outside package")
+#: A stub class written as an annotation (``@VisibleForTesting``).
+_NOT_ANNOTATION = re.compile(r"error: incompatible types: (\w+) cannot be converted to Annotation\n")
 #: ``this`` where another class is wanted: ``incompatible types: Main cannot be converted to Foo``.
 _SELF_AS = re.compile(r"error: incompatible types: Main cannot be converted to ([A-Z]\w*)\n")
 #: ``unreported exception X; must be caught or declared to be thrown``.
@@ -891,7 +933,32 @@ def _stub_type(subject, name: str) -> StubType:
     if name not in subject.stub_types:
         subject.stub_types[name] = StubType(name)
         subject.repo_types[name] = RepoType(name=name, source="", ctor=[])  # ``new Name()``
+        outer = name.rsplit(".", 1)[0] if "." in name else None
+        if outer in subject.stub_types:  # declared inside the class it is reached through
+            subject.stub_types[outer].nested.append(subject.stub_types[name])
     return subject.stub_types[name]
+
+
+def _exception_stub(subject, name: str) -> int | None:
+    """Index in ``subject.stub_classes`` of the exception stand-in ``name``, or None."""
+    return next((i for i, c in enumerate(subject.stub_classes) if re.match(rf"class {name}\b", c)), None)
+
+
+def _nest_exception(subject, owner: str, name: str) -> None:
+    """Declare exception ``name`` inside the stand-in ``owner``, extending it."""
+    i = _exception_stub(subject, owner)
+    if i is None or re.search(rf"static class {name}\b", subject.stub_classes[i]):
+        return
+    inner = (
+        f"    static class {name} extends {owner} {{\n"
+        f"        {name}() {{ super(); }}\n"
+        f"        {name}(String m) {{ super(m); }}\n"
+        f"        {name}(String m, Throwable t) {{ super(m, t); }}\n"
+        f"        {name}(Throwable t) {{ super(t); }}\n"
+        f"    }}\n"
+    )
+    text = subject.stub_classes[i]
+    subject.stub_classes[i] = text[: text.rstrip().rfind("}")] + inner + "}"
 
 
 def _subclass(subject, source: str, wanted: str | None) -> bool:
@@ -1266,6 +1333,18 @@ def complete(
     for t in _unknown_types(subject, gen, libs):
         _stub_type(subject, t).arity = type_arity(golden, t)
     for _ in range(ROUNDS + 2 * bool(subject.stub_types) + 2):
+        for spec in [*reg.fields.values(), *reg.methods.values()]:
+            for dotted in re.findall(
+                r"(?<![\w.])([A-Z]\w*\.[A-Z]\w*)", spec[1] if len(spec) == 3 else spec[0]
+            ):
+                outer = dotted.split(".")[0]
+                if outer in guessed and gen(dotted, "x") is None:
+                    # the jar's class of that name has no such nested class: the project's own is meant
+                    dropped = f"import {guessed.pop(outer)};"
+                    subject.imports = [i for i in subject.imports if i != dropped]
+                    _stub_type(subject, outer)
+                if outer in subject.stub_types:
+                    _stub_type(subject, dotted)  # a helper's ``Constants.SpecFileFormat``: nested in its stub
         why = reg.apply(subject, gen)
         if why:
             return why
@@ -1304,8 +1383,10 @@ def complete(
                     reg.throws[name].append(exc)
                     added = True
         for name in dict.fromkeys(_NOT_GENERIC.findall(errors)):
-            st = subject.stub_types.get(name)
-            arity = type_arity(golden, name) if st is not None else 0
+            st = subject.stub_types.get(name) or next(
+                (t for t in subject.stub_types.values() if t.simple == name), None
+            )  # javac names a nested stub by its simple name
+            arity = type_arity(golden, st.name) if st is not None else 0
             if st is not None and arity and st.arity != arity:
                 st.arity = arity  # written ``IntervalNode<S>``: the stub takes that many type parameters
                 added = True
@@ -1413,6 +1494,18 @@ def complete(
             if f"import {fq};" not in subject.imports:
                 subject.imports.append(f"import {fq};")
                 added = True
+        for name in dict.fromkeys(_NOT_PUBLIC.findall(errors)):
+            if name in guessed:
+                # the one jar class of that name is package-private (htsjdk's ``Constants``): not
+                # the golden's, which is the project's own, a stub of what the golden uses
+                dropped = f"import {guessed.pop(name)};"
+                subject.imports = [i for i in subject.imports if i != dropped]
+                _stub_type(subject, name)
+                added = True
+        for name in dict.fromkeys(_NOT_ANNOTATION.findall(errors)):
+            if name in subject.stub_types and not subject.stub_types[name].annotation:
+                subject.stub_types[name].annotation = True  # ``@VisibleForTesting``: an annotation type
+                added = True
         for name in dict.fromkeys(_SELF_AS.findall(errors)):
             if subject.class_name == "Orig" and name not in JDK_CLASSES and name not in jdk_imported_names():
                 # ``return this`` (or ``this`` passed on) where a ``SampleDBBuilder`` is wanted: the
@@ -1462,6 +1555,22 @@ def complete(
                 owner, static = None, False
                 subject.stubs_shared = True
             if owner is not None and owner not in subject.stub_types:
+                # javac names a nested stub by its simple name (``location: class SpecIdFormat``)
+                owner = next((t.name for t in subject.stub_types.values() if t.simple == owner), owner)
+            if kind == "class" and owner is not None and owner in guessed:
+                # the one jar class of that name has no such nested class: the golden's is the
+                # project's own (a stub), with the nested class inside it
+                dropped = f"import {guessed.pop(owner)};"
+                subject.imports = [i for i in subject.imports if i != dropped]
+                _stub_type(subject, owner)
+                _stub_type(subject, f"{owner}.{name}").arity = type_arity(golden, f"{owner}.{name}")
+                continue
+            if kind == "class" and owner is not None and _exception_stub(subject, owner) is not None:
+                # ``new UserException.CouldNotCreateOutputFile(msg, e)``: an exception nested in
+                # a project's exception class, a kind of it
+                _nest_exception(subject, owner, name)
+                continue
+            if owner is not None and owner not in subject.stub_types:
                 if firsts:
                     # a member of a type retyped this round (``area`` was a List, is now a
                     # Rectangle2D.Double): the next compile says whether it is still missing
@@ -1489,12 +1598,22 @@ def complete(
                     f"}}"
                 )
                 continue
+            if kind == "class" and owner is not None and owner in subject.stub_types:
+                # ``Constants.SpecFileFormat`` written as a type (``ImmutableList.Builder<String>``,
+                # ``new UserException.CouldNotCreateOutputFile(...)``): a class nested in a stub
+                # class, declared inside it, whose members javac names next
+                nested = _stub_type(subject, f"{owner}.{name}")
+                nested.arity = type_arity(golden, nested.name) or nested.arity
+                continue
+
             if (
                 kind == "variable"
                 and owner is not None
                 and owner in subject.stub_types
                 and name[:1].isupper()
                 and not name.isupper()
+                and not any(k == "class" and n == name and o == owner for k, n, _, o, _ in missing)
+                and f"{owner}.{name}" not in subject.stub_types
             ):
                 # ``JSONStringer.Scope.NULL``: a class nested in a stub class. Java reads a static
                 # member through any expression of its type, so a static field of a stub class of
