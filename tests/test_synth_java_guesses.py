@@ -171,3 +171,61 @@ def test_a_jdk_exception_a_jdk_call_throws_is_imported_and_a_thrown_one_may_stay
     ctx = _harness(thrown, "check")
     assert "import java.net.MalformedURLException;" not in ctx
     assert "class MalformedURLException extends RuntimeException" in ctx, ctx
+
+
+def test_classes_nested_in_a_stub_class_are_declared_inside_it(tmp_path: Path):
+    """``Registry.Kind`` written as a type and read through (``Registry.Kind.PLAIN``), a generic
+    ``Table.Builder<String>`` and ``Codes.Base.N.weight`` (javac: "package Codes.Base does not
+    exist"): classes nested in classes with no source, declared inside their stubs."""
+    golden = (
+        "public static Registry.Kind kindOf(String name, int w) {\n"
+        "    Table.Builder<String> b = new Table.Builder<String>();\n"
+        "    b.add(name);\n"
+        "    if (name.length() > w + Codes.Base.N.weight) {\n"
+        "        return Registry.Kind.LONG;\n"
+        "    }\n"
+        "    return b.size() > 1 ? Registry.Kind.PLAIN : Registry.Kind.SHORT;\n}"
+    )
+    ctx = _harness(golden, "kindOf")
+    for outer, inner in (("Registry", "Kind"), ("Table", "Builder"), ("Codes", "Base")):
+        block = re.search(rf"static class {outer} implements.*?\n(    )?}}\n", ctx, re.S)
+        assert block and f"static class {inner}" in block.group(0), (outer, ctx)
+    assert re.search(r"static class Builder<_BcT0>", ctx), ctx
+    out = _run(tmp_path, golden, "kindOf", ctx)
+    assert len(set(re.findall(r"^result: (.*)$", out, re.M))) > 1, out
+
+
+def test_an_exception_nested_in_a_project_exception_and_an_annotation_with_no_source(tmp_path: Path):
+    """``new ToolError.CannotWrite(msg, e)`` (a kind of the project's ``ToolError``) and a
+    ``@Reviewed`` annotation on the golden: both compile; the harness catches what is thrown."""
+    golden = (
+        "@Reviewed\n"
+        "public static int closeAll(List<String> names, boolean fail) {\n"
+        "    if (fail && names.size() > 2) {\n"
+        '        throw new ToolError.CannotWrite("cannot close " + names.get(0), new IllegalStateException());\n'
+        "    }\n"
+        "    return names.size();\n}"
+    )
+    ctx = _harness(golden, "closeAll")
+    assert "@interface Reviewed" in ctx, ctx
+    assert re.search(r"static class CannotWrite extends ToolError", ctx), ctx
+    out = _run(tmp_path, golden, "closeAll", ctx)
+    assert "exception: CannotWrite" in out and re.search(r"^result: \d+$", out, re.M), out
+
+
+def test_a_collection_field_holds_what_its_loop_or_typed_get_says():
+    """``for (Effect e : effects)`` beside ``effects.isEmpty()``: a list of ``Effect``, not of
+    ``Integer`` (javac then rejected ``Effect worst = effects.iterator().next()``); a
+    ``Map<String, Effect> m = byGene.get(g)`` makes ``byGene`` hold maps."""
+    from biocoder_metric.synth.java_stubs import field_type
+
+    golden = (
+        "public Effect worst(String gene) {\n"
+        "    if (effects.isEmpty()) return null;\n"
+        "    Effect w = effects.iterator().next();\n"
+        "    for (Effect e : effects) if (e.rank() > w.rank()) w = e;\n"
+        "    Map<String, Effect> m = byGene.get(gene);\n"
+        "    return m == null ? w : m.get(gene);\n}"
+    )
+    assert field_type(golden, "effects", "Effect") == "List<Effect>"
+    assert field_type(golden, "byGene", "Effect") == "Map<String,Map<String, Effect>>"

@@ -128,7 +128,7 @@ def field_type(golden: str, name: str, return_type: str, member: bool = False) -
             else (BOXES.get(loop.group(1), loop.group(1)) if loop else "Integer")
         )
         got = re.search(pre + n + r"\.get\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)(\s*\.\s*[A-Za-z_])?", mask)
-        if got and got.group(2) and not m2:
+        if got and got.group(2) and not (m2 and re.fullmatch(_TYPE, m2.group(1))):
             # an element used through its members (``sources.get(i).getSequence()``): an object of
             # a class with no source, not a number (javac: "int cannot be dereferenced")
             elem = f"BcType_{name}Item"
@@ -1421,6 +1421,13 @@ def complete(
             if _subclass(subject, _raw(source), _raw(wanted)):
                 added = True  # one stub passed where another is wanted: it becomes a subclass
                 continue
+            if line[col : col + 1] == "?" and wanted is not None:
+                # ``c ? Kind.PLAIN : Kind.SHORT``: javac points at the ``?``; the guesses that
+                # could not convert are the branches' (those of the guessed type)
+                for branch in dict.fromkeys(re.findall(r"\w+", line[col:])):
+                    if branch in reg.names() - retyped and reg.type_of(branch) == source:
+                        renames.append((branch, wanted, None))
+                continue
             # the caret is on a call's ``(`` or a dereference's ``.``: the name just before it
             name = (
                 (None if wanted is None else _chain_end(line, col, reg.names() - retyped))
@@ -1557,6 +1564,15 @@ def complete(
             if owner is not None and owner not in subject.stub_types:
                 # javac names a nested stub by its simple name (``location: class SpecIdFormat``)
                 owner = next((t.name for t in subject.stub_types.values() if t.simple == owner), owner)
+            if (
+                kind == "variable"
+                and owner is not None
+                and (
+                    f"{owner}.{name}" in subject.stub_types
+                    or any(k == "class" and n == name and o == owner for k, n, _, o, _ in missing)
+                )
+            ):
+                continue  # ``Registry.Kind.LONG``: read through the nested class ``Registry.Kind``
             if kind == "class" and owner is not None and owner in guessed:
                 # the one jar class of that name has no such nested class: the golden's is the
                 # project's own (a stub), with the nested class inside it
