@@ -31,18 +31,23 @@ def _harness(golden: str, name: str) -> str:
     return cands[0][2]
 
 
-def _run(tmp_path: Path, golden: str, name: str, ctx: str, seed: int = 3) -> str:
+def _run(
+    tmp_path: Path, golden: str, name: str, ctx: str, seed: int = 3, classpath: list[str] | None = None
+) -> str:
     """The golden in its harness, compiled and run on the host (our own code); its stdout."""
     row = {"task_id": "t", "language": "java", "function_name": name, "context": ctx, "signature": None}
     prog = harness.build_harness_programs(row, golden, fuzz_cases=1, seed=seed)[0]
     out = tmp_path / f"s{seed}"
     out.mkdir()
     (out / "Main.java").write_text(prog)
+    cp = ":".join(classpath or [])
     done = subprocess.run(
-        ["javac", "-d", str(out), str(out / "Main.java")], capture_output=True, text=True, timeout=120
-    )
+        ["javac", *(["-cp", cp] if cp else []), "-d", str(out), str(out / "Main.java")],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
-    ran = subprocess.run(["java", "-cp", str(out), "Main"], capture_output=True, text=True, timeout=120)
+    run_cp = ":".join([str(out), *(classpath or [])])
+    ran = subprocess.run(["java", "-cp", run_cp, "Main"], capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0, ran.stderr[-1000:]
     return ran.stdout
 
@@ -229,3 +234,28 @@ def test_a_collection_field_holds_what_its_loop_or_typed_get_says():
     )
     assert field_type(golden, "effects", "Effect") == "List<Effect>"
     assert field_type(golden, "byGene", "Effect") == "Map<String,Map<String, Effect>>"
+
+
+def test_a_library_class_is_built_through_a_constructor_the_harness_can_fill(tmp_path: Path):
+    """htsjdk's ``CRAMVersion`` (a class, ``new CRAMVersion(int, int)``) and its
+    ``ValidationStringency`` (an enum) had no generator, so such a task stayed golden-only; read
+    with ``javap`` from the image's jar, each is built from drawn arguments or drawn values."""
+    from biocoder_metric.sandbox.runtime.protocol import java_libs
+
+    libs = java_libs()
+    if not any(lib.endswith("htsjdk.jar") for lib in libs):
+        pytest.skip("needs the image's htsjdk.jar")
+    golden = (
+        "public static String describe(CRAMVersion version, ValidationStringency strictness, int extra) {\n"
+        "    if (strictness == ValidationStringency.STRICT && version.getMajor() < 3) {\n"
+        '        return "old:" + version.getMinor();\n'
+        "    }\n"
+        '    return version.toString() + "/" + strictness.name() + "/" + extra;\n}'
+    )
+    ctx = _harness(golden, "describe")
+    assert re.search(r"new CRAMVersion\(_r\.nextInt\(\d+\), _r\.nextInt\(\d+\)\)", ctx), ctx
+    assert "ValidationStringency.values()[" in ctx, ctx
+    out = "".join(_run(tmp_path, golden, "describe", ctx, seed=s, classpath=libs) for s in (3, 4, 5))
+    results = set(re.findall(r"^result: (.*)$", out, re.M))
+    assert len(results) > 5, out
+    assert len({r.split("/")[1] for r in results if r.count("/") == 2}) > 1, out  # drawn enum values

@@ -939,6 +939,94 @@ def _stub_type(subject, name: str) -> StubType:
     return subject.stub_types[name]
 
 
+@functools.cache
+def _jar_javap(fq: str, classpath: str) -> str:
+    """``javap -public`` of a class in the image's jars ('' when javap cannot read it)."""
+    javap = shutil.which("javap")
+    if not javap:
+        return ""
+    try:
+        done = subprocess.run(
+            [javap, "-public", "-cp", classpath, fq], capture_output=True, text=True, timeout=60
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return done.stdout if done.returncode == 0 else ""
+
+
+def _plain_type(typ: str) -> str:
+    """javap's ``java.util.List<java.lang.String>`` as the harness writes it (``List<String>``)."""
+    return re.sub(r"\bjava\.(?:lang|util)\.(?=[A-Z])", "", typ.replace("...", "[]")).replace(" ", "")
+
+
+#: Most parameters of a library constructor the harness draws arguments for.
+JAR_CTOR_PARAMS = 4
+
+
+def jar_type(name: str, libs: list[str], gen: Callable[[str, str], str | None]):
+    """A library class of the image's jars (``VCFHeader``, ``CRAMVersion``) built through a public
+    constructor whose arguments the harness can draw (the one with the most, up to
+    :data:`JAR_CTOR_PARAMS`, so inputs vary), or an enum drawn from its values; None for an
+    abstract class, an interface, a class with no such constructor, or a name several jars have.
+
+    Why: a parameter or field of such a class had no generator, so the task stayed golden-only
+    ("no generator for type"); a person would construct one with made-up arguments.
+    """
+    from biocoder_metric.synth.java_harness import JavaParam, RepoType, split_params
+
+    simple = name.rsplit(".", 1)[-1]
+    found = class_index(libs).get(simple, [])
+    if "." in name:  # written fully qualified (``List<uk.ac.ebi...CvLookup>``): that class
+        found = [f for f in found if f == name]
+    if len(found) != 1:
+        return None
+    fq = found[0]
+    out = _jar_javap(fq, ":".join(libs))
+    head = re.search(
+        r"^public\s+(?:final\s+)?(abstract\s+)?(class|interface|enum)\s+" + re.escape(fq) + r"\b", out, re.M
+    )
+    if head is None or head.group(1) or head.group(2) == "interface":
+        return None
+    if head.group(2) == "enum" or re.search(r"extends java\.lang\.Enum<", out):
+        return RepoType(name=name, source="", enum=True, imports=[f"import {fq};"])
+    best: list[JavaParam] | None = None
+    for m in re.finditer(r"^\s*public\s+" + re.escape(fq) + r"\(([^)]*)\)", out, re.M):
+        types = [_plain_type(t) for t in split_params(m.group(1)) if t.strip()]
+        params = [JavaParam(type=t, name=f"{simple[:1].lower()}{simple[1:]}{i}") for i, t in enumerate(types)]
+        if len(params) > JAR_CTOR_PARAMS or any(
+            p.type == name or gen(p.type, p.name) is None for p in params
+        ):
+            continue
+        if best is None or len(params) > len(best):
+            best = params
+    if best is None:
+        return None
+    return RepoType(name=name, source="", ctor=best, imports=[f"import {fq};"])
+
+
+def _jar_types(subject, types: list[str], libs: list[str], gen) -> bool:
+    """Register :func:`jar_type` for each raw class name among ``types`` with no generator yet
+    (imported by name); whether any was."""
+    hit = False
+    for t in types:
+        raw = re.sub(r"<.*|\[\]", "", t)
+        if (
+            raw in subject.repo_types
+            or gen(raw, "x") is not None
+            or not re.fullmatch(r"(?:[a-z]\w*\.)*[A-Z]\w*", raw)
+        ):
+            continue
+        spec = jar_type(raw, libs, gen)
+        if spec is None:
+            continue
+        subject.repo_types[raw] = spec
+        for imp in spec.imports:
+            if imp not in subject.imports:
+                subject.imports.append(imp)
+        hit = True
+    return hit
+
+
 def _exception_stub(subject, name: str) -> int | None:
     """Index in ``subject.stub_classes`` of the exception stand-in ``name``, or None."""
     return next((i for i, c in enumerate(subject.stub_classes) if re.match(rf"class {name}\b", c)), None)
@@ -1330,6 +1418,15 @@ def complete(
     jdk_exceptions: dict[str, str] = {}  # simple name -> the JDK exception class imported for it
     jdk_refused: set[str] = set()  # exception names whose JDK class the golden does not fit
     objectified: set[str] = set()  # names retyped to a stub class because their guess lacked a member
+    from biocoder_metric.synth.java_harness import _element_types
+
+    wanted = [
+        e
+        for p in [*subject.params, *subject.settable_fields]
+        if gen(p.type, p.name) is None
+        for e in _element_types(p.type)
+    ]
+    _jar_types(subject, wanted, libs, gen)  # library classes built through their constructors
     for t in _unknown_types(subject, gen, libs):
         _stub_type(subject, t).arity = type_arity(golden, t)
     for _ in range(ROUNDS + 2 * bool(subject.stub_types) + 2):
@@ -1466,7 +1563,11 @@ def complete(
                 if base in jdk_imported_names():
                     continue  # java.util's List: a stub of that name would shadow it
                 if class_index(libs).get(base):
-                    continue  # a library class without a generator: nothing to stand in with
+                    # a library class without a generator: built through a constructor, when one
+                    # takes what the harness can draw; else nothing to stand in with
+                    _jar_types(subject, [base], libs, gen)
+                    if gen(new, name) is None:
+                        continue
                 _stub_type(subject, base)
             if reg.retype(name, new, owner):
                 retyped.add(name if owner is None else f"{owner}.{name}")
