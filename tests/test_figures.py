@@ -524,3 +524,46 @@ def test_the_round_24_quotes_are_the_raw_outputs():
         f"{a['hand_mutants_killed']}/{a['hand_mutants_judged']} -> {b['hand_mutants_killed']}/{b['hand_mutants_judged']}"
         in text
     )
+
+
+def test_the_round_25_quotes_are_the_raw_outputs():
+    """The README's round-25 Java quotes: against round 21 (the last Java run), held-out upstream
+    gained one task and lost none, with the hand-mutant counts quoted; held-out fresh and both dev
+    parts kept their tasks; every null candidate rejected; the dev sample baseline is the round-24
+    code's. All as the committed raw runs hold."""
+    bench = REPO / "docs" / "bench-results"
+    old, new = (
+        json.loads((bench / f"synth_generalise_java_{n}.json").read_text()) for n in ("round21", "round25")
+    )
+    text = _readme()
+    diff = _round_diff("synth_generalise_java_round21.json", "synth_generalise_java_round25.json")
+    assert diff == {
+        ("fresh-java", "dev"): (10, 0, 0),
+        ("fresh-java", "heldout"): (20, 0, 0),
+        ("upstream-java", "dev"): (30, 0, 0),
+        ("upstream-java", "heldout"): (30, 1, 0),
+    }, diff
+    a, b = _s(old, "upstream-java", "heldout"), _s(new, "upstream-java", "heldout")
+    assert (
+        f"upstream Java {a['validated']}/30 -> {b['validated']}/30 (one gained, none lost)** , hand mutants "
+        f"{_hand(old, 'upstream-java', 'heldout')} -> {_hand(new, 'upstream-java', 'heldout')}".replace(
+            " ,", ","
+        )
+        in text
+    )
+    assert f"fresh Java unchanged at {_s(new, 'fresh-java', 'heldout')['validated']}/20" in text
+    assert f"upstream Java unchanged at {_s(new, 'upstream-java', 'dev')['validated']}/30" in text
+    assert f"fresh Java unchanged at {_s(new, 'fresh-java', 'dev')['validated']}/10" in text
+    for group in ("fresh-java", "upstream-java"):
+        for part in ("dev", "heldout"):
+            s = _s(new, group, part)
+            assert s["null_candidates_rejected"] == s["null_candidates_total"], (group, part)
+    assert new["git"].startswith("cffdf64") and "final code (`cffdf64`)" in text
+    base = json.loads((bench / "synth_generalise_java_dev120_round24.json").read_text())
+    assert base["git"].startswith("656a763")
+    s = _s(base, "upstream-java", "dev")
+    unresolved = sum(1 for t in base["tasks"] if t["cause"] == "unresolved")
+    assert f"({unresolved} of the sample's {s['attempted'] - s['validated']} failures" in text
+    assert f"{s['validated']}/{s['attempted']} validated" in text
+    combined = json.loads((bench / "synth_generalise.json").read_text())
+    assert _s(combined, "upstream-java", "heldout") == b
