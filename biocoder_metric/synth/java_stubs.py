@@ -1027,6 +1027,12 @@ def _jar_types(subject, types: list[str], libs: list[str], gen) -> bool:
     return hit
 
 
+def _unguess(subject, guessed: dict[str, str], name: str) -> None:
+    """Drop the import of the jar class guessed for simple name ``name`` (a wrong guess)."""
+    dropped = f"import {guessed.pop(name)};"
+    subject.imports = [i for i in subject.imports if i != dropped]
+
+
 def _exception_stub(subject, name: str) -> int | None:
     """Index in ``subject.stub_classes`` of the exception stand-in ``name``, or None."""
     return next((i for i, c in enumerate(subject.stub_classes) if re.match(rf"class {name}\b", c)), None)
@@ -1067,29 +1073,36 @@ def _subclass(subject, source: str, wanted: str | None) -> bool:
     return True
 
 
+def _ungenerated(subject, gen) -> list[str]:
+    """Every type (elements included) of the parameters and fields no generator builds."""
+    from biocoder_metric.synth.java_harness import _element_types
+
+    return [
+        e
+        for p in [*subject.params, *subject.settable_fields]
+        if gen(p.type, p.name) is None
+        for e in _element_types(p.type)
+    ]
+
+
 def _unknown_types(subject, gen, libs: list[str]) -> list[str]:
     """Simple class names among the parameter and field types that no generator builds and no jar
     of the image declares: the project's own classes, to stand in for."""
-    from biocoder_metric.synth.java_harness import _element_types
-
     out: list[str] = []
-    for p in [*subject.params, *subject.settable_fields]:
-        if gen(p.type, p.name) is not None:
-            continue
-        # a generic class of the project (``DoubleMatrixDataset<String, String>``) is its raw name
-        types = [r for t in _element_types(p.type) for r in (t, re.sub(r"<.*", "", t))]
-        for t in dict.fromkeys(types):
-            if (
-                re.fullmatch(r"[A-Z]\w*", t)
-                and t not in subject.type_vars
-                and len(t) > 1
-                and gen(t, "x") is None
-                and t not in JDK_CLASSES
-                and t not in jdk_imported_names()
-                and not class_index(libs).get(t)
-                and t not in out
-            ):
-                out.append(t)
+    # a generic class of the project (``DoubleMatrixDataset<String, String>``) is its raw name
+    types = [r for t in _ungenerated(subject, gen) for r in (t, re.sub(r"<.*", "", t))]
+    for t in dict.fromkeys(types):
+        if (
+            re.fullmatch(r"[A-Z]\w*", t)
+            and t not in subject.type_vars
+            and len(t) > 1
+            and gen(t, "x") is None
+            and t not in JDK_CLASSES
+            and t not in jdk_imported_names()
+            and not class_index(libs).get(t)
+            and t not in out
+        ):
+            out.append(t)
     return out
 
 
@@ -1418,15 +1431,7 @@ def complete(
     jdk_exceptions: dict[str, str] = {}  # simple name -> the JDK exception class imported for it
     jdk_refused: set[str] = set()  # exception names whose JDK class the golden does not fit
     objectified: set[str] = set()  # names retyped to a stub class because their guess lacked a member
-    from biocoder_metric.synth.java_harness import _element_types
-
-    wanted = [
-        e
-        for p in [*subject.params, *subject.settable_fields]
-        if gen(p.type, p.name) is None
-        for e in _element_types(p.type)
-    ]
-    _jar_types(subject, wanted, libs, gen)  # library classes built through their constructors
+    _jar_types(subject, _ungenerated(subject, gen), libs, gen)  # library classes, by their constructors
     for t in _unknown_types(subject, gen, libs):
         _stub_type(subject, t).arity = type_arity(golden, t)
     for _ in range(ROUNDS + 2 * bool(subject.stub_types) + 2):
@@ -1437,8 +1442,7 @@ def complete(
                 outer = dotted.split(".")[0]
                 if outer in guessed and gen(dotted, "x") is None:
                     # the jar's class of that name has no such nested class: the project's own is meant
-                    dropped = f"import {guessed.pop(outer)};"
-                    subject.imports = [i for i in subject.imports if i != dropped]
+                    _unguess(subject, guessed, outer)
                     _stub_type(subject, outer)
                 if outer in subject.stub_types:
                     _stub_type(subject, dotted)  # a helper's ``Constants.SpecFileFormat``: nested in its stub
@@ -1509,8 +1513,7 @@ def complete(
                 # a stub passed where a class imported by its simple name is wanted (the one jar
                 # of the image with an ``Edge`` is not the project's library): the guess was
                 # wrong, so that class is a stub too, and the first a kind of it
-                dropped = f"import {guessed.pop(_raw(wanted))};"
-                subject.imports = [i for i in subject.imports if i != dropped]
+                _unguess(subject, guessed, _raw(wanted))
                 _stub_type(subject, _raw(wanted))
                 _subclass(subject, _raw(source), _raw(wanted))
                 added = True
@@ -1606,8 +1609,7 @@ def complete(
             if name in guessed:
                 # the one jar class of that name is package-private (htsjdk's ``Constants``): not
                 # the golden's, which is the project's own, a stub of what the golden uses
-                dropped = f"import {guessed.pop(name)};"
-                subject.imports = [i for i in subject.imports if i != dropped]
+                _unguess(subject, guessed, name)
                 _stub_type(subject, name)
                 added = True
         for name in dict.fromkeys(_NOT_ANNOTATION.findall(errors)):
@@ -1621,8 +1623,7 @@ def complete(
                 subject.stub_types.pop(name, None)
                 subject.repo_types.pop(name, None)
                 if name in guessed:  # a jar's class of that name was a guess: this class is the project's
-                    dropped = f"import {guessed.pop(name)};"
-                    subject.imports = [i for i in subject.imports if i != dropped]
+                    _unguess(subject, guessed, name)
                 for key in [k for k in reg.methods if k[0] == name]:
                     del reg.methods[key]  # its members are the class's own: javac names them again
                 for key in [k for k in reg.fields if k[0] == name]:
@@ -1634,8 +1635,7 @@ def complete(
             if name in jdk_exceptions:
                 # the JDK's class is checked where the project's is not (thrown, never declared):
                 # the project's own, an unchecked stand-in as for any exception with no source
-                dropped = f"import {jdk_exceptions.pop(name)};"
-                subject.imports = [i for i in subject.imports if i != dropped]
+                _unguess(subject, jdk_exceptions, name)
                 jdk_refused.add(name)
                 done.discard((None, name))
                 added = True
@@ -1677,8 +1677,7 @@ def complete(
             if kind == "class" and owner is not None and owner in guessed:
                 # the one jar class of that name has no such nested class: the golden's is the
                 # project's own (a stub), with the nested class inside it
-                dropped = f"import {guessed.pop(owner)};"
-                subject.imports = [i for i in subject.imports if i != dropped]
+                _unguess(subject, guessed, owner)
                 _stub_type(subject, owner)
                 _stub_type(subject, f"{owner}.{name}").arity = type_arity(golden, f"{owner}.{name}")
                 continue
