@@ -277,8 +277,8 @@ def test_the_round_20_quotes_are_the_raw_outputs():
 
 
 def test_the_shipping_quotes_are_the_shipped_count():
-    """The README's latest shipping sentences (round 21's Java, after 318 -> 402 -> 423; round 22's
-    Python) end at the executable counts and the report counts that ``shipped_harnesses.json``
+    """The README's latest shipping sentences (round 25's Java, after 318 -> 402 -> 423 -> 432;
+    round 24's Python) end at the executable counts and the report counts that ``shipped_harnesses.json``
     (recounted from the merged shipping reports) holds."""
     data = json.loads((REPO / "docs" / "bench-results" / "shipped_harnesses.json").read_text())
     jh = next(c for c in data["configs"] if c["config"] == "java_hidden")
@@ -287,13 +287,17 @@ def test_the_shipping_quotes_are_the_shipped_count():
     assert "`java_hidden` 318 to 402 (report 232 / 1073)" in text and "84 and 0 validated" in text
     # round 21 continued from round 20's count: the latest sentence ends at what is shipped now
     assert "`java_hidden` 402 to 423 (report 253 / 1073)" in text and "21 and 1 validated" in text
-    assert (
-        f"`java_hidden` 423 to {jh['executable']} (report {synth['validated']} / {synth['processed']})"
-        in text
-    )
-    assert jh["executable"] - 423 == 9 and "9 validated, `java_hidden` 423" in text
+    assert "`java_hidden` 423 to 432 (report 262 / 1073)" in text and "9 validated, `java_hidden` 423" in text
+    assert "`java_similar` 15 to 16" in text
+    # round 25 re-ran the Java rows its rules address: its sentence ends at what is shipped now
     js = next(c for c in data["configs"] if c["config"] == "java_similar")
-    assert f"`java_similar` 15 to {js['executable']}" in text and js["executable"] - 15 == 1
+    assert (
+        f"64 and 4 validated, `java_hidden` 432 to {jh['executable']} (report {synth['validated']} / "
+        f"{synth['processed']}), `java_similar` 16 to {js['executable']} (report "
+        f"{js['synthesis']['validated']} / {js['synthesis']['processed']})" in text
+    )
+    assert jh["executable"] - 432 == 64 and js["executable"] - 16 == 4
+    assert synth["validated"] - 262 == 64 and js["synthesis"]["validated"] - 13 == 4
     # round 22 re-ran the Python hidden and similar sets, round 23 the rows its rules change: the
     # last sentence ends at what is shipped now
     ph = next(c for c in data["configs"] if c["config"] == "python_hidden")
