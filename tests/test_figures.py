@@ -571,3 +571,37 @@ def test_the_round_25_quotes_are_the_raw_outputs():
     assert f"{s['validated']}/{s['attempted']} validated" in text
     combined = json.loads((bench / "synth_generalise.json").read_text())
     assert _s(combined, "upstream-java", "heldout") == b
+
+
+def test_the_round_25_dev_sample_quotes_are_the_raw_outputs():
+    """The README's round-25 dev-sample quote: eight gained and none lost against the round-24
+    code's run of the same 120 rows, fewer unresolved compiles, the hand mutants of the sample and
+    of the gained harnesses, every null candidate rejected."""
+    bench = REPO / "docs" / "bench-results"
+    old, new = (
+        json.loads((bench / f"synth_generalise_java_dev120_{n}.json").read_text())
+        for n in ("round24", "round25")
+    )
+    text = _readme()
+    diff = _round_diff(
+        "synth_generalise_java_dev120_round24.json", "synth_generalise_java_dev120_round25.json"
+    )
+    assert diff == {("upstream-java", "dev"): (120, 8, 0)}, diff
+    a, b = _s(old, "upstream-java", "dev"), _s(new, "upstream-java", "dev")
+    assert (
+        f"{a['validated']}/120 -> {b['validated']}/120 (eight gained, none lost; unresolved compiles" in text
+    )
+    unresolved = [sum(1 for t in run["tasks"] if t["cause"] == "unresolved") for run in (old, new)]
+    assert f"unresolved compiles {unresolved[0]} -> {unresolved[1]})" in text
+    assert (
+        f"hand mutants {_hand(old, 'upstream-java', 'dev')} -> {_hand(new, 'upstream-java', 'dev')}" in text
+    )
+    before = {t["task_id"]: t for t in old["tasks"]}
+    gained = [t for t in new["tasks"] if t["cause"] is None and before[t["task_id"]]["cause"] is not None]
+    killed, judged = sum(t["hand_killed"] for t in gained), sum(t["hand_judged"] for t in gained)
+    assert f"the gained harnesses kill {killed} of their {judged}" in text
+    weakest = min(gained, key=lambda t: (t["hand_killed"] / t["hand_judged"]) if t["hand_judged"] else 1)
+    assert f"`{weakest['function_name']}` {weakest['hand_killed']} of {weakest['hand_judged']}" in text
+    assert b["null_candidates_rejected"] == b["null_candidates_total"]
+    assert f"null candidates {b['null_candidates_rejected']}/{b['null_candidates_total']} rejected" in text
+    assert new["git"].startswith("1af8ebf") and "final code (`1af8ebf`" in text
