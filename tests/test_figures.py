@@ -64,6 +64,11 @@ def _hand(run: dict, group: str, part: str) -> str:
     return f"{x['hand_mutants_killed']}/{x['hand_mutants_judged']}"
 
 
+def _raw_runs(prefix: str, *names: str) -> list[dict]:
+    """The committed raw runs ``docs/bench-results/{prefix}_{name}.json``, in order."""
+    return [json.loads((REPO / "docs" / "bench-results" / f"{prefix}_{n}.json").read_text()) for n in names]
+
+
 def _round_diff(old: str, new: str, folder: Path | None = None) -> dict[tuple[str, str], tuple[int, ...]]:
     """``scripts/synth_round_diff.py`` on two raw runs: (group, part) -> (in both, gained, lost)."""
     folder = folder or REPO / "docs" / "bench-results"
@@ -536,9 +541,7 @@ def test_the_round_25_quotes_are_the_raw_outputs():
     parts kept their tasks; every null candidate rejected; the dev sample baseline is the round-24
     code's. All as the committed raw runs hold."""
     bench = REPO / "docs" / "bench-results"
-    old, new = (
-        json.loads((bench / f"synth_generalise_java_{n}.json").read_text()) for n in ("round21", "round25")
-    )
+    old, new = _raw_runs("synth_generalise_java", "round21", "round25")
     text = _readme()
     diff = _round_diff("synth_generalise_java_round21.json", "synth_generalise_java_round25.json")
     assert diff == {
@@ -577,11 +580,7 @@ def test_the_round_25_dev_sample_quotes_are_the_raw_outputs():
     """The README's round-25 dev-sample quote: eight gained and none lost against the round-24
     code's run of the same 120 rows, fewer unresolved compiles, the hand mutants of the sample and
     of the gained harnesses, every null candidate rejected."""
-    bench = REPO / "docs" / "bench-results"
-    old, new = (
-        json.loads((bench / f"synth_generalise_java_dev120_{n}.json").read_text())
-        for n in ("round24", "round25")
-    )
+    old, new = _raw_runs("synth_generalise_java_dev120", "round24", "round25")
     text = _readme()
     diff = _round_diff(
         "synth_generalise_java_dev120_round24.json", "synth_generalise_java_dev120_round25.json"

@@ -113,15 +113,7 @@ def field_type(golden: str, name: str, return_type: str, member: bool = False) -
             r"(?<![\w.])(" + _TYPE + r"|[A-Z][\w.]*(?:<[^;=(){}]*>)?)\s+\w+\s*=\s*" + pre + n + r"\.get\s*\(",
             mask,
         )  # ``Map<K, V> m = field.get(k)``: the elements are what they are assigned to
-        loop = re.search(
-            r"for\s*\(\s*(?:final\s+)?("
-            + _TYPE
-            + r"|[A-Z][\w.]*(?:<[^;{}()]*?>)?(?:\[\])*)\s+\w+\s*:\s*"
-            + pre
-            + n
-            + r"\s*\)",
-            mask,
-        )  # ``for (VariantEffect v : effects)``: a collection of those
+        loop = _loop_element(mask, pre + n)  # ``for (VariantEffect v : effects)``: a collection of those
         elem = (
             BOXES.get(m2.group(1), m2.group(1))
             if m2
@@ -150,18 +142,22 @@ def field_type(golden: str, name: str, return_type: str, member: bool = False) -
         return "int"
     if re.search(pre + n + r"\s*(==|!=)\s*\"", mask):
         return "String"
-    m = re.search(
+    loop = _loop_element(mask, pre + n)
+    if loop:  # for (String s : names), for (Locatable l : intervals): a list of that element type
+        return f"List<{BOXES.get(loop.group(1), loop.group(1))}>"
+    return None
+
+
+def _loop_element(mask: str, field: str) -> re.Match[str] | None:
+    """``for (T x : field)`` over the field pattern ``field``; group 1 is the loop variable's type."""
+    return re.search(
         r"for\s*\(\s*(?:final\s+)?("
         + _TYPE
         + r"|[A-Z][\w.]*(?:<[^;{}()]*?>)?(?:\[\])*)\s+\w+\s*:\s*"
-        + pre
-        + n
+        + field
         + r"\s*\)",
         mask,
     )
-    if m:  # for (String s : names), for (Locatable l : intervals): a list of that element type
-        return f"List<{BOXES.get(m.group(1), m.group(1))}>"
-    return None
 
 
 def _key_type(mask: str, arg: str) -> str | None:
