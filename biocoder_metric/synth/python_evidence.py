@@ -268,8 +268,8 @@ def length_multiple(func: ast.AST, target: str) -> int | None:
     return None
 
 
-#: A module constant's name (``REQUIRED_HEADER``, ``vcf.MAGIC``).
-_CONSTANT_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)?[A-Z][A-Z0-9_]*$")
+#: A module constant's name (``REQUIRED_HEADER``, ``vcf.MAGIC``, ``centrosome.threshold.TM_OTSU``).
+_CONSTANT_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Z][A-Z0-9_]*$")
 
 
 def unwrap_copies(node: ast.AST, copies: tuple[str, ...]) -> ast.AST:
@@ -289,10 +289,29 @@ def unwrap_copies(node: ast.AST, copies: tuple[str, ...]) -> ast.AST:
             return node
 
 
-def _of_target(node: ast.AST, target: str) -> bool:
-    """``target``, ``tuple(target)``/``list(target)``/``set(target)``, or a slice of one of them."""
+def _of_target(node: ast.AST, target: str | set[str]) -> bool:
+    """``target`` (a name, or ``self.field``), ``tuple(target)``/``list(target)``/``set(target)``,
+    or a slice of one of them; a set: any of those names."""
     node = unwrap_copies(node, ("tuple", "list", "set", "frozenset"))
-    return isinstance(node, ast.Name) and node.id == target
+    names = {target} if isinstance(target, str) else target
+    if isinstance(node, ast.Name):
+        return node.id in names
+    return isinstance(node, ast.Attribute) and ast.unparse(node) in names
+
+
+def plain_aliases(func: ast.AST, target: str) -> set[str]:
+    """``target`` and the local names bound to it as it is (``algorithm = self.algorithm``):
+    a test of the alias is a test of the value."""
+    names = {target}
+    for node in ast.walk(func):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and ast.unparse(node.value) == target
+        ):
+            names.add(node.targets[0].id)
+    return names
 
 
 def compared_constants(func: ast.AST, target: str) -> list[str]:
@@ -304,16 +323,21 @@ def compared_constants(func: ast.AST, target: str) -> list[str]:
     or changed in one place (:func:`biocoder_metric.synth.python_harness` ``_bc_like``).
     """
     out: list[str] = []
+    names = plain_aliases(func, target)
     for node in ast.walk(func):
-        if not (
-            isinstance(node, ast.Compare)
-            and len(node.ops) == 1
-            and isinstance(node.ops[0], (ast.Eq, ast.NotEq))
-        ):
+        if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
             continue
         left, right = node.left, node.comparators[0]
-        for mine, other in ((left, right), (right, left)):
-            if _of_target(mine, target) and isinstance(other, (ast.Name, ast.Attribute)):
+        if isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+            pairs = [(left, right), (right, left)]
+        elif isinstance(node.ops[0], (ast.In, ast.NotIn)) and isinstance(
+            right, (ast.Tuple, ast.List, ast.Set)
+        ):
+            pairs = [(left, e) for e in right.elts]  # ``mode in (consts.FAST, consts.SLOW)``
+        else:
+            continue
+        for mine, other in pairs:
+            if _of_target(mine, names) and isinstance(other, (ast.Name, ast.Attribute)):
                 text = ast.unparse(other)
                 if _CONSTANT_NAME.match(text):
                     out.append(text)
@@ -343,6 +367,17 @@ def char_constants(func: ast.AST, target: str) -> list[tuple[int, str]]:
                     i = _int_value(p.slice)
                     if i is not None and -4 <= i <= 4:
                         idx = i
+                    edge = edge_slice(p.slice)
+                    if edge is not None and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+                        # ``tsl[:3] == 'tsl'``, ``name[-4:] != '.bam'``: a prefix or suffix (round 26)
+                        out += [
+                            (0 if edge > 0 else edge, q.value)
+                            for q in parts
+                            if isinstance(q, ast.Constant)
+                            and isinstance(q.value, str)
+                            and len(q.value) == abs(edge)
+                            and 1 <= len(q.value) <= 6
+                        ]
             if idx is None:
                 continue
             for p in parts:
@@ -368,6 +403,19 @@ def char_constants(func: ast.AST, target: str) -> list[tuple[int, str]]:
             text = node.args[0].value
             out.append((0, text) if node.func.attr == "startswith" else (-len(text), text))
     return list(dict.fromkeys(out))[:6]
+
+
+def edge_slice(node: ast.AST) -> int | None:
+    """``[:n]`` -> n, ``[-n:]`` -> -n (n > 0): the slice of a fixed-length prefix or suffix."""
+    if not isinstance(node, ast.Slice) or node.step is not None:
+        return None
+    if node.lower is None and node.upper is not None:
+        n = _int_value(node.upper)
+        return n if n is not None and n > 0 else None
+    if node.upper is None and node.lower is not None:
+        n = _int_value(node.lower)
+        return n if n is not None and n < 0 else None
+    return None
 
 
 def _int_value(node: ast.AST) -> int | None:

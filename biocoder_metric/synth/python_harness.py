@@ -594,6 +594,8 @@ def _bc_like(_r, v, consts):
         return tuple(out) if isinstance(v, tuple) else out
     if type(c) is type(v):
         return c
+    if isinstance(c, (str, int, float)) and isinstance(v, (str, int, float)):
+        return c  # a named constant a scalar is tested against (``algo == TM_OTSU``): its own type
     return v
 
 
@@ -1029,6 +1031,11 @@ def analyse(
             tested = char_constants(func, f"{self_name}.{attr}")
             if tested:
                 subject.chars[f"self.{attr}"] = tested
+            # ``algo = self.threshold_algorithm; if algo == centrosome.threshold.TM_OTSU``: a
+            # field compared with named constants is sometimes one of them (round 26)
+            named = compared_constants(func, f"{self_name}.{attr}")
+            if named:
+                subject.likes[f"self.{attr}"] = named
     return subject
 
 
@@ -1401,7 +1408,7 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         plain = kind.startswith(("str_", "list_"))  # not records of a format: resizing would break them
         chars = (
             subject.chars.get(p.name)
-            if plan.explore and kind.startswith(("str_", "text:", "struct:"))
+            if plan.explore and kind.startswith(("str_", "text:", "struct:", "choice:"))
             else None
         )
         if chars:
@@ -1488,8 +1495,11 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
             else:
                 expr = kind_expr(kind)
                 chars = subject.chars.get(f"self.{attr}") if plan.explore else None
-                if chars and kind.startswith(("str_", "text:", "struct:")):
+                if chars and kind.startswith(("str_", "text:", "struct:", "choice:")):
                     expr = f"_bc_plant(_r, {expr}, {chars!r})"  # the field's tested prefix, in most cases
+                likes = subject.likes.get(f"self.{attr}") if plan.explore else None
+                if likes:
+                    expr = f"_bc_like(_r, {expr}, lambda: [{', '.join(likes)}])"
                 if plan.explore and f"self.{attr}" in subject.nullable:
                     expr = _nullable(expr)  # ``if self.path is None: raise ...``
                 body.append(f"_bc_obj.{field_} = {expr}")

@@ -28,6 +28,7 @@ from biocoder_metric.synth.python_evidence import (
     default_example,
     defaults_of,
     documented_example,
+    edge_slice,
     none_compared,
     py3_idioms,
     unwrap_copies,
@@ -732,6 +733,10 @@ def _column_reads(body: ast.AST, called: set[int]) -> set[int]:
     return out
 
 
+#: Missing-value markers a string is sometimes compared with (``tsl in (np.nan, '', 'tslNA')``).
+_MISSING_MARKERS = frozenset({"np.nan", "numpy.nan", "math.nan", "pd.NA", "None"})
+
+
 def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
     votes: dict[str, float] = defaultdict(float)
     valued = False  # the values of a mapping looked up by a guarded key are typed once
@@ -840,6 +845,14 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             if any(elementwise):
                 vote(next(f for f in elementwise if f), 5.0)  # (x == label).values: x is a column
                 continue
+            if any(
+                isinstance(p, ast.Subscript)
+                and _is_target(p.value, target)
+                and edge_slice(p.slice) is not None
+                for p in parts
+            ) and any(isinstance(p, ast.Constant) and isinstance(p.value, str) and p.value for p in parts):
+                vote("str", 3.0)  # tsl[:3] == 'tsl', name[-4:] == '.bam': a prefix or suffix (round 26)
+                continue
             if any(_is_target(p, target) for p in parts):
                 for p, op in zip(parts[1:], node.ops, strict=False):
                     if (
@@ -850,6 +863,13 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
                         and all(
                             (isinstance(e, ast.Constant) and isinstance(e.value, str))
                             or (isinstance(e, ast.Name) and re.match(r"^_?[A-Z][A-Z0-9_]+$", e.id))
+                            # a missing-value marker beside strings (``x in (np.nan, '', 'NA')``)
+                            or ast.unparse(e) in _MISSING_MARKERS
+                            for e in p.elts
+                        )
+                        and any(
+                            (isinstance(e, ast.Constant) and isinstance(e.value, str))
+                            or isinstance(e, ast.Name)
                             for e in p.elts
                         )
                     ):
@@ -2599,6 +2619,8 @@ def vararg_spec(
     if fam in ("str", "int", "float"):
         kinds.insert(0, f"list_{fam}")
     kinds = list(dict.fromkeys(kinds + ["list_str", "list_int"]))
+    if command_kind(func, arg.arg) == "command:argv":  # subprocess.run(args): ``*args`` is the argv
+        kinds.insert(0, "command:argv")
     return ParamSpec(name=arg.arg, kinds=kinds, votes=dict(votes), star=True)
 
 

@@ -1,0 +1,105 @@
+"""Values the code tests against names and fixed texts (round 26 of harness synthesis,
+docs/synthesis.md): a value compared with named constants, through a local copy or from a field
+(``algo = self.threshold_algorithm; if algo == centrosome.threshold.TM_OTSU``), is sometimes one
+of them, whatever type the drawn value had; a string whose prefix or suffix is compared with a
+text (``tsl[:3] == 'tsl'``) is a string with that text planted there; a ``*args`` the code runs
+as a command is a harmless command. Before, a drawn value never equalled a named constant of
+another module, so only the fall-through branch ran, and ``*args`` ran drawn words as programs.
+The goldens are made up for these tests; each harness runs for real on the host."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from _synth_helpers import param_kinds, run_harness
+
+from biocoder_metric.synth import python_evidence
+
+_FIELD = """
+import http
+def verdict(self):
+    status = self.threshold_status
+    if status == http.HTTPStatus.OK:
+        return 'fine'
+    elif status in (http.HTTPStatus.NOT_FOUND, http.HTTPStatus.GONE):
+        return 'missing'
+    return 'unknown'
+"""
+
+_PARAM = """
+import http
+def verdict(cutoff_status, label):
+    if cutoff_status == http.HTTPStatus.OK:
+        return label.upper()
+    return label.lower()
+"""
+
+
+def _results(outs: list[str]) -> list[str]:
+    return [ln for o in outs for ln in o.splitlines() if ln.startswith("result: ")]
+
+
+def test_named_constants_are_read_through_a_copy_a_field_and_a_tuple():
+    tree = ast.parse(textwrap.dedent(_FIELD))
+    got = python_evidence.compared_constants(tree, "self.threshold_status")
+    assert got == ["http.HTTPStatus.OK", "http.HTTPStatus.NOT_FOUND", "http.HTTPStatus.GONE"]
+    assert python_evidence.plain_aliases(tree, "self.threshold_status") == {"self.threshold_status", "status"}
+    # a lower-case name is a variable, not a constant
+    other = ast.parse("def f(x, y):\n    return x == y.value\n")
+    assert python_evidence.compared_constants(other, "x") == []
+
+
+def test_a_field_compared_with_named_constants_reaches_their_branches():
+    seeds = range(16)
+    results = _results(run_harness(_FIELD, "verdict", seeds, class_name="Probe"))
+    assert len(results) == 16
+    assert {"result: 'fine'", "result: 'missing'", "result: 'unknown'"} <= set(results), results
+    # a bug in one branch shows
+    bug = _FIELD.replace("return 'missing'", "return 'unknown'")
+    assert _results(run_harness(_FIELD, "verdict", seeds, code=bug, class_name="Probe")) != results
+
+
+def test_a_parameter_of_another_type_is_sometimes_the_constant():
+    """``cutoff_status`` reads as a number by its name; the constant is what the branch needs."""
+    seeds = range(16)
+    results = _results(run_harness(_PARAM, "verdict", seeds))
+    uppers = [r for r in results if r[len("result: '") :].rstrip("'").isupper()]
+    assert uppers and len(uppers) < len(results), results
+
+
+def test_a_compared_prefix_makes_a_string_with_that_prefix():
+    golden = """
+    def level(code):
+        if code in (None, '', 'tslNA'):
+            return 0
+        if code[:3] != 'tsl':
+            raise ValueError(code)
+        return len(code[3:])
+    """
+    assert param_kinds(golden)["code"][0].startswith(("choice:", "str_"))
+    tree = ast.parse(textwrap.dedent(golden))
+    assert python_evidence.char_constants(tree, "code") == [(0, "tsl")]
+    suffix = ast.parse("def f(name):\n    return name[-4:] == '.bam'\n")
+    assert python_evidence.char_constants(suffix, "name") == [(-4, ".bam")]
+    results = _results(run_harness(golden, "level", range(20)))
+    assert len({r for r in results if r != "result: 0"}) >= 2, results  # past the prefix test
+
+
+def test_varargs_run_as_a_command_are_a_harmless_command():
+    golden = """
+    def call_quiet(*args):
+        import subprocess
+        if not args:
+            raise ValueError('no command')
+        proc = subprocess.run(args, check=True, capture_output=True)
+        return proc.stdout.decode().split()
+    """
+    assert param_kinds(golden)["args"][0] == "command:argv"
+    seeds = range(12)
+    first = run_harness(golden, "call_quiet", seeds)
+    assert run_harness(golden, "call_quiet", seeds) == first
+    results = _results(first)
+    assert len(results) >= 8 and len(set(results)) > 4, first
+    bug = golden.replace(".split()", ".split()[:1]")
+    assert _results(run_harness(golden, "call_quiet", seeds, code=bug)) != results
