@@ -103,3 +103,90 @@ def test_varargs_run_as_a_command_are_a_harmless_command():
     assert len(results) >= 8 and len(set(results)) > 4, first
     bug = golden.replace(".split()", ".split()[:1]")
     assert _results(run_harness(golden, "call_quiet", seeds, code=bug)) != results
+
+
+def test_keys_read_from_kwargs_are_passed_by_keyword():
+    """``**kwargs`` was never filled: ``kwargs['protein']`` raised ``KeyError`` on every case."""
+    golden = """
+    def blast_command(db, **kwargs):
+        cmd = ['tblastn' if kwargs['protein'] else 'blastn', '-db', str(db)]
+        if 'evalue' in kwargs:
+            cmd += ['-evalue', str(kwargs['evalue'])]
+        cmd += ['-num_threads', str(kwargs.get('threads', 1))]
+        return ' '.join(cmd)
+    """
+    kinds = param_kinds(golden)
+    assert {"protein", "evalue", "threads"} <= set(kinds), kinds
+    seeds = range(16)
+    results = _results(run_harness(golden, "blast_command", seeds))
+    assert len(results) == 16, results
+    assert any("tblastn" in r for r in results) and any("-evalue" in r for r in results), results
+    assert any("-evalue" not in r for r in results), results  # an optional key is sometimes absent
+    bug = golden.replace("kwargs.get('threads', 1)", "kwargs.get('threads', 2)")
+    assert _results(run_harness(golden, "blast_command", seeds, code=bug)) != results
+
+
+def test_an_object_the_code_only_instructs_shows_its_calls():
+    """``log.subcommand(command)``: the method's value is never used, so its call is the output;
+    logging calls are not (a candidate may word its messages otherwise)."""
+    golden = """
+    def run_blast(log, query, out):
+        log.info('starting')
+        command = 'blastn -query {} -out {} -outfmt 15'.format(query, out)
+        log.subcommand(command, timeout=60)
+    """
+    seeds = range(8)
+    outs = run_harness(golden, "run_blast", seeds)
+    calls = [ln for o in outs for ln in o.splitlines() if ln.startswith("stub call: subcommand")]
+    assert all("stub call: subcommand" in o for o in outs) and len(set(calls)) > 1, outs
+    assert not any("starting" in o for o in outs), outs
+    bug = golden.replace("-outfmt 15", "-outfmt 6")
+    assert run_harness(golden, "run_blast", seeds, code=bug) != outs
+
+
+def test_sys_exit_on_bad_input_is_an_error_path_not_a_failed_case():
+    golden = """
+    def check_window(window, step):
+        import sys
+        if step > window:
+            print('step larger than window')
+            sys.exit(1)
+        return list(range(0, window, max(step, 1)))
+    """
+    outs = run_harness(golden, "check_window", range(20))  # check=True: every case exits 0
+    lines = [ln for o in outs for ln in o.splitlines()]
+    assert "exception: SystemExit" in lines and any(ln.startswith("result: [") for ln in lines), lines
+
+
+def test_a_field_whose_keys_are_taken_is_a_mapping():
+    golden = """
+    def sorted_regions(self):
+        names = sorted(self.regions.keys())
+        return [self.regions[n] for n in names if len(self.regions) > 1]
+    """
+    from biocoder_metric.synth import python_harness
+
+    subject = python_harness.analyse(textwrap.dedent(golden), "sorted_regions", class_name="Regions")
+    kinds = dict(python_harness.plans(subject)[0].attrs)
+    assert kinds["regions"].startswith("dict"), kinds
+
+
+def test_lengths_an_early_return_compares_are_made_equal():
+    golden = """
+    def trim(sequence, quality, adaptor):
+        if len(sequence) < len(adaptor) or len(sequence) != len(quality):
+            return sequence, quality
+        pos = sequence.find(adaptor)
+        return (sequence[:pos], quality[:pos]) if pos != -1 else (sequence, quality)
+    """
+    tree = ast.parse(textwrap.dedent(golden))
+    assert python_evidence.equal_lengths(tree.body[0], ["sequence", "quality", "adaptor"]) == [
+        ("sequence", "quality")
+    ]
+    results = _results(run_harness(golden, "trim", range(20)))
+    same = [
+        r
+        for r in results
+        if len(ast.literal_eval(r[len("result: ") :])[0]) == len(ast.literal_eval(r[len("result: ") :])[1])
+    ]
+    assert len(same) >= 14, results

@@ -577,9 +577,17 @@ def equal_lengths(func: ast.AST, names: list[str]) -> list[tuple[str, str]]:
         if isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare):
             if isinstance(node.test.ops[0], ast.Eq):
                 pair = lengths(node.test)
-        elif isinstance(node, ast.If) and node.body and isinstance(node.body[0], ast.Raise):
-            if isinstance(node.test, ast.Compare) and isinstance(node.test.ops[0], ast.NotEq):
-                pair = lengths(node.test)
+        elif isinstance(node, ast.If) and node.body and isinstance(node.body[0], (ast.Raise, ast.Return)):
+            # ``if len(a) != len(b): raise`` or an early return that skips the work (round 26:
+            # ``if len(seq) != len(qual) or not adaptor: return seq``), also as one operand of ``or``
+            tests = (
+                node.test.values
+                if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.Or)
+                else [node.test]
+            )
+            for test in tests:
+                if isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.NotEq):
+                    pair = pair or lengths(test)
         if pair and pair not in out:
             out.append(pair)
     return out

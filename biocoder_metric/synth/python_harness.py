@@ -1175,7 +1175,7 @@ def _sweep_lines(
         lines.append("    for _bc_d in (-1, 0, 1):")
         lines.append("        try:")
         lines.append(f"            _bc_print('probe boundary: ', {target}(*[{args}], **{kwargs}))")
-        lines.append("        except Exception as _bc_e:")
+        lines.append("        except (Exception, SystemExit) as _bc_e:")
         lines.append(f"            print({PROBE_EXCEPTION_PREFIX!r} + type(_bc_e).__name__)")
     return lines
 
@@ -1533,7 +1533,9 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         body.append("    _bc_print('result: ', _bc_made)")
     else:
         body.append(f"    _bc_print('result: ', {call})")
-    body.append("except Exception as _bc_e:")
+    # ``sys.exit(1)`` on bad input is the code's error path like an exception (round 26: it
+    # ended the case, and the whole harness was rejected as a golden that fails)
+    body.append("except (Exception, SystemExit) as _bc_e:")
     body += _retry_lines()
     body.append("break")
     # inputs the golden rejects are drawn again, up to ATTEMPTS times: each rejection's exception
@@ -1556,7 +1558,7 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
             body.append(f"        _bc_pargs, _bc_pkw = [{args}], {kwargs}")
         body.append("    try:")
         body.append(f"        _bc_print('probe: ', {target}(*_bc_pargs, **_bc_pkw))")
-        body.append("    except Exception as _bc_e:")
+        body.append("    except (Exception, SystemExit) as _bc_e:")
         body.append(f"        print({PROBE_EXCEPTION_PREFIX!r} + type(_bc_e).__name__)")
     if sweeps and subject.method != "property":
         body += _sweep_lines(sweeps, order, positional, target)

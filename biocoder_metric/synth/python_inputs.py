@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import keyword
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -775,6 +776,10 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
                 vote("list")
             elif a in _DICT_METHODS:
                 vote("dict")
+                if a in ("keys", "values", "setdefault", "popitem") and id(node) in called:
+                    # what no list or string has (``for r in self.regions.keys()``), over the
+                    # ``len(x)``/``x[k]`` any container has (round 26: those tied it to a list)
+                    vote("dict", 2.0)
             elif a in _ARRAY_ATTRS:
                 vote("ndarray")
             elif a in _SERIES_ATTRS:
@@ -2532,7 +2537,49 @@ def infer_params(
     share_mask_rank(func, specs)
     if a.vararg is not None:  # ``*args``: the extra positional arguments, a sequence of values
         specs.insert(len(positional), vararg_spec(func, a.vararg, helpers))
+    if a.kwarg is not None:  # ``**kwargs``: the keys the body reads, by keyword (round 26)
+        specs += kwarg_specs(func, a.kwarg.arg, {sp.name for sp in specs}, helpers)
     return specs
+
+
+def kwarg_specs(
+    func: ast.FunctionDef | ast.AsyncFunctionDef,
+    kwarg: str,
+    taken: set[str],
+    helpers: dict[str, ast.AST] | None = None,
+) -> list[ParamSpec]:
+    """A keyword-only :class:`ParamSpec` per string key the body reads from ``**kwarg``
+    (``kwargs['protein']``, ``kwargs.get('timeout', 5)``, ``'verbose' in kwargs``), typed by how
+    the value read is used; a key read with ``get`` or tested with ``in`` is optional (a defaulted
+    parameter: left out in some cases). Why: an empty ``**kwargs`` made every required key a
+    ``KeyError``, and every optional one its fallback, so the code's own paths never ran."""
+    import copy as _copy
+
+    optional = set(optional_keys(func, kwarg))
+    out: list[ParamSpec] = []
+    for key in read_keys(func, kwarg)[:10]:
+        if not key.isidentifier() or keyword.iskeyword(key) or key in taken or key.startswith("_bc"):
+            continue
+        result = "_bc_key_" + key
+        tree = _KeyToName(kwarg, key, result).visit(_copy.deepcopy(func))
+        votes = usage_votes(tree, result)
+        kinds = (
+            refine_kinds(tree, result, rank_kinds(key, votes), votes, helpers=helpers)
+            if votes or family_of_name(key)
+            else ["str_word"]
+        )
+        kinds = [k for k in kinds if not k.startswith("stub:")] or ["str_word"]
+        out.append(
+            ParamSpec(
+                name=key,
+                kinds=kinds,
+                has_default=key in optional,
+                default_src="None" if key in optional else None,
+                kw_only=True,
+                votes=dict(votes),
+            )
+        )
+    return out
 
 
 def _array_aliases(func: ast.AST, name: str) -> set[str]:
@@ -3139,6 +3186,24 @@ def encoded_kind(body: ast.AST, target: str) -> str | None:
     return None
 
 
+#: Methods whose calls are logging or housekeeping, not what the code computes: never output.
+_QUIET_METHODS = frozenset(
+    {
+        "debug", "info", "warning", "warn", "error", "critical", "exception", "log", "fatal",
+        "close", "flush", "setLevel", "addHandler", "removeHandler", "sleep", "update_progress",
+    }
+)  # fmt: skip
+
+
+def _field_expr(name: str, kind: str) -> str:
+    """A drawn object's field: a method whose value the code never uses (``stub:none``) prints
+    its calls (round 26: an object the code only tells what to do, ``log.subcommand(cmd)``, had
+    nothing to show), unless it is logging or housekeeping."""
+    if kind == "stub:none" and name not in _QUIET_METHODS and not name.startswith("_"):
+        return f"_bc_noted({name!r})"
+    return kind_expr(kind)
+
+
 def kind_expr(kind: str) -> str:
     """The generator expression of a kind (``choice:[...]`` picks among compared-to strings)."""
     if kind.startswith("fmt:"):  # a record of a file format (python_formats)
@@ -3209,7 +3274,7 @@ def kind_expr(kind: str) -> str:
     if kind.startswith("obj:"):
         fields = pyast.literal_eval(kind[len("obj:") :])
         cls = "_bc_fns" if "_bc_call" in fields else "_bc_ns"  # one that is called too
-        return cls + "(" + ", ".join(f"{k}={kind_expr(v)}" for k, v in fields.items()) + ")"
+        return cls + "(" + ", ".join(f"{k}={_field_expr(k, v)}" for k, v in fields.items()) + ")"
     if kind.startswith("fixed:"):  # a tuple the code unpacks into that many names
         fields = pyast.literal_eval(kind[len("fixed:") :])
         return "(" + ", ".join(kind_expr(f) for f in fields) + ",)"
