@@ -190,3 +190,52 @@ def test_lengths_an_early_return_compares_are_made_equal():
         if len(ast.literal_eval(r[len("result: ") :])[0]) == len(ast.literal_eval(r[len("result: ") :])[1])
     ]
     assert len(same) >= 14, results
+
+
+def test_a_text_searched_for_anywhere_is_put_in_some_strings():
+    """``'@in' in cmd`` / ``re.findall('@in', cmd)``: a random string never holds it."""
+    golden = """
+    def map_command(cmd):
+        import re
+        if len(re.findall('@in', cmd)) != 1:
+            raise ValueError('one @in needed')
+        if cmd.count('@out') > 1:
+            raise ValueError('at most one @out')
+        return cmd.replace('@in', 'reads.fq').replace('@out', 'out.sam')
+    """
+    tree = ast.parse(textwrap.dedent(golden))
+    assert {(None, "@in"), (None, "@out")} <= set(python_evidence.char_constants(tree, "cmd"))
+    results = _results(run_harness(golden, "map_command", range(30)))
+    assert len([r for r in results if "reads.fq" in r]) >= 3, results
+    bug = golden.replace("'reads.fq'", "'reads.fastq'")
+    assert _results(run_harness(golden, "map_command", range(30), code=bug)) != results
+
+
+def test_a_bound_in_range_or_an_array_shape_is_an_int():
+    golden = """
+    def coverage(start, stop, bins):
+        import numpy as np
+        counts = np.zeros((bins,))
+        for i in range(start, stop + 1):
+            counts[i % bins] += 1
+        return counts.tolist(), np.linspace(start, stop, num=bins).round(3).tolist()
+    """
+    kinds = param_kinds(golden)
+    assert all(kinds[n][0].startswith("int") for n in ("start", "stop", "bins")), kinds
+    results = _results(run_harness(golden, "coverage", range(12)))
+    assert len(results) >= 8 and len(set(results)) > 4, results
+
+
+def test_an_object_only_read_lines_from_is_an_open_file():
+    golden = """
+    def header_lines(stream):
+        out = []
+        line = stream.readline()
+        while line.startswith('#'):
+            out.append(line.strip())
+            line = stream.readline()
+        return out, line.strip()
+    """
+    assert param_kinds(golden)["stream"][0].startswith(("fmt:handle:", "handle:")), param_kinds(golden)
+    results = _results(run_harness(golden, "header_lines", range(12)))
+    assert len(results) == 12 and len(set(results)) > 4, results

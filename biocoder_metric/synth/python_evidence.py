@@ -402,7 +402,50 @@ def char_constants(func: ast.AST, target: str) -> list[tuple[int, str]]:
         ):
             text = node.args[0].value
             out.append((0, text) if node.func.attr == "startswith" else (-len(text), text))
+    for text in contained_constants(func, named):  # anywhere in it (round 26)
+        out.append((None, text))
     return list(dict.fromkeys(out))[:6]
+
+
+#: Methods that look for their first argument anywhere in the string (``s.find('@in')``).
+_SEARCH_METHODS = frozenset(
+    {"find", "rfind", "index", "rindex", "count", "replace", "partition", "rpartition"}
+)
+#: ``re`` functions whose second argument is the string searched.
+_RE_SEARCHES = frozenset({"search", "findall", "finditer", "sub", "subn", "split"})
+
+
+def contained_constants(func: ast.AST, named) -> list[str]:
+    """Texts the body looks for anywhere in a string (``named(node)`` says which node is it):
+    ``'@in' in s``, ``s.find('@in')``, ``s.count('N')``, ``re.findall('@in', s)`` with a plain
+    pattern (no regex syntax). A random string holds a given text of two or more characters
+    almost never, so the branch that found it was never run; a person puts it in."""
+    out: list[str] = []
+
+    def plain(node: ast.AST) -> str | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and 1 <= len(node.value) <= 12:
+            return node.value
+        return None
+
+    for node in ast.walk(func):
+        if (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and isinstance(node.ops[0], (ast.In, ast.NotIn))
+            and named(node.comparators[0])
+            and plain(node.left)
+        ):
+            out.append(plain(node.left))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
+            f = node.func
+            if f.attr in _SEARCH_METHODS and named(f.value) and plain(node.args[0]):
+                out.append(plain(node.args[0]))
+            elif f.attr in _RE_SEARCHES and isinstance(f.value, ast.Name) and f.value.id == "re":
+                at = 2 if f.attr in ("sub", "subn") else 1  # where the searched string is
+                pattern = plain(node.args[0])
+                if len(node.args) > at and named(node.args[at]) and pattern and re.escape(pattern) == pattern:
+                    out.append(pattern)
+    return list(dict.fromkeys(out))
 
 
 def edge_slice(node: ast.AST) -> int | None:

@@ -604,6 +604,9 @@ def _bc_plant(_r, v, chars):
     if _r.random() >= 0.4 or not isinstance(v, str) or not v:
         return v
     i, text = _r.choice(chars)
+    if i is None:  # anywhere (``'@in' in cmd``): put in, the rest kept
+        k = _r.randint(0, len(v))
+        return v[:k] + text + v[k:]
     if not -len(v) <= i < len(v) or len(text) > len(v):
         return v
     i %= len(v)

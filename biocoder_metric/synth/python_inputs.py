@@ -734,6 +734,22 @@ def _column_reads(body: ast.AST, called: set[int]) -> set[int]:
     return out
 
 
+#: Calls whose arguments (or a shape tuple's elements) are counts: ``range``, array allocation.
+_COUNT_CALLS = frozenset({"range", "zeros", "ones", "empty", "full", "xrange"})
+
+
+def _counted(arg: ast.AST, target: str) -> bool:
+    """``target`` in integer arithmetic as a call's argument (``stop + 1``, ``n // 2``), or an
+    element of a shape tuple (``(bins,)``, ``(n, m + 1)``)."""
+    if isinstance(arg, ast.Tuple):
+        return any(_is_target(e, target) or _counted(e, target) for e in arg.elts)
+    return (
+        isinstance(arg, ast.BinOp)
+        and isinstance(arg.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv))
+        and any(_is_target(side, target) for side in (arg.left, arg.right))
+    )
+
+
 #: Missing-value markers a string is sometimes compared with (``tsl in (np.nan, '', 'tslNA')``).
 _MISSING_MARKERS = frozenset({"np.nan", "numpy.nan", "math.nan", "pd.NA", "None"})
 
@@ -905,6 +921,10 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             base = fn.value.id if isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name) else ""
             args = list(node.args) + [k.value for k in node.keywords]
             if not any(_is_target(a, target) for a in args):
+                if fname in _COUNT_CALLS and any(_counted(a, target) for a in node.args):
+                    # ``range(start, stop + 1)``, ``np.zeros((bins,))``: a count or bound, an int
+                    # (round 26: the arithmetic voted only "number", and an array was drawn)
+                    vote("int", 4.0)
                 continue
             first = bool(node.args) and _is_target(node.args[0], target)
             if fname == "isinstance" and len(node.args) == 2 and _is_target(node.args[1], target):
@@ -978,8 +998,12 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             elif fname == "int":
                 vote("number", 1.0)
                 vote("str", 0.5)
-            elif base in ("np", "numpy", "scipy", "ndimage", "ndi", "pd") or fname.startswith("as"):
+            elif (base in ("np", "numpy", "scipy", "ndimage", "ndi", "pd") or fname.startswith("as")) and any(
+                _is_target(a, target) for a in node.args
+            ):
                 vote("ndarray", 3.0)
+            elif base in ("np", "numpy"):
+                vote("number", 2.0)  # np.linspace(a, b, num=bins), np.round(x, decimals=d): an option
             elif base == "re" or fname in ("compile", "match", "search", "sub", "findall"):
                 vote("str", 3.0)
         elif isinstance(node, (ast.For, ast.comprehension)) and (
@@ -2966,12 +2990,31 @@ def refine_kinds(
         kinds.insert(0, "obj:" + repr(fields))
     if (
         fmt
-        and not kinds[0].startswith(("choice:", "regex:", "a_type", "obj:"))
+        and not kinds[0].startswith(("choice:", "regex:", "a_type"))
+        and (
+            not kinds[0].startswith("obj:") or (fmt.startswith("fmt:handle:") and _read_only_object(kinds[0]))
+        )
         and not (kinds[0].startswith(("handle:", "callable:")) and fmt.endswith(":text"))
         and not _split_into_fields(kinds[0])
     ):  # plain text lines say less than the fields a reader splits them into
         kinds = [fmt, *(k for k in kinds if k != fmt)]
     return kinds
+
+
+#: What the code may do with an open file it reads beside reading it.
+_READ_HANDLE_FIELDS = frozenset({"readline", "readlines", "read", "seek", "tell", "close", "name", "closed"})
+
+
+def _read_only_object(kind: str) -> bool:
+    """Whether an ``obj:`` kind is an object only read from (``stream.readline()``): an open
+    file, not an object of its own (round 26: a parser's stream was drawn with a ``readline``
+    returning numbers, and no line ever started with ``#``)."""
+    fields = pyast.literal_eval(kind[len("obj:") :])
+    return (
+        bool(fields)
+        and set(fields) <= _READ_HANDLE_FIELDS
+        and bool(set(fields) & {"readline", "readlines", "read"})
+    )
 
 
 def _split_into_fields(kind: str) -> bool:
@@ -3191,6 +3234,11 @@ _QUIET_METHODS = frozenset(
     {
         "debug", "info", "warning", "warn", "error", "critical", "exception", "log", "fatal",
         "close", "flush", "setLevel", "addHandler", "removeHandler", "sleep", "update_progress",
+        # drawing: how a figure is made is the author's choice (``set_ylim([0, 6])`` or ``(0, 6)``)
+        "plot", "scatter", "bar", "barh", "hist", "fill_between", "arrow", "text", "annotate",
+        "legend", "axhline", "axvline", "imshow", "autoscale", "grid", "savefig", "show",
+        "tight_layout", "subplots_adjust", "set_xlabel", "set_ylabel", "set_title", "set_xlim",
+        "set_ylim", "set_xticks", "set_yticks", "set_xticklabels", "set_yticklabels", "tick_params",
     }
 )  # fmt: skip
 
