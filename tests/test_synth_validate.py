@@ -783,7 +783,8 @@ class _CountingPool:
     "golden",
     [
         "def spin(n):\n    while n == n:\n        n = n + 1 - 1\n",
-        "def spin(n):\n    raise SystemExit(3)\n",
+        # a hard exit: ``sys.exit`` is an error path the harness catches (round 26), ``os._exit`` ends the case
+        "def spin(n):\n    import os\n    os._exit(3)\n",
     ],
     ids=["loops", "exits"],
 )
