@@ -344,14 +344,15 @@ def compared_constants(func: ast.AST, target: str) -> list[str]:
     return list(dict.fromkeys(out))[:4]
 
 
-def char_constants(func: ast.AST, target: str) -> list[tuple[int, str]]:
+def char_constants(func: ast.AST, target: str) -> list[tuple[int | None, str]]:
     """(position, text) pairs the body tests ``target`` for: ``s[0] == 'M'``, ``s[-1] in '*'``,
-    ``s.startswith('>')`` (0, '>'), ``s.endswith('*')`` (-1, '*') (at most 6).
+    ``s.startswith('>')`` (0, '>'), ``s.endswith('*')`` (-1, '*'), ``s[:3] == 'tsl'`` (0, 'tsl'),
+    and ``None`` for a text looked for anywhere (``'@in' in s``) (at most 6).
 
     Random letters hit a given first character one time in 20; a value with that character planted
     where the code looks reaches the branch.
     """
-    out: list[tuple[int, str]] = []
+    out: list[tuple[int | None, str]] = []
 
     def named(node: ast.AST) -> bool:  # ``target``: a name, or ``self.line`` (a field of the object)
         if isinstance(node, ast.Name):
