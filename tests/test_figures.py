@@ -604,3 +604,75 @@ def test_the_round_25_dev_sample_quotes_are_the_raw_outputs():
     assert b["null_candidates_rejected"] == b["null_candidates_total"]
     assert f"null candidates {b['null_candidates_rejected']}/{b['null_candidates_total']} rejected" in text
     assert new["git"].startswith("1af8ebf") and "final code (`1af8ebf`" in text
+
+
+def test_the_round_26_quotes_are_the_raw_outputs():
+    """The README's round-26 Python quotes: against round 24 (the last Python run), held-out fresh
+    gained two tasks and lost none, with the hand mutants quoted (the gained harnesses' share too);
+    held-out upstream and both dev parts kept their tasks; every null candidate rejected and every
+    rewrite passed; the combined file holds this run. All as the committed raw runs hold."""
+    old, new = _raw_runs("synth_generalise_python", "round24", "round26")
+    text = " ".join(_readme().split())  # quotes wrap at any space
+    diff = _round_diff("synth_generalise_python_round24.json", "synth_generalise_python_round26.json")
+    assert diff == {
+        ("fresh-python", "dev"): (68, 0, 0),
+        ("fresh-python", "heldout"): (50, 2, 0),
+        ("upstream-python", "dev"): (30, 0, 0),
+        ("upstream-python", "heldout"): (30, 0, 0),
+    }, diff
+    a, b = _s(old, "fresh-python", "heldout"), _s(new, "fresh-python", "heldout")
+    assert f"fresh Python {a['validated']}/50 -> {b['validated']}/50 (two gained, none lost)**" in text
+    share = round(100 * b["hand_mutants_killed"] / b["hand_mutants_judged"])
+    assert (
+        f"hand mutants {_hand(old, 'fresh-python', 'heldout')} -> {_hand(new, 'fresh-python', 'heldout')} ({share}%"
+        in text
+    )
+    before = {t["task_id"]: t for t in old["tasks"]}
+    gained = [
+        t
+        for t in new["tasks"]
+        if t["status"] == "validated" and before[t["task_id"]]["status"] != "validated"
+    ]
+    killed, judged = sum(t["hand_killed"] for t in gained), sum(t["hand_judged"] for t in gained)
+    others = b["hand_mutants_killed"] - killed - a["hand_mutants_killed"]
+    assert others == 1 and b["hand_mutants_judged"] - judged == a["hand_mutants_judged"]
+    assert (
+        f"the two gained harnesses kill {killed} of their {judged}, the others one more than before)" in text
+    )
+    up = _s(new, "upstream-python", "heldout")
+    assert (
+        f"**upstream Python unchanged at {up['validated']}/30** ({_hand(new, 'upstream-python', 'heldout')}"
+        in text
+    )
+    assert f"fresh Python unchanged at {_s(new, 'fresh-python', 'dev')['validated']}/68" in text
+    assert f"upstream Python unchanged at {_s(new, 'upstream-python', 'dev')['validated']}/30" in text
+    for group in ("fresh-python", "upstream-python"):
+        for part in ("dev", "heldout"):
+            s = _s(new, group, part)
+            assert s["null_candidates_rejected"] == s["null_candidates_total"], (group, part)
+            assert s["rewrites_passed"] == s["rewrites_judged"], (group, part)
+    assert new["git"].startswith("071d57a") and "final code (`071d57a`)" in text
+    combined = json.loads((REPO / "docs" / "bench-results" / "synth_generalise.json").read_text())
+    assert _s(combined, "fresh-python", "heldout") == b
+    assert f"held-out: {round(100 * b['validated'] / b['attempted'])}% of fresh" in text
+
+
+def test_the_round_26_dev_sample_quotes_are_the_raw_outputs():
+    """The README's round-26 dev-sample quote: five gained and none lost against the round-24
+    code's run of the same 120 rows, the sample's hand mutants, and the one gained harness the
+    engine's golden check rejects."""
+    old, new = _raw_runs("synth_generalise_dev120", "round24", "round26")
+    text = " ".join(_readme().split())  # quotes wrap at any space
+    diff = _round_diff("synth_generalise_dev120_round24.json", "synth_generalise_dev120_round26.json")
+    assert diff == {("upstream-python", "dev"): (120, 5, 0)}, diff
+    a, b = _s(old, "upstream-python", "dev"), _s(new, "upstream-python", "dev")
+    assert f"{a['validated']}/120 -> {b['validated']}/120 (five gained, none lost)" in text
+    assert (
+        f"hand mutants {_hand(old, 'upstream-python', 'dev')} -> {_hand(new, 'upstream-python', 'dev')}"
+        in text
+    )
+    failing = [t["function_name"] for t in new["tasks"] if t.get("engine_golden") == "failed"]
+    assert failing == ["compute_statistics"] and "(`compute_statistics`" in text
+    assert f"(golden checks {b['engine_golden_passed']}/{b['engine_judged_tasks']})" in text
+    assert b["null_candidates_rejected"] == b["null_candidates_total"]
+    assert new["git"].startswith("2ab3f8a") and "at `2ab3f8a` (the same rules)" in text
