@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import textwrap
 
-from _synth_helpers import param_kinds, run_harness
+from _synth_helpers import param_kinds, run_context, run_harness
 
 from biocoder_metric.synth import python_evidence
 
@@ -239,3 +239,67 @@ def test_an_object_only_read_lines_from_is_an_open_file():
     assert param_kinds(golden)["stream"][0].startswith(("fmt:handle:", "handle:")), param_kinds(golden)
     results = _results(run_harness(golden, "header_lines", range(12)))
     assert len(results) == 12 and len(set(results)) > 4, results
+
+
+def test_a_value_ordered_against_zero_and_one_is_a_fraction():
+    """``if maf < 0 or maf > 0.5: raise``: the int bounds voted an int, drawn 0..10, and nearly
+    every draw was rejected; ``count > 1`` alone stays a count."""
+    golden = """
+    def expected_het(maf, prob, count):
+        if maf < 0 or maf > 0.5:
+            raise ValueError('maf out of range')
+        if not 0 <= prob <= 1:
+            raise ValueError('prob out of range')
+        if count > 1:
+            return round(2 * maf * (1 - maf) * prob * count, 6)
+        return round(maf * prob, 6)
+    """
+    kinds = param_kinds(golden)
+    assert kinds["maf"][0] == "float_unit" and kinds["prob"][0] == "float_unit", kinds
+    assert kinds["count"][0].startswith("int"), kinds
+    results = _results(run_harness(golden, "expected_het", range(16)))
+    assert len(set(results)) > 8, results
+
+
+def _pipeline(golden: str, name: str) -> tuple[str, dict[str, str]]:
+    """The best-guess harness the pipeline makes from the golden alone (stubs for names with no
+    source), and its plan."""
+    from biocoder_metric.synth import pipeline
+
+    row = {
+        "golden_code": textwrap.dedent(golden),
+        "function_name": name,
+        "language": "python",
+        "task_id": name,
+    }
+    out, reason, _ = pipeline.python_candidates(row, pipeline.SynthOptions(), None, [])
+    assert reason is None, reason
+    return out[0][2], out[0][1]
+
+
+def test_a_helper_result_spread_into_a_call_is_a_sequence(tmp_path):
+    golden = """
+    def report(sites, out):
+        n = 0
+        for site in sites:
+            print(*describe_site(site), sep='\\t', file=out)
+            n += 1
+        return n
+    """
+    ctx, plan = _pipeline(golden, "report")
+    assert plan["stub describe_site()"].startswith(("list", "tuple")), plan
+    outs = run_context(ctx, textwrap.dedent(golden), range(8), tmp_path)
+    assert len(_results(outs)) == 8 and not any("exception" in o for o in outs), outs
+
+
+def test_a_helper_bound_to_a_local_and_called_is_a_function(tmp_path):
+    golden = """
+    def run_all(jobs):
+        execute = run_job
+        results = list(map(execute, jobs))
+        return [r for r in results if r]
+    """
+    ctx, plan = _pipeline(golden, "run_all")
+    assert "stub run_job()" in plan, plan
+    results = _results(run_context(ctx, textwrap.dedent(golden), range(8), tmp_path))
+    assert len(results) == 8 and len(set(results)) > 2, results

@@ -440,6 +440,8 @@ def refine(family: str, name: str) -> list[str]:
         if re.search(r"scale|sigma|std|var|tol|eps|gamma|beta|lambda|factor", n):
             return ["float_pos", "float_unit"]
         return ["float", "float_unit"]
+    if family == "unit":  # ordered against 0 and 1: a fraction (_unit_bounded)
+        return ["float_unit", "float_pos"]
     if family == "dir":
         return ["path_dir", "str_word"]
     if family == "graph":
@@ -754,8 +756,33 @@ def _counted(arg: ast.AST, target: str) -> bool:
 _MISSING_MARKERS = frozenset({"np.nan", "numpy.nan", "math.nan", "pd.NA", "None"})
 
 
+def _unit_bounded(body: ast.AST, target: str) -> bool:
+    """Whether ``target`` is ordered against the ends of the unit interval (``if x < 0 or x > 1:
+    raise``, ``0 <= maf <= 0.5``): a fraction or a probability. Both a zero and a one (or a float
+    half) are needed: ``count > 1`` alone is a count."""
+    bounds: set[float] = set()
+    for node in ast.walk(body):
+        if not isinstance(node, ast.Compare):
+            continue
+        parts = [node.left, *node.comparators]
+        for i, op in enumerate(node.ops):
+            if not isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+                continue
+            a, b = parts[i], parts[i + 1]
+            for mine, other in ((a, b), (b, a)):
+                if _is_target(mine, target) and isinstance(other, ast.Constant):
+                    v = other.value
+                    if isinstance(v, bool) or not isinstance(v, (int, float)):
+                        return False
+                    bounds.add(float(v))
+    return bool(bounds) and bounds <= {0.0, 0.5, 1.0} and 0.0 in bounds and (bounds & {0.5, 1.0}) != set()
+
+
 def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
     votes: dict[str, float] = defaultdict(float)
+    unit = _unit_bounded(body, target)
+    if unit:  # round 26: its int bounds voted an int, drawn 0..10, and nearly always rejected
+        votes["unit"] += 6.0
     valued = False  # the values of a mapping looked up by a guarded key are typed once
     called = {id(n.func) for n in ast.walk(body) if isinstance(n, ast.Call)}
     columns_read = _column_reads(body, called)
@@ -911,7 +938,7 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
                                 continue
                             if isinstance(q.value, str):
                                 vote("str")
-                            elif isinstance(q.value, int):
+                            elif isinstance(q.value, int) and not unit:
                                 vote("int", 2.0)
                             elif isinstance(q.value, float):
                                 vote("float", 2.0)
@@ -1037,6 +1064,8 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             if inner.get("list", 0.0) + inner.get("ndarray", 0.0) >= 1.5:
                 keys = _usage_votes(node, node.target.id)
                 vote("dict_numkey_list" if keys.get("number", 0.0) >= 1.0 else "dict_list", 4.0)
+        elif isinstance(node, ast.Starred) and _is_target(node.value, target):
+            vote("list", 3.0)  # print(*fields(site)), f(*args): spread, so a sequence (round 26)
         elif isinstance(node, (ast.If, ast.While, ast.IfExp)) and _is_target(node.test, target):
             vote("bool", 1.5)
         elif (
@@ -1047,6 +1076,8 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             vote("bool", 1.5)
         elif isinstance(node, ast.BoolOp) and any(_is_target(v, target) for v in node.values):
             vote("bool", 1.5)
+    if unit:  # the arithmetic on a fraction says it is a number, which it is: that one
+        votes["unit"] += votes.pop("number", 0.0) + votes.pop("float", 0.0) + votes.pop("int", 0.0)
     return dict(votes)
 
 

@@ -154,6 +154,24 @@ def _handed_as_function(node: ast.AST, parent: ast.AST | None) -> bool:
     return (f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")) in _TAKES_FUNCTION
 
 
+def _alias_called(tree: ast.AST, parent: ast.AST | None, parents: dict[int, ast.AST]) -> bool:
+    """Whether ``parent`` binds a local name (``execute = helper``) that the code then calls or
+    hands to a call that calls it: the value bound is a function."""
+    if not (
+        isinstance(parent, ast.Assign)
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0], ast.Name)
+    ):
+        return False
+    alias = parent.targets[0].id
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == alias and isinstance(node.ctx, ast.Load):
+            up = parents.get(id(node))
+            if (isinstance(up, ast.Call) and up.func is node) or _handed_as_function(node, up):
+                return True
+    return False
+
+
 def _uses(tree: ast.AST, name: str) -> tuple[list[str], str | None]:
     """The slot labels ``name`` needs in ``tree`` (first use first), or a reason it cannot be stubbed.
 
@@ -216,6 +234,9 @@ def _uses(tree: ast.AST, name: str) -> tuple[list[str], str | None]:
                 labels.append(f"{name}.{parent.attr}")
             else:
                 continue  # ``ns.x = ...``: a plain object takes it
+        elif _alias_called(tree, parent, parents):
+            call = None  # execute = _execute_command; pool.map(execute, jobs): a function (round 26)
+            labels.append(f"{name}()")
         else:
             other = True
             call = None
