@@ -1789,3 +1789,41 @@ def test_a_constructed_self_keeps_what_it_has_and_starts_from_its_docstring_obje
     # is never replaced, so the call itself does not fail
     assert len(ok) >= 12, results
     assert len(set(ok)) >= 2
+
+
+READER = '''\
+class Reader:
+    """Reads a variant file, a line at a time."""
+
+    def __init__(self, stream, path=None):
+        self.stream = stream
+        self.path = path
+        self._line = stream.readline()
+
+    def _next(self):
+        prev, self._line = self._line, self.stream.readline()
+        return prev
+
+    def samples(self):
+        """The sample names of the header."""
+        while self._line.startswith("##"):
+            self._next()
+        if not self._line.startswith("#CHROM"):
+            raise ValueError("no #CHROM line")
+        return self._line.rstrip("\\n").split("\\t")[9:]
+'''
+
+
+def test_a_constructed_readers_stream_holds_the_format_its_methods_parse(tmp_path: Path):
+    """Nothing in ``__init__(self, stream)`` says VCF, but the methods test for ``#CHROM``: the
+    stream is an open VCF file, so the header is reached (round 27; before, plain text lines, and
+    every call raised)."""
+    files = {"rpkg/__init__.py": "", "rpkg/reader.py": READER}
+    golden = textwrap.dedent(READER[READER.index("    def samples") :])
+    row, cands, _ = _python_repo_task(tmp_path, "rrepo", files, golden, "samples", "rpkg/reader.py")
+    built = [(plan, ctx) for label, plan, ctx in cands if label.startswith("constructed")]
+    assert built, [c[0] for c in cands]
+    plan, ctx = built[0]
+    assert plan["self.__init__.stream"] == "fmt:handle:vcf", plan
+    results = [out.splitlines()[0] for out in _golden_outputs(row, ctx, golden, 8)]
+    assert sum(r.startswith("result: [") for r in results) >= 6, results

@@ -303,3 +303,18 @@ def test_a_helper_bound_to_a_local_and_called_is_a_function(tmp_path):
     assert "stub run_job()" in plan, plan
     results = _results(run_context(ctx, textwrap.dedent(golden), range(8), tmp_path))
     assert len(results) == 8 and len(set(results)) > 2, results
+
+
+def test_what_is_written_to_a_file_is_text_and_et_is_elementtree(tmp_path):
+    golden = """
+    def save_license(out_dir, name, holder):
+        text = make_license(name, holder)
+        root = ET.Element('package', name=name)
+        with open(out_dir + '/LICENSE', 'w') as fh:
+            fh.write(text)
+        return ET.tostring(root).decode(), len(text)
+    """
+    ctx, plan = _pipeline(golden, "save_license")
+    assert plan["stub make_license()"].startswith("str"), plan
+    assert "import xml.etree.ElementTree as ET" in ctx
+    assert not any(k.startswith("stub ET") for k in plan), plan

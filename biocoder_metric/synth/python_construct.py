@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from biocoder_metric import pyast
 from biocoder_metric.synth.python_evidence import callsite_examples, doc_receiver_examples
+from biocoder_metric.synth.python_formats import members_format
 from biocoder_metric.synth.python_inputs import ParamSpec, infer_params
 
 
@@ -112,6 +113,13 @@ def constructor(
     }
     helpers.update(_methods(members))
     params = infer_params(init, repo_dir, skip_first=True, helpers=helpers)
+    fmt = None
+    for p in params:
+        if p.kinds and p.kinds[0] == "fmt:handle:text":
+            method = _golden_function(golden)
+            fmt = fmt or members_format([*helpers.values(), *([method] if method else [])]) or "text"
+            if fmt != "text":  # an open file of what the class's methods parse
+                p.kinds.insert(0, f"fmt:handle:{fmt}")
     for p in params:
         if not p.kinds or (not p.has_default and p.kinds[0].startswith(("stub:", "a_type"))):
             return None
@@ -176,6 +184,8 @@ def constructed_plan(subject, ctor: Constructor, definitions: list[str] = ()):
             # building ``self`` is the method's setup, not its behaviour: a mode the constructor
             # rejects (``unknown disttype``) only makes the call an exception, so no stray value
             return "pick:" + p.kinds[0][len("choice:") :]
+        if p.kinds and p.kinds[0].startswith("fmt:") and not p.kinds[0].endswith(":text"):
+            return p.kinds[0]  # a file of the format the class parses says more than "some text"
         f = ctor.stored.get(p.name)
         ks = used.get(f) if f else None
         return ks[0] if ks and not ks[0].startswith("stub:") else p.kinds[0]

@@ -119,6 +119,13 @@ def _constants_format(consts: list[str]) -> str | None:
     return None
 
 
+def members_format(nodes: list[ast.AST]) -> str | None:
+    """The format a class's methods test their text for, together (``'#CHROM'`` in one method,
+    ``'##'`` in another): what the stream its constructor takes holds (round 27: a parser's
+    stream was plain text, as nothing in ``__init__`` itself said VCF)."""
+    return _constants_format([c for n in nodes for c in _string_constants(n)])
+
+
 def _helpers_called_with(func: ast.AST, target: str, helpers: dict[str, ast.AST]) -> list[ast.AST]:
     out = []
     for n in ast.walk(func):

@@ -988,6 +988,8 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
                 vote("dir", 5.0)  # os.listdir(folder), os.makedirs(out_dir)
             elif first and base == "subprocess":
                 vote("list_str", 4.0)  # subprocess.run(cmd): a command and its arguments
+            elif first and fname == "write" and isinstance(fn, ast.Attribute) and len(node.args) == 1:
+                vote("str", 3.0)  # fh.write(text): what is written to a text file (round 27)
             elif fname == "range":
                 vote("int", 4.0)
             elif (

@@ -74,6 +74,10 @@ KNOWN_IMPORTS: dict[str, str] = {
     "combinations": "from itertools import combinations",
     "permutations": "from itertools import permutations",
     "Path": "from pathlib import Path",
+    # conventional aliases of standard-library modules (round 27: ``ET`` was stubbed, and
+    # ``tree.write(..., encoding=...)`` failed on the stand-in)
+    "ET": "import xml.etree.ElementTree as ET",
+    "ElementTree": "from xml.etree import ElementTree",
     "sqrt": "from math import sqrt",
     "log": "from math import log",
     "exp": "from math import exp",
