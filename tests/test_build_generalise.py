@@ -1827,3 +1827,17 @@ def test_a_constructed_readers_stream_holds_the_format_its_methods_parse(tmp_pat
     assert plan["self.__init__.stream"] == "fmt:handle:vcf", plan
     results = [out.splitlines()[0] for out in _golden_outputs(row, ctx, golden, 8)]
     assert sum(r.startswith("result: [") for r in results) >= 6, results
+
+
+def test_the_method_tested_is_among_the_modes_a_constructor_can_name(tmp_path: Path):
+    """``Folder(values, mode)`` picks ``combine_<mode>``; when the method tested is one of those
+    (``combine_diff``), its own mode is one the constructed ``self`` may take (round 27: the
+    choices were the other members' names only)."""
+    files = {"fpkg/__init__.py": "", "fpkg/fold.py": MODES}
+    start = MODES.index("    def combine_diff")
+    golden = textwrap.dedent(MODES[start : MODES.index("    def fold")])
+    row, cands, _ = _python_repo_task(tmp_path, "frepo2", files, golden, "combine_diff", "fpkg/fold.py")
+    built = [plan for label, plan, ctx in cands if label == "constructed"]
+    assert built, [c[0] for c in cands]
+    kind = built[0]["self.__init__.mode"]
+    assert kind.startswith("pick:") and "diff" in eval(kind[len("pick:") :]), kind

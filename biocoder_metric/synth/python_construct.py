@@ -112,12 +112,14 @@ def constructor(
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
     }
     helpers.update(_methods(members))
+    tested = _golden_function(golden)
+    if tested is not None:  # the method tested is a member a mode can name (``'pwdist_' + disttype``)
+        helpers.setdefault(tested.name, tested)
     params = infer_params(init, repo_dir, skip_first=True, helpers=helpers)
     fmt = None
     for p in params:
         if p.kinds and p.kinds[0] == "fmt:handle:text":
-            method = _golden_function(golden)
-            fmt = fmt or members_format([*helpers.values(), *([method] if method else [])]) or "text"
+            fmt = fmt or members_format(list(helpers.values())) or "text"
             if fmt != "text":  # an open file of what the class's methods parse
                 p.kinds.insert(0, f"fmt:handle:{fmt}")
     for p in params:
