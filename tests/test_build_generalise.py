@@ -1841,3 +1841,33 @@ def test_the_method_tested_is_among_the_modes_a_constructor_can_name(tmp_path: P
     assert built, [c[0] for c in cands]
     kind = built[0]["self.__init__.mode"]
     assert kind.startswith("pick:") and "diff" in eval(kind[len("pick:") :]), kind
+
+
+TABLES = '''\
+SEPARATORS = (";", ",", "|")
+ESCAPED = dict()
+for sep in SEPARATORS:
+    ESCAPED[sep] = "%" + format(ord(sep), "02X")
+ESCAPED.update({"=": "%3D"})
+
+
+def escape(value):
+    """``value`` with every separator percent-encoded."""
+    out = []
+    for ch in value.strip():
+        out.append(ESCAPED[ch] if ch in ESCAPED else ch)
+    return "".join(out), len(ESCAPED)
+'''
+
+
+def test_a_module_table_is_sliced_with_the_statements_that_fill_it(tmp_path: Path):
+    """``ESCAPED = dict()`` is filled by a module-level loop and an ``update``: both come with
+    it (round 27: the empty table alone was sliced, and the golden saw no separator)."""
+    files = {"tpkg/__init__.py": "", "tpkg/esc.py": TABLES}
+    golden = textwrap.dedent(TABLES[TABLES.index("def escape") :])
+    row, cands, _ = _python_repo_task(tmp_path, "trepo", files, golden, "escape", "tpkg/esc.py")
+    ctx = cands[0][2]
+    assert "for sep in SEPARATORS:" in ctx and 'ESCAPED.update({"=": "%3D"})' in ctx
+    assert ctx.index("SEPARATORS = (") < ctx.index("for sep in SEPARATORS:")
+    results = [out.splitlines()[0] for out in _golden_outputs(row, ctx, golden, 6)]
+    assert all(r.startswith("result: (") and r.endswith(", 4)") for r in results), results

@@ -824,6 +824,31 @@ class _RepoSlicer:
             text = "\n".join("@" + ast.unparse(d) for d in node.decorator_list) + "\n" + text
         if text not in self.definitions:
             self.definitions.append(text)
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            self.fillers(path, name, node, depth)
+
+    def fillers(self, path: Path, name: str, node: ast.stmt, depth: int) -> None:
+        """The module-level statements after ``name = ...`` that fill it (``for sep in SEPS:
+        PATTERNS[sep] = ...``, ``TABLE.update(...)``), each after what it reads. Why (round 27):
+        the assignment alone was sliced, so the golden looked keys up in an empty table and every
+        call raised ``KeyError``. Only statements whose names the module defines (or builtins)."""
+        body = self.tree(path).body
+        known = self.index(path)
+        for stmt in body[body.index(node) + 1 :] if node in body else []:
+            if isinstance(
+                stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
+            ):
+                continue
+            if not _fills(stmt, name):
+                continue
+            deps = [d for d in free_names(stmt) if d != name and d not in _bound_by(stmt)]
+            if any(d not in known for d in deps):
+                continue
+            for dep in deps:
+                self.resolve(path, dep, depth + 1)
+            text = ast.get_source_segment(self._texts[path], stmt) or ast.unparse(stmt)
+            if text not in self.definitions:
+                self.definitions.append(text)
 
 
 def _variables(sources: list[str]) -> set[str]:
@@ -926,6 +951,34 @@ def _catches_import_error(node: ast.Try) -> bool:
             return True
         names = {n.id if isinstance(n, ast.Name) else getattr(n, "attr", "") for n in ast.walk(h.type)}
         if names & {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}:
+            return True
+    return False
+
+
+#: Methods that fill a container in place.
+_FILLING = frozenset({"update", "append", "extend", "add", "setdefault", "insert"})
+
+
+def _fills(stmt: ast.stmt, name: str) -> bool:
+    """Whether a module-level statement puts something into ``name`` (``name[k] = v``,
+    ``name.update(...)``) without binding it anew."""
+    if name in _bound_by(stmt):
+        return False
+    for n in ast.walk(stmt):
+        if (
+            isinstance(n, ast.Subscript)
+            and isinstance(n.ctx, ast.Store)
+            and isinstance(n.value, ast.Name)
+            and n.value.id == name
+        ):
+            return True
+        if (
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and n.func.attr in _FILLING
+            and isinstance(n.func.value, ast.Name)
+            and n.func.value.id == name
+        ):
             return True
     return False
 
