@@ -318,3 +318,22 @@ def test_what_is_written_to_a_file_is_text_and_et_is_elementtree(tmp_path):
     assert plan["stub make_license()"].startswith("str"), plan
     assert "import xml.etree.ElementTree as ET" in ctx
     assert not any(k.startswith("stub ET") for k in plan), plan
+
+
+def test_list_elements_compared_with_words_are_those_words():
+    golden = """
+    def output_suffixes(out_format):
+        for fmt in out_format:
+            if fmt not in {'impute2', 'dosage', 'calls', 'bed'}:
+                raise ValueError('unknown format ' + fmt)
+        return sorted('.' + fmt for fmt in set(out_format))
+    """
+    kind = param_kinds(golden)["out_format"][0]
+    assert kind.startswith("vocab_list:") and set(eval(kind[len("vocab_list:") :])) == {
+        "impute2",
+        "dosage",
+        "calls",
+        "bed",
+    }, kind
+    results = _results(run_harness(golden, "output_suffixes", range(16)))
+    assert len(results) >= 4 and len(set(results)) > 2, results

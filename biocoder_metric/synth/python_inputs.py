@@ -3031,6 +3031,17 @@ def refine_kinds(
         and not _split_into_fields(kinds[0])
     ):  # plain text lines say less than the fields a reader splits them into
         kinds = [fmt, *(k for k in kinds if k != fmt)]
+    if kinds and kinds[0] == "list_str":
+        # for fmt in out_format: if fmt not in {'bed', 'vcf'}: raise: the elements are those words,
+        # now and then another (round 27: random words made every call raise)
+        words = [
+            w
+            for v in _loop_targets(body, target)
+            if isinstance(v, ast.Name)
+            for w in compared_strings(body, v.id)
+        ]
+        if words:
+            kinds.insert(0, "vocab_list:" + repr(list(dict.fromkeys(words))[:12]))
     return kinds
 
 
