@@ -337,3 +337,19 @@ def test_list_elements_compared_with_words_are_those_words():
     }, kind
     results = _results(run_harness(golden, "output_suffixes", range(16)))
     assert len(results) >= 4 and len(set(results)) > 2, results
+
+
+def test_a_folder_joined_with_file_names_holds_those_files():
+    """``os.path.join(results_dir, 'counts.tsv')`` opened for reading: the folder is made with
+    that file in it (round 27: a folder was drawn empty, and every call raised FileNotFoundError)."""
+    golden = """
+    def load_counts(results_dir, minimum=0):
+        import os
+        with open(os.path.join(results_dir, 'counts.tsv')) as fh:
+            rows = [line.rstrip('\\n').split('\\t') for line in fh if line.strip()]
+        return {r[0]: len(r) for r in rows if len(r) > minimum}
+    """
+    kind = param_kinds(golden)["results_dir"][0]
+    assert kind.startswith("prefix:") and "/counts.tsv" in kind, kind
+    results = _results(run_harness(golden, "load_counts", range(8)))
+    assert len(results) == 8 and len(set(results)) > 4, results

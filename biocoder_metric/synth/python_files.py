@@ -20,6 +20,7 @@ holds. A reader this module does not recognise keeps the plain file kinds.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 
 from biocoder_metric import pyast
@@ -395,7 +396,22 @@ def _suffix_of(node: ast.AST, target: str) -> str | None:
         and isinstance(node.values[1], ast.Constant)
     ):
         return node.values[1].value
+    if (
+        isinstance(node, ast.Call)
+        and ast.unparse(node.func) in ("os.path.join", "path.join", "osp.join", "join")
+        and len(node.args) == 2
+        and _is_name(node.args[0], {target})
+        and isinstance(node.args[1], ast.Constant)
+        and isinstance(node.args[1].value, str)
+        and _FILE_NAME.match(node.args[1].value)
+    ):
+        # os.path.join(results_dir, 'counts.tsv'): a folder holding that file (round 27)
+        return "/" + node.args[1].value
     return None
+
+
+#: A plain file name a folder is joined with (no folder of its own, no placeholder).
+_FILE_NAME = re.compile(r"^[\w.-]+\.\w+$")
 
 
 class _SuffixToName(ast.NodeTransformer):
@@ -433,7 +449,7 @@ def prefix_kind(body: ast.AST, target: str, columns: Callable[[ast.AST, str], li
             continue
         arg = node.args[0]
         suffix = _suffix_of(arg, target) or (bound.get(arg.id) if isinstance(arg, ast.Name) else None)
-        if suffix and suffix not in suffixes and len(suffix) <= 24 and "/" not in suffix:
+        if suffix and suffix not in suffixes and len(suffix) <= 40 and "/" not in suffix[1:]:
             suffixes.append(suffix)
     if not suffixes:
         return None
@@ -516,6 +532,9 @@ def _bc_write(_r, content, sep, header=True):
 
 def _bc_put(path, content, sep, header):
     """Write ``content`` (text, or a table) to the input file ``path`` and list it."""
+    folder = _bc_os.path.dirname(path)
+    if folder and not _bc_os.path.isdir(folder):  # prefix + '/counts.tsv': a folder of files
+        _bc_os.makedirs(folder, exist_ok=True)
     if hasattr(content, "to_csv"):
         content.to_csv(path, sep=sep, index=False, header=header)
     else:
