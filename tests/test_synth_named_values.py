@@ -353,3 +353,20 @@ def test_a_folder_joined_with_file_names_holds_those_files():
     assert kind.startswith("prefix:") and "/counts.tsv" in kind, kind
     results = _results(run_harness(golden, "load_counts", range(8)))
     assert len(results) == 8 and len(set(results)) > 4, results
+
+
+def test_a_handle_read_by_dictreader_is_a_table_with_the_columns_read():
+    golden = """
+    def read_ids(f, prefix):
+        import csv
+        out = []
+        for lineno, row in enumerate(csv.DictReader(f, delimiter=str('\\t'))):
+            if 'id' not in row or row['id'].strip() == '':
+                raise ValueError('Expected `id` column, line %d' % (lineno + 2))
+            out.append(prefix.upper() + row['id'] + ':' + (row.get('name') or '?'))
+        return out
+    """
+    kind = param_kinds(golden)["f"][0]
+    assert kind.startswith("dictrows:") and "'id'" in kind and "'name'" in kind, kind
+    results = _results(run_harness(golden, "read_ids", range(8)))
+    assert len(results) == 8 and len(set(results)) > 4, results

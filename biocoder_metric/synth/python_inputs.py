@@ -756,6 +756,53 @@ def _counted(arg: ast.AST, target: str) -> bool:
 _MISSING_MARKERS = frozenset({"np.nan", "numpy.nan", "math.nan", "pd.NA", "None"})
 
 
+def dictreader_kind(body: ast.AST, target: str) -> str | None:
+    """``dictrows:(separator, [columns])`` when ``target`` is read by ``csv.DictReader`` (``for
+    row in csv.DictReader(f, delimiter='\\t')``) and the rows are read by column name (``row['id']``,
+    ``'equation' in row``, ``row.get('name')``): a table whose header has those columns. Why
+    (round 27): the handle was drawn as plain lines (or a number), and no row had a column."""
+    for node in ast.walk(body):
+        if not (
+            isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name | ast.Tuple)
+        ):
+            continue
+        it = node.iter
+        if (
+            isinstance(it, ast.Call)
+            and isinstance(it.func, ast.Name)
+            and it.func.id == "enumerate"
+            and it.args
+        ):
+            it, row = (
+                it.args[0],
+                node.target.elts[1]
+                if isinstance(node.target, ast.Tuple) and len(node.target.elts) == 2
+                else None,
+            )
+        else:
+            row = node.target
+        if not (
+            isinstance(it, ast.Call)
+            and ast.unparse(it.func) in ("csv.DictReader", "DictReader")
+            and it.args
+            and _is_target(it.args[0], target)
+            and isinstance(row, ast.Name)
+        ):
+            continue
+        sep_node = next(
+            (k.value for k in it.keywords if k.arg == "delimiter"), it.args[1] if len(it.args) > 1 else None
+        )
+        if isinstance(sep_node, ast.Call) and sep_node.args:  # delimiter=str('\t')
+            sep_node = sep_node.args[0]
+        sep = (
+            sep_node.value if isinstance(sep_node, ast.Constant) and isinstance(sep_node.value, str) else ","
+        )
+        columns = read_keys(body, row.id)
+        if columns:
+            return "dictrows:" + repr((sep, columns[:12]))
+    return None
+
+
 def _unit_bounded(body: ast.AST, target: str) -> bool:
     """Whether ``target`` is ordered against the ends of the unit interval (``if x < 0 or x > 1:
     raise``, ``0 <= maf <= 0.5``): a fraction or a probability. Both a zero and a one (or a float
@@ -2921,7 +2968,8 @@ def refine_kinds(
     ):
         # the parameter is the open file itself (python_files), or what ``with`` binds it to
         # (``with ctx.open(path) as fh``: a method's value that is a handle)
-        handle = next(filter(None, (handle_kind(body, a) for a in aliases(body, target))), None)
+        handle = next(filter(None, (dictreader_kind(body, a) for a in aliases(body, target))), None)
+        handle = handle or next(filter(None, (handle_kind(body, a) for a in aliases(body, target))), None)
         if handle:
             kinds.insert(0, handle)
         elif any(
@@ -3342,6 +3390,9 @@ def kind_expr(kind: str) -> str:
         return f"_bc_prefixed(_r, [{', '.join(files)}])"
     if kind.startswith("lines:"):
         return lines_expr(kind)
+    if kind.startswith("dictrows:"):  # a table with a header row, read by ``csv.DictReader``
+        sep, columns = pyast.literal_eval(kind[len("dictrows:") :])
+        return f"__import__('io').StringIO(_bc_frame(_r, {columns!r}).to_csv(sep={sep!r}, index=False))"
     if kind.startswith("handle:"):  # an open text file: the lines its reader expects
         return f"__import__('io').StringIO({kind_expr(pyast.literal_eval(kind[len('handle:') :]))})"
 
