@@ -283,7 +283,7 @@ def test_the_round_20_quotes_are_the_raw_outputs():
 
 def test_the_shipping_quotes_are_the_shipped_count():
     """The README's latest shipping sentences (round 25's Java, after 318 -> 402 -> 423 -> 432;
-    round 24's Python) end at the executable counts and the report counts that ``shipped_harnesses.json``
+    round 26's Python, after round 24's) end at the executable counts and the report counts that ``shipped_harnesses.json``
     (recounted from the merged shipping reports) holds."""
     data = json.loads((REPO / "docs" / "bench-results" / "shipped_harnesses.json").read_text())
     jh = next(c for c in data["configs"] if c["config"] == "java_hidden")
@@ -308,18 +308,21 @@ def test_the_shipping_quotes_are_the_shipped_count():
     ph = next(c for c in data["configs"] if c["config"] == "python_hidden")
     ps = next(c for c in data["configs"] if c["config"] == "python_similar")
     assert "12 validated, 441 to 453 (report 222 / 795)" in text
+    assert "2 validated, 72 to 74; report 35 / 118)" in text
+    assert "2 and 0 validated, `python_hidden` 453 to 455 (report 224 / 795)" in text
+    assert "3 validated, `python_hidden` 455 to 458 (report 227 / 795)" in text
+    # round 26 re-ran python_similar's rows without a harness and part of python_hidden's: its
+    # sentence ends at what is shipped now
     assert (
-        f"2 validated, 72 to {ps['executable']}; report {ps['synthesis']['validated']} / "
+        f"6 validated, `python_similar` 74 to {ps['executable']} (report {ps['synthesis']['validated']} / "
         f"{ps['synthesis']['processed']})" in text
     )
-    assert ps["executable"] - 72 == 2
-    assert "2 and 0 validated, `python_hidden` 453 to 455 (report 224 / 795)" in text
-    # round 24 re-ran the rows its rules change: its sentence ends at what is shipped now
     assert (
-        f"3 validated, `python_hidden` 455 to {ph['executable']} (report "
+        f"13 validated, `python_hidden` 458 to {ph['executable']} (report "
         f"{ph['synthesis']['validated']} / {ph['synthesis']['processed']})" in text
     )
-    assert ph["executable"] - 455 == 3 and ph["synthesis"]["validated"] - 224 == 3
+    assert ps["executable"] - 74 == 6 and ps["synthesis"]["validated"] - 35 == 6
+    assert ph["executable"] - 458 == 13 and ph["synthesis"]["validated"] - 227 == 13
 
 
 def test_the_round_21_quotes_are_the_raw_outputs():
