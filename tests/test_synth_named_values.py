@@ -370,3 +370,25 @@ def test_a_handle_read_by_dictreader_is_a_table_with_the_columns_read():
     assert kind.startswith("dictrows:") and "'id'" in kind and "'name'" in kind, kind
     results = _results(run_harness(golden, "read_ids", range(8)))
     assert len(results) == 8 and len(set(results)) > 4, results
+
+
+def test_a_path_is_never_drawn_as_a_number():
+    """``os.path.exists(3)`` and ``open(3)`` read file descriptor 3: a path drawn as an int made the
+    output whatever the process had open (a harness validated so, and its golden's rewrites then
+    failed). Neither the ranked kinds nor the plan search's generic ones offer a number for it."""
+    from biocoder_metric.synth import python_inputs, python_search
+
+    kinds = python_inputs.rank_kinds("installed_filepath", {"path": 4.0})
+    assert kinds[0].startswith("path") and not any(k.startswith(("int_", "list_int")) for k in kinds), kinds
+    assert not any(k.startswith("int_") for k in python_search._generic(["path_text"]))
+    assert "int_small" in python_search._generic(["str_word"])
+    golden = """
+    def installed(relative_path):
+        import os
+        full = resource_filename('pkg', relative_path)
+        if not os.path.exists(full):
+            raise ValueError(relative_path)
+        return full
+    """
+    _, plan = _pipeline(golden, "installed")
+    assert not plan["stub resource_filename()"].startswith("int"), plan

@@ -2400,6 +2400,10 @@ def rank_kinds(name: str, votes: dict[str, float]) -> list[str]:
             if k not in kinds:
                 kinds.append(k)
     for fallback in ("int_small", "str_word", "list_int"):
+        if fallback in ("int_small", "list_int") and families and families[0] in ("path", "dir"):
+            # a path drawn as a number is a file descriptor to ``os.path.exists(3)`` or ``open(3)``:
+            # whatever the process has open there, so the output was the machine's (round 27)
+            continue
         if fallback not in kinds:
             kinds.append(fallback)
     return kinds

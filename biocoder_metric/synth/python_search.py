@@ -158,6 +158,18 @@ def _vocabulary_kinds(words: list[str]) -> list[str]:
     return [f"choice:{words!r}", f"vocab_str:{words!r}", f"vocab_list:{words!r}"]
 
 
+#: Kinds of a value the code uses as a path (``os.path.exists(p)``, ``open(p)``).
+_PATH_KINDS = ("path_", "checked:", "file:", "prefix:", "fmt:path:")
+
+
+def _generic(ranked: list[str]) -> tuple[str, ...]:
+    """The generic kinds a slot may also try: no number for a path (``os.path.exists(3)`` and
+    ``open(3)`` read a file descriptor, so the output was whatever the process had open: round 27)."""
+    if ranked and ranked[0].startswith(_PATH_KINDS):
+        return tuple(k for k in GENERIC if not k.startswith("int_"))
+    return GENERIC
+
+
 def _slots(subject: Subject, base: Plan, sl=None) -> list[tuple[str, int, list[str | None]]]:
     """(``arg`` | ``attr`` | ``ctor``, index, kinds to try) for every slot of the plan that may change."""
     out: list[tuple[str, int, list[str | None]]] = []
@@ -170,7 +182,7 @@ def _slots(subject: Subject, base: Plan, sl=None) -> list[tuple[str, int, list[s
         if p.has_default and kind is not None:
             options.insert(0, None)
         options += [k for k in vocab if k not in options and k != kind]
-        options += [k for k in GENERIC if k not in options and k != kind]
+        options += [k for k in _generic(ranked) if k not in options and k != kind]
         out.append(("arg", i, options[:PER_PARAM]))
     for i, (p, kind) in enumerate(base.construct or []):
         # a parameter of the constructor that builds ``self`` (python_construct): the method can
@@ -179,7 +191,7 @@ def _slots(subject: Subject, base: Plan, sl=None) -> list[tuple[str, int, list[s
         if ranked and ranked[0] == "a_type":
             continue
         options = [k for k in ranked if k != kind][:OWN]
-        options += [k for k in GENERIC if k not in options and k != kind]
+        options += [k for k in _generic(ranked) if k not in options and k != kind]
         out.append(("ctor", i, options[:PER_PARAM]))
     ranked_attrs = dict(subject.attrs)
     for i, (attr, kind) in enumerate(base.attrs):
@@ -187,13 +199,14 @@ def _slots(subject: Subject, base: Plan, sl=None) -> list[tuple[str, int, list[s
         if ranked and ranked[0] == "a_type":
             continue
         options = [k for k in ranked if k != kind][:OWN]
-        options += [k for k in GENERIC if k not in options and k != kind]
+        options += [k for k in _generic(ranked) if k not in options and k != kind]
         out.append(("attr", i, options[: PER_PARAM // 2]))
     ranked_stubs = dict(subject.stubs)
     for i, (label, kind) in enumerate(base.stubs):
         # a helper with no source (python_stubs): what it returns is a guess like a parameter's
-        options = [k for k in ranked_stubs.get(label) or [] if k != kind][:OWN]
-        options += [k for k in GENERIC if k not in options and k != kind]
+        ranked = list(ranked_stubs.get(label) or [])
+        options = [k for k in ranked if k != kind][:OWN]
+        options += [k for k in _generic(ranked) if k not in options and k != kind]
         out.append(("stub", i, options[: PER_PARAM // 2]))
     return out
 
