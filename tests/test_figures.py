@@ -655,8 +655,6 @@ def test_the_round_26_quotes_are_the_raw_outputs():
             assert s["null_candidates_rejected"] == s["null_candidates_total"], (group, part)
             assert s["rewrites_passed"] == s["rewrites_judged"], (group, part)
     assert new["git"].startswith("071d57a") and "final code (`071d57a`)" in text
-    combined = json.loads((REPO / "docs" / "bench-results" / "synth_generalise.json").read_text())
-    assert _s(combined, "fresh-python", "heldout") == b
     assert f"held-out: {round(100 * b['validated'] / b['attempted'])}% of fresh" in text
 
 
@@ -679,3 +677,51 @@ def test_the_round_26_dev_sample_quotes_are_the_raw_outputs():
     assert f"(golden checks {b['engine_golden_passed']}/{b['engine_judged_tasks']})" in text
     assert b["null_candidates_rejected"] == b["null_candidates_total"]
     assert new["git"].startswith("2ab3f8a") and "at `2ab3f8a` (the same rules)" in text
+
+
+def test_the_round_27_quotes_are_the_raw_outputs():
+    """The README's round-27 Python quotes: against round 26, nothing moved on the held-out parts
+    (hand mutants unchanged), fresh dev gained one; the dev sample, run before the last rule,
+    gained one and lost one, with the gained task's failing rewrites; the combined file holds this
+    run. All as the committed raw runs hold."""
+    old, new = _raw_runs("synth_generalise_python", "round26", "round27")
+    text = " ".join(_readme().split())
+    diff = _round_diff("synth_generalise_python_round26.json", "synth_generalise_python_round27.json")
+    assert diff == {
+        ("fresh-python", "dev"): (68, 1, 0),
+        ("fresh-python", "heldout"): (50, 0, 0),
+        ("upstream-python", "dev"): (30, 0, 0),
+        ("upstream-python", "heldout"): (30, 0, 0),
+    }, diff
+    f, u = _s(new, "fresh-python", "heldout"), _s(new, "upstream-python", "heldout")
+    assert (
+        f"**fresh Python unchanged at {f['validated']}/50 and upstream Python unchanged at {u['validated']}/30**"
+        in text
+    )
+    assert (
+        f"hand mutants unchanged, {_hand(new, 'fresh-python', 'heldout')} and {_hand(new, 'upstream-python', 'heldout')}"
+        in text
+    )
+    assert _hand(old, "fresh-python", "heldout") == _hand(new, "fresh-python", "heldout")
+    a, b = _s(old, "fresh-python", "dev"), _s(new, "fresh-python", "dev")
+    assert f"fresh Python {a['validated']}/68 -> {b['validated']}/68 (one gained, none lost" in text
+    assert f"hand mutants {_hand(old, 'fresh-python', 'dev')} -> {_hand(new, 'fresh-python', 'dev')}" in text
+    for group in ("fresh-python", "upstream-python"):
+        for part in ("dev", "heldout"):
+            s = _s(new, group, part)
+            assert s["null_candidates_rejected"] == s["null_candidates_total"], (group, part)
+            assert s["rewrites_passed"] == s["rewrites_judged"], (group, part)
+    assert new["git"].startswith("aaa36c8") and "final code (`aaa36c8`)" in text
+    combined = json.loads((REPO / "docs" / "bench-results" / "synth_generalise.json").read_text())
+    assert _s(combined, "fresh-python", "heldout") == f
+    s26, s27 = _raw_runs("synth_generalise_dev120", "round26", "round27")
+    assert _round_diff("synth_generalise_dev120_round26.json", "synth_generalise_dev120_round27.json") == {
+        ("upstream-python", "dev"): (120, 1, 1)
+    }
+    assert s27["git"].startswith("8ca247e") and "run at `8ca247e`, before the last rule" in text
+    gained = next(t for t in s27["tasks"] if t["function_name"] == "get_installed_resource_filename")
+    assert gained["status"] == "validated" and gained["rewrites_failing"] == ["renamed_locals", "combined"]
+    d = _s(s27, "upstream-python", "dev")
+    assert f"(rewrites {d['rewrites_passed']}/{d['rewrites_judged']})" in text
+    lost = next(t for t in s26["tasks"] if t["function_name"] == "compute_statistics")
+    assert lost["status"] == "validated" and lost["engine_golden"] == "failed"
