@@ -766,21 +766,7 @@ def dictreader_kind(body: ast.AST, target: str) -> str | None:
             isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name | ast.Tuple)
         ):
             continue
-        it = node.iter
-        if (
-            isinstance(it, ast.Call)
-            and isinstance(it.func, ast.Name)
-            and it.func.id == "enumerate"
-            and it.args
-        ):
-            it, row = (
-                it.args[0],
-                node.target.elts[1]
-                if isinstance(node.target, ast.Tuple) and len(node.target.elts) == 2
-                else None,
-            )
-        else:
-            row = node.target
+        it, row = _enumerated(node.iter, node.target)
         if not (
             isinstance(it, ast.Call)
             and ast.unparse(it.func) in ("csv.DictReader", "DictReader")
@@ -1899,6 +1885,20 @@ def _same_elements(node: ast.AST) -> ast.AST:
     return unwrap_copies(node, ("sorted", "reversed", "list", "tuple", "set"))
 
 
+def _enumerated(it: ast.AST, var: ast.AST) -> tuple[ast.AST, ast.AST]:
+    """``for i, v in enumerate(xs)`` -> (``xs``, ``v``); any other loop as it is."""
+    if (
+        isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "enumerate"
+        and it.args
+        and isinstance(var, ast.Tuple)
+        and len(var.elts) == 2
+    ):
+        return it.args[0], var.elts[1]
+    return it, var
+
+
 def _loop_targets(body: ast.AST, target: str) -> list[ast.AST]:
     """The loop targets of ``for v in target`` (and ``for i, v in enumerate(target)``: ``v``;
     ``for s, n in kmers[i:]``, ``sorted(target)``, ``reversed(target)``: the same elements)."""
@@ -1907,16 +1907,8 @@ def _loop_targets(body: ast.AST, target: str) -> list[ast.AST]:
     for node in ast.walk(body):
         if not isinstance(node, (ast.For, ast.comprehension)):
             continue
-        it, var = _same_elements(node.iter), node.target
-        if (
-            isinstance(it, ast.Call)
-            and isinstance(it.func, ast.Name)
-            and it.func.id == "enumerate"
-            and it.args
-            and isinstance(var, ast.Tuple)
-            and len(var.elts) == 2
-        ):
-            it, var = _same_elements(it.args[0]), var.elts[1]
+        it, var = _enumerated(_same_elements(node.iter), node.target)
+        it = _same_elements(it)
         if (
             isinstance(it, ast.Call)
             and isinstance(it.func, ast.Name)
