@@ -196,7 +196,8 @@ def test_classes_nested_in_a_stub_class_are_declared_inside_it(tmp_path: Path):
         block = re.search(rf"static class {outer} implements.*?\n(    )?}}\n", ctx, re.S)
         assert block and f"static class {inner}" in block.group(0), (outer, ctx)
     assert re.search(r"static class Builder<_BcT0>", ctx), ctx
-    out = _run(tmp_path, golden, "kindOf", ctx)
+    # (a few programs: one program's four calls may all take the likelier branch)
+    out = "".join(_run(tmp_path, golden, "kindOf", ctx, seed=s) for s in (3, 4, 5))
     assert len(set(re.findall(r"^result: (.*)$", out, re.M))) > 1, out
 
 

@@ -35,6 +35,7 @@ from pathlib import Path
 
 from biocoder_metric.execution.harness import INSERT_MARKER
 from biocoder_metric.languages.java import tidy_java
+from biocoder_metric.synth import java_relations
 from biocoder_metric.synth.python_harness import ATTEMPTS, EXCEPTION_PREFIX, RETRY_PREFIX, SEED_PLACEHOLDER
 from biocoder_metric.validity.mutation import java_mask
 
@@ -56,7 +57,8 @@ BOXES = {v: k for k, v in _BOXED.items()}
 #: Inputs per program: every compile serves several calls (javac per case is the cost of Java fuzzing).
 SUBCASES = 4
 
-HELPERS = r"""
+HELPERS = (
+    r"""
     static String _bcStr(java.util.Random r, String alphabet, int lo, int hi) {
         int n = lo + r.nextInt(hi - lo + 1);
         StringBuilder sb = new StringBuilder();
@@ -132,6 +134,8 @@ HELPERS = r"""
         return out;
     }
 """
+    + java_relations.HELPERS
+)
 
 
 @dataclass
@@ -176,6 +180,8 @@ class JavaSubject:
     #: stub classes that sliced classes ``implements`` (a library interface with no source here):
     #: those classes extend the stub instead (:func:`extend_stubs`)
     implemented_stubs: set[str] = field(default_factory=set)
+    #: the golden's source, whose relations between inputs the draws keep (java_relations)
+    golden: str = ""
 
 
 def extend_stubs(source: str, stubs: set[str]) -> str:
@@ -583,6 +589,7 @@ def analyse_java(
         name=name, return_type=rtype, params=params, is_static=is_static, class_name="Orig", type_vars=tvars
     )
     subject.imports = list(DEFAULT_IMPORTS)
+    subject.golden = golden
     subject.null_checked = null_checked(golden)
     src_path = Path(repo_dir) / row["file_path"] if repo_dir and row.get("file_path") else None
     field_decls: list[str] = []
@@ -662,8 +669,12 @@ def analyse_java(
     subject.members = list(dict.fromkeys(subject.members))
     # Instance fields without an initializer that the method reads are set by the harness.
     if not is_static:
-        gids = _identifiers(golden)
+        # what the golden reads, and what the helper methods it keeps read (``logdc`` read only
+        # by the helper ``dnhyper`` it calls: unset, it stayed null)
+        gids = _identifiers(golden + "\n".join(m for m in subject.members if _is_method(m)))
         for member in subject.members:
+            # ``T f = null;`` is a field with no value: the harness sets it like one with no initializer
+            member = _NULL_INIT.sub(";", member, count=1)
             mask = java_mask(member)
             head = mask.split("{")[0]
             if "(" in head.split("=")[0] or "=" in head or re.search(r"\bstatic\b", head):
@@ -1183,6 +1194,32 @@ def top_level_stubs(subject: JavaSubject) -> list:
     return [st for st in subject.stub_types.values() if "." not in st.name]
 
 
+_NULL_INIT = re.compile(r"\s*=\s*null\s*;\s*$")
+
+
+def _is_method(member: str) -> bool:
+    """Whether a sliced member is a method or constructor (not a field)."""
+    return "(" in java_mask(member).split("{")[0].split("=")[0]
+
+
+def relation_adjustments(subject: JavaSubject, owner: str, variant: int) -> list[str]:
+    """Statements that make the drawn fields and arguments agree as the golden assumes
+    (equal lengths, indexes inside, keys that are there, rectangular matrices:
+    :mod:`biocoder_metric.synth.java_relations`)."""
+    exprs: dict[str, str] = {}
+    types: dict[str, str] = {}
+    if not subject.is_static:
+        for f in subject.settable_fields:
+            exprs[f.name], types[f.name] = f"_o.{f.name}", f.type
+    for t, n in subject.stub_fields:
+        exprs[n], types[n] = f"{owner}.{n}", t
+    for i, p in enumerate(subject.params):  # a parameter hides a field of its name
+        exprs[p.name], types[p.name] = f"_a{i}", p.type
+    methods = [m for m in subject.members if _is_method(m)]
+    rel = java_relations.relations("\n".join([subject.golden, *methods]), types)
+    return java_relations.adjustments(rel, exprs, types, variant)
+
+
 def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
     """The harness program, or ``None`` when a parameter type has no generator."""
     lines = list(dict.fromkeys(subject.imports))
@@ -1288,6 +1325,7 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
         )
         body.append(f"{t} _a{i} = {nullable(g, p.type, p.name, subject.null_checked)};")
         names.append(f"_a{i}")
+    body += relation_adjustments(subject, owner, variant)
     target = "_o" if not subject.is_static else "Main"
     call = f"{target}.{subject.name}({', '.join(names)})"
     body.append("try {")

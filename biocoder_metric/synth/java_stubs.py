@@ -442,6 +442,26 @@ def _split_types(text: str) -> list[str]:
     return [t for t in out if t and t != "no arguments"]
 
 
+def _through_class(block: str, owner: str) -> bool:
+    """Whether the member javac reports missing on ``class owner`` is reached through the class
+    (``Foo.bar()``: static) rather than through a value of it (``m().bar()``).
+
+    Why: javac says ``location: class Foo`` for both; a stub made static for ``m().getName()``
+    ignored which object it was called on, and every object returned the same name. The caret
+    (on the dot) says which: the text before it ends with the class's name or not.
+    """
+    lines = block.split("\n")
+    for i in range(1, len(lines) - 1):
+        caret = lines[i + 1]
+        if caret.strip() == "^":
+            before = lines[i][: caret.index("^")]
+            if not before.strip():  # unqualified: a member of the class the code is in
+                return True
+            simple = re.escape(owner.rsplit(".", 1)[-1])
+            return bool(re.search(r"(?<![\w)\]])(?:[\w.]*\.)?" + simple + r"\s*$", before))
+    return True
+
+
 def missing_symbols(errors: str) -> list[tuple[str, str, list[str], str | None, bool]]:
     """``(variable | method | class, name, argument types, owner type, static)`` for each
     ``cannot find symbol``; the owner is ``None`` for the harness's own classes."""
@@ -477,7 +497,8 @@ def missing_symbols(errors: str) -> list[tuple[str, str, list[str], str | None, 
             if loc.group(1):
                 owner = re.sub(r"<.*", "", loc.group(1))
             else:
-                owner, static = (loc.group(2) or loc.group(3)), True
+                owner = loc.group(2) or loc.group(3)
+                static = _through_class(block, owner)
             if owner in ("Main", "Orig", "BCHarnessDriver"):
                 owner, static = None, False
         item = (m.group(1), m.group(2), args, owner, static)
@@ -567,6 +588,15 @@ class StubType:
             lines.append(
                 f"    public int compareTo(Object _o) {{ return Long.compare(_bcId, (({self.name}) _o)._bcId); }}"
             )
+            # equal when of one class and identity: what two calls returning "the same" object give
+            lines.append(
+                "    public boolean equals(Object _o) { return _o != null && _o.getClass() == getClass()"
+                f" && (({self.name}) _o)._bcId == _bcId; }}"
+            )
+            lines.append("    public int hashCode() { return Long.hashCode(_bcId); }")
+            lines.append("    void _bcSetId(long _i) { _bcId = _i; _bcFill(); }")
+        else:  # its own identity and fields as well as its parent's
+            lines.append("    void _bcSetId(long _i) { super._bcSetId(_i); _bcId = _i; _bcFill(); }")
         lines.append(f"    {self.simple}() {{ _bcFill(); }}")
         for args in self.ctors:
             if not args:
@@ -582,7 +612,9 @@ class StubType:
             lines.append(
                 f"    static {qualified(t)} _bcStatic{n}(java.util.Random _r) {{ return {gen(t, n)}; }}"
             )
-        lines.append("    void _bcFill() {")
+        # private: a stub extending another stub has a fill of its own, which would otherwise
+        # override the parent's (its constructor's call then filled only the child's fields)
+        lines.append("    private void _bcFill() {")
         if self.fields:
             # a record holding records of its kind (``node.left``, ``entry.next``) is filled a few
             # levels deep; below that its fields keep their defaults (null: the leaves), where an
@@ -768,8 +800,11 @@ def stub_method(
     small: bool = False,
     callbacks: dict[str, Callback] | None = None,
     throws: list[str] | None = None,
+    stubs: frozenset[str] = frozenset(),
 ) -> str | None:
     """A static stub whose value is a function of its arguments (``None`` without a generator).
+
+    ``stubs``: the stub classes' names (an object of one returned takes the call's identity).
 
     ``callbacks``: the interfaces declared for lambdas (:class:`Callback`); an argument of one is
     shown as ``<function>`` (a lambda's class name differs between programs) and called.
@@ -788,8 +823,12 @@ def stub_method(
     tail = " throws " + ", ".join(throws) if throws else ""
     label = f"{owner}.{name}" if owner else name
     ident = "" if static else " + _bcId * 1000003L"  # an object's methods depend on which object
+    # and on which method: without its name, ``getMin()`` and ``getMax()`` of one object (or two
+    # objects' ``getName()`` with a static flag) drew the same value
+    which = sum(ord(c) * 131**i for i, c in enumerate(label)) % 1_000_000_007
     seed = (
-        f"java.util.Random _r = new java.util.Random(_bcStubSeed * 31L + _bcShow({key}).hashCode(){ident});"
+        "java.util.Random _r = new java.util.Random("
+        f"_bcStubSeed * 31L + _bcShow({key}).hashCode(){ident} + {which}L * 7919L);"
     )
     calls = []
     for i, t in enumerate(args):
@@ -816,12 +855,23 @@ def stub_method(
     expr = expr or gen(rtype, name)
     if expr is None:
         return None
+    ret = [f"    return {expr};"]
+    if stubs and rtype in stubs and re.fullmatch(r"new [\w.]+\(\)", expr):
+        # an object of a stub class whose identity is the call's: the same call returns an equal
+        # object, and calls the golden compares (``a.getBegin().equals(b.getEnd())``) agree
+        # sometimes; a fresh identity per call never equalled anything
+        ident_expr = "(long) _r.nextInt(3)" if small else "_r.nextLong()"
+        ret = [
+            f"    {qualified(rtype)} _bcT = {expr};",
+            f"    _bcT._bcSetId({ident_expr});",
+            "    return _bcT;",
+        ]
     return "\n".join(
         [
             f"{mod}{qualified(rtype)} {name}({params}){tail} {{",
             f"    {seed}",
             *(f"    {c}" for c in calls),
-            f"    return {expr};",
+            *ret,
             "}",
         ]
     )
@@ -1387,6 +1437,7 @@ class _Registry:
                 small=name in self.small,
                 callbacks=subject.stub_callbacks,
                 throws=self.throws.get(name),
+                stubs=frozenset(subject.stub_types),
             )
             if src is None:
                 return f"helper method {name} returns {rtype}, which has no generator"
@@ -1401,6 +1452,7 @@ class _Registry:
                 small=name in self.small,
                 callbacks=subject.stub_callbacks,
                 throws=self.throws.get(name),
+                stubs=frozenset(subject.stub_types),
             )
             if src is None:
                 return f"helper method {name} returns {rtype}, which has no generator"
