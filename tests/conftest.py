@@ -86,6 +86,7 @@ FULL = {
     "test_synth_commands.py",
     "test_synth_nested_fields.py",
     "test_synth_java_guesses.py",
+    "test_synth_java_relations.py",
     "test_synth_changed_rows.py",
     "test_tiers.py",
     "test_accounting_agreement.py",

@@ -9,47 +9,20 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from _java_synth_helpers import java_harness, run_java
 
-from biocoder_metric.execution import harness
 from biocoder_metric.synth.java_stubs import call_argument_at, misguessed_owners
-from biocoder_metric.synth.pipeline import SynthOptions, candidates
 
 pytestmark = pytest.mark.skipif(
     shutil.which("javac") is None, reason="needs a JDK (javac) to compile the harness"
 )
 
 
-def _harness(golden: str, name: str) -> str:
-    row = {"task_id": "java_t", "language": "java", "function_name": name, "golden_code": golden,
-           "file_path": None, "repository": None, "metadata": "{}", "signature": None}  # fmt: skip
-    cands, reason, _ = candidates(row, SynthOptions(), [])
-    assert reason is None and cands, reason
-    return cands[0][2]
-
-
-def _run(
-    tmp_path: Path, golden: str, name: str, ctx: str, seed: int = 3, classpath: list[str] | None = None
-) -> str:
-    """The golden in its harness, compiled and run on the host (our own code); its stdout."""
-    row = {"task_id": "t", "language": "java", "function_name": name, "context": ctx, "signature": None}
-    prog = harness.build_harness_programs(row, golden, fuzz_cases=1, seed=seed)[0]
-    out = tmp_path / f"s{seed}"
-    out.mkdir()
-    (out / "Main.java").write_text(prog)
-    cp = ":".join(classpath or [])
-    done = subprocess.run(
-        ["javac", *(["-cp", cp] if cp else []), "-d", str(out), str(out / "Main.java")],
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-2000:]
-    run_cp = ":".join([str(out), *(classpath or [])])
-    ran = subprocess.run(["java", "-cp", run_cp, "Main"], capture_output=True, text=True, timeout=120)
-    assert ran.returncode == 0, ran.stderr[-1000:]
-    return ran.stdout
+_harness = java_harness
+_run = run_java
 
 
 def test_where_a_call_argument_is_found_from_the_caret():

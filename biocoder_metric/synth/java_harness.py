@@ -107,7 +107,10 @@ HELPERS = (
             if (o.getClass().getMethod("toString").getDeclaringClass() == Object.class
                     && !o.getClass().getName().startsWith("java")) {
                 java.util.List<String> items = new java.util.ArrayList<>();
-                for (java.lang.reflect.Field f : o.getClass().getDeclaredFields()) {
+                // its class's fields and those it inherits (a record keeping its state in a
+                // superclass showed as ``{}``)
+                for (Class<?> c = o.getClass(); c != null && !c.getName().startsWith("java"); c = c.getSuperclass())
+                for (java.lang.reflect.Field f : c.getDeclaredFields()) {
                     if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) || f.isSynthetic()) continue;
                     f.setAccessible(true);
                     items.add(f.getName() + ": " + _bcShow(f.get(o)));
@@ -1217,7 +1220,21 @@ def relation_adjustments(subject: JavaSubject, owner: str, variant: int) -> list
         exprs[p.name], types[p.name] = f"_a{i}", p.type
     methods = [m for m in subject.members if _is_method(m)]
     rel = java_relations.relations("\n".join([subject.golden, *methods]), types)
-    return java_relations.adjustments(rel, exprs, types, variant)
+    lines = java_relations.adjustments(rel, exprs, types, variant)
+    mask = java_mask(subject.golden)
+    for i, p in enumerate(subject.params):
+        # an ``equals`` or an ``instanceof`` test of the method's own class: sometimes the object
+        # itself (a drawn number or string is never an instance, so the result never varied)
+        if (
+            not subject.is_static
+            and p.type == "Object"
+            and (
+                subject.name == "equals"
+                or re.search(r"\binstanceof\s+" + re.escape(subject.class_name) + r"\b", mask)
+            )
+        ):
+            lines.append(f"if (_r.nextInt(3) == 0) _a{i} = _o;")
+    return lines
 
 
 def render_java(subject: JavaSubject, variant: int = 0) -> str | None:

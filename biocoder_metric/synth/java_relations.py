@@ -46,6 +46,8 @@ class Relations:
     within: dict[str, list[tuple[str, int, int, bool]]] = field(default_factory=dict)
     #: name -> map or sequence it is looked up in (drawn from its keys or elements, mostly)
     key_of: dict[str, str] = field(default_factory=dict)
+    #: sequence -> sequence of its type it is searched for in (a slice of it, one draw in two)
+    part_of: dict[str, str] = field(default_factory=dict)
     #: arrays of arrays used as square matrices (the others are made rectangular)
     square: set[str] = field(default_factory=set)
     #: name -> Java literals it is compared with for equality (``s.equals("fwd")``, ``case 3:``)
@@ -54,17 +56,17 @@ class Relations:
     planted: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     #: string name -> "int" or "real": the golden parses it as a number
     numeric: dict[str, str] = field(default_factory=dict)
+    #: files the golden lists as folders (``dir.listFiles()``): a folder of a few files
+    folders: set[str] = field(default_factory=set)
 
     def __bool__(self) -> bool:
-        return bool(
-            self.same_length
-            or self.within
-            or self.key_of
-            or self.square
-            or self.choices
-            or self.planted
-            or self.numeric
-        )
+        return any(vars(self).values())
+
+
+def _same_sequence(types: dict[str, str], a: str, b: str) -> bool:
+    """Two different drawn names of one sequence type (text and text, ``byte[]`` and ``byte[]``)."""
+    ta, tb = types.get(a, "").replace(" ", ""), types.get(b, "").replace(" ", "")
+    return a != b and ta == tb and bool(_SEQUENCE.match(ta))
 
 
 def _statement_end(mask: str, start: int) -> int:
@@ -208,10 +210,27 @@ def relations(code: str, types: dict[str, str]) -> Relations:
         holder, method, key = m.group(1), m.group(2), m.group(3)
         if key not in types or key == holder:
             continue
+        if method in ("indexOf", "contains") and _same_sequence(types, holder, key):
+            out.part_of.setdefault(key, holder)  # text in text: a piece of it
+            continue
         if holder in maps and method in ("get", "containsKey", "remove", "getOrDefault"):
             out.key_of.setdefault(key, holder)
         elif holder in seqs and method in ("indexOf", "contains") and key not in ints:
             out.key_of.setdefault(key, holder)
+    for m in re.finditer(
+        _ID + r"\s*\.\s*(?:startsWith|endsWith|lastIndexOf)\s*\(\s*" + _ID + r"\s*[,)]", mask
+    ):
+        if _same_sequence(types, m.group(1), m.group(2)):
+            out.part_of.setdefault(m.group(2), m.group(1))
+    # element by element: hay[i + j] == needle[j] (or the other way round)
+    for m in re.finditer(
+        _ID + r"\s*\[[^\]]*[+-][^\]]*\]\s*[!=]=\s*" + _ID + r"\s*\[\s*\w+\s*\]"
+        r"|" + _ID + r"\s*\[\s*\w+\s*\]\s*[!=]=\s*" + _ID + r"\s*\[[^\]]*[+-][^\]]*\]",
+        mask,
+    ):
+        hay, needle = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        if _same_sequence(types, hay, needle):
+            out.part_of.setdefault(needle, hay)
     # square matrices: m[i][i], or m[i][j] with j bounded by m.length or by i
     for n, t in types.items():
         if not t.replace(" ", "").endswith("[][]"):
@@ -236,6 +255,13 @@ def relations(code: str, types: dict[str, str]) -> Relations:
                 out.square.add(n)  # m[i][j] with j < i: a triangle of a square matrix
                 break
     out.same_length = [sorted(g) for g in groups]
+    for n, t in types.items():
+        if t in ("File", "java.io.File", "Path", "java.nio.file.Path") and re.search(
+            r"(?<![\w.])" + re.escape(n) + r"\s*\.\s*(?:listFiles|list|isDirectory)\s*\(|"
+            r"Files\s*\.\s*(?:list|walk|newDirectoryStream)\s*\(\s*" + re.escape(n) + r"\b",
+            mask,
+        ):
+            out.folders.add(n)
     _literals(code, mask, types, out)
     return out
 
@@ -321,6 +347,10 @@ def adjustments(rel: Relations, exprs: dict[str, str], types: dict[str, str], va
     ints unbounded and its matrices jagged: one plan still reaches the golden's error paths.
     """
     lines: list[str] = []
+    for n in sorted(rel.folders):
+        if n in exprs:
+            path = "" if types[n].endswith("File") else ".toPath()"
+            lines.append(f"{exprs[n]} = _bcDir(_r){path};")
     for n, values in rel.choices.items():
         if n in exprs:
             lines.append(_chosen(exprs[n], types[n], values))
@@ -351,6 +381,9 @@ def adjustments(rel: Relations, exprs: dict[str, str], types: dict[str, str], va
         lens = ", ".join(f"_bcLen({e})" for e in members)
         cut = " ".join(f"{e} = _bcCut({e}, _n);" for e in members)
         lines.append(f"{{ int _n = _bcMin({lens}); {cut} }}")
+    for n, holder in rel.part_of.items():
+        if n in exprs and holder in exprs:
+            lines.append(f"{exprs[n]} = _bcSlice({exprs[holder]}, {exprs[n]}, _r);")
     for n, holder in rel.key_of.items():
         if n in exprs and holder in exprs:
             lines.append(f"{exprs[n]} = _bcKeyOf({exprs[holder]}, {exprs[n]}, _r);")
@@ -415,6 +448,36 @@ HELPERS = r"""
         if (where.equals("end")) return s + part;
         int at = r.nextInt(s.length() + 1);
         return s.substring(0, at) + part + s.substring(at);
+    }
+    @SuppressWarnings("unchecked")
+    static <T> T _bcSlice(Object hay, T x, java.util.Random r) {
+        int n = _bcLen(hay);
+        if (x == null || n == 0 || n == Integer.MAX_VALUE || r.nextBoolean()) return x;
+        int a = r.nextInt(n), b = a + 1 + r.nextInt(Math.min(n - a, 6));
+        if (hay instanceof String && x instanceof String) return (T) ((String) hay).substring(a, b);
+        if (hay instanceof java.util.List && x instanceof java.util.List) {
+            java.util.List<Object> l = (java.util.List<Object>) x;
+            try { l.clear(); l.addAll(((java.util.List<?>) hay).subList(a, b)); } catch (RuntimeException _e) { }
+            return x;
+        }
+        if (hay.getClass().isArray() && hay.getClass() == x.getClass()) {
+            Object o = java.lang.reflect.Array.newInstance(hay.getClass().getComponentType(), b - a);
+            System.arraycopy(hay, a, o, 0, b - a);
+            return (T) o;
+        }
+        return x;
+    }
+    static java.io.File _bcDir(java.util.Random r) {
+        java.io.File d = new java.io.File("_bc_dir_" + (_bcFiles++));
+        d.mkdirs();
+        int n = 1 + r.nextInt(4);
+        for (int i = 0; i < n; i++) _bcFile(r).renameTo(new java.io.File(d, "f" + i + (r.nextBoolean() ? ".txt" : ".dat")));
+        if (r.nextBoolean()) {
+            java.io.File sub = new java.io.File(d, "sub");
+            sub.mkdirs();
+            _bcFile(r).renameTo(new java.io.File(sub, "g.txt"));
+        }
+        return d;
     }
     static int _bcMin(int... xs) { int m = Integer.MAX_VALUE; for (int x : xs) m = Math.min(m, x); return m; }
     @SuppressWarnings("unchecked")

@@ -637,20 +637,24 @@ class StubType:
 #: Values a stub draws when the golden compares its results for equality (``a.getChr() !=
 #: b.getChr()``): a few, so that two calls often agree (as chromosome names do in Python harnesses).
 SMALL_DOMAIN = {
-    "int": "_r.nextInt(3)",
-    "long": "(long) _r.nextInt(3)",
-    "String": 'new String[]{"a", "b", "c"}[_r.nextInt(3)]',
+    "int": "_r.nextInt(2)",
+    "long": "(long) _r.nextInt(2)",
+    "String": 'new String[]{"a", "b"}[_r.nextInt(2)]',
     "char": '"ab".charAt(_r.nextInt(2))',
 }
 
 
 def compared_for_equality(golden: str, name: str) -> bool:
-    """Whether the golden compares what ``name(...)`` returns with ``==``, ``!=`` or ``equals``."""
+    """Whether the golden compares what ``name(...)`` returns with ``==``, ``!=`` or ``equals``, or
+    orders it against another of its results."""
     mask = java_mask(golden)
     n = re.escape(name)
     return bool(
         re.search(r"\b" + n + r"\s*\([^;{}()]*\)\s*(==|!=|\.equals\s*\()", mask)
         or re.search(r"(==|!=|\.equals\s*\()\s*(?:[\w\])]+\s*\.\s*)*" + n + r"\s*\(", mask)
+        # ordered against another call of it (``this.getLeft() < that.getLeft()``): ties are the
+        # case an ordering's mutants (``<`` for ``<=``) differ on, and random draws never tie
+        or re.search(r"\b" + n + r"\s*\([^;{}()]*\)\s*[<>]=?\s*(?:[\w\])]+\s*\.\s*)*" + n + r"\s*\(", mask)
     )
 
 
@@ -801,10 +805,14 @@ def stub_method(
     callbacks: dict[str, Callback] | None = None,
     throws: list[str] | None = None,
     stubs: frozenset[str] = frozenset(),
+    nullable: bool = False,
+    fails: str | None = None,
 ) -> str | None:
     """A static stub whose value is a function of its arguments (``None`` without a generator).
 
     ``stubs``: the stub classes' names (an object of one returned takes the call's identity).
+    ``nullable``: the golden tests the result for null, so one call in four returns null.
+    ``fails``: an exception the golden catches around the call, thrown by one call in four.
 
     ``callbacks``: the interfaces declared for lambdas (:class:`Callback`); an argument of one is
     shown as ``<function>`` (a lambda's class name differs between programs) and called.
@@ -837,6 +845,9 @@ def stub_method(
             if inv is None:
                 return None
             calls.append(inv)
+    if fails and fails.rsplit(".", 1)[-1] in _THROWN_BY_STUBS:
+        # the golden catches it around the call: the call fails sometimes, as the real one would
+        calls.insert(0, f'if (_r.nextInt(4) == 0) throw new {fails}("stub failure");')
     if rtype == "void":
         # its only effect is being called: the calls (and their arguments) are the output
         shown = f'System.out.println("stub call: {label}" + _bcShow({key}));'
@@ -855,15 +866,17 @@ def stub_method(
     expr = expr or gen(rtype, name)
     if expr is None:
         return None
+    if nullable and rtype not in _PRIMS:  # the golden has a branch for a missing result
+        expr = f"_r.nextInt(4) == 0 ? null : {expr}"
     ret = [f"    return {expr};"]
-    if stubs and rtype in stubs and re.fullmatch(r"new [\w.]+\(\)", expr):
+    if stubs and rtype in stubs and re.fullmatch(r"new [\w.]+\(\)", expr.rsplit(" : ", 1)[-1]):
         # an object of a stub class whose identity is the call's: the same call returns an equal
         # object, and calls the golden compares (``a.getBegin().equals(b.getEnd())``) agree
         # sometimes; a fresh identity per call never equalled anything
-        ident_expr = "(long) _r.nextInt(3)" if small else "_r.nextLong()"
+        ident_expr = "(long) _r.nextInt(2)" if small else "_r.nextLong()"
         ret = [
             f"    {qualified(rtype)} _bcT = {expr};",
-            f"    _bcT._bcSetId({ident_expr});",
+            f"    if (_bcT != null) _bcT._bcSetId({ident_expr});",
             "    return _bcT;",
         ]
     return "\n".join(
@@ -924,6 +937,56 @@ def caught_calls(golden: str, exception: str) -> set[str]:
 
 
 _CATCH = re.compile(r"\s*catch\s*\(([^)]*)\)\s*\{")
+#: Exceptions a stub may throw for a ``catch`` of the golden (unchecked ones, and IOException,
+#: which a stub declares when the golden catches it: :func:`caught_calls`); all have ``(String)``.
+_THROWN_BY_STUBS = {
+    "RuntimeException", "IllegalArgumentException", "IllegalStateException", "NumberFormatException",
+    "UnsupportedOperationException", "IndexOutOfBoundsException", "ArithmeticException", "IOException",
+}  # fmt: skip
+
+
+def caught_unchecked(golden: str) -> dict[str, str]:
+    """Method name -> the exception a stub of it throws sometimes: it is called inside a ``try``
+    whose ``catch`` takes an unchecked exception (``Exception`` and ``Throwable``: a
+    ``RuntimeException``).
+
+    Why: ``try { url.toURI(); return true; } catch (Exception e) { return false; }`` tests
+    whether the call fails; a stub that never fails made the result constant.
+    """
+    mask = java_mask(golden)
+    out: dict[str, str] = {}
+    for m in re.finditer(r"\btry\s*(?:\([^{]*\))?\s*\{", mask):
+        end = _block_end(mask, m.end() - 1)
+        if end < 0:
+            continue
+        pos, caught = end + 1, []
+        while c := _CATCH.match(mask, pos):
+            caught += [t.strip().split()[0].rsplit(".", 1)[-1] for t in c.group(1).split("|") if t.strip()]
+            close = _block_end(mask, c.end() - 1)
+            if close < 0:
+                break
+            pos = close + 1
+        kinds = [t for t in caught if t in _THROWN_BY_STUBS and t != "IOException"]
+        if not kinds and any(t in ("Exception", "Throwable") for t in caught):
+            kinds = ["RuntimeException"]
+        if kinds:
+            for name in re.findall(r"(\w+)\s*\(", mask[m.end() : end]):
+                out.setdefault(name, kinds[0])
+    return out
+
+
+def null_tested_calls(golden: str) -> set[str]:
+    """Methods whose result the golden compares with null, directly (``find(k) != null``) or
+    through a local it stored it in (``Rec r = index.get(k); if (r == null) ...``)."""
+    mask = java_mask(golden)
+    out = set(re.findall(r"(\w+)\s*\([^;{}()]*\)\s*[!=]=\s*null\b", mask))
+    out |= set(re.findall(r"\bnull\s*[!=]=\s*(?:[\w\])]+\s*\.\s*)*(\w+)\s*\(", mask))
+    for m in re.finditer(r"\b(\w+)\s*=\s*(?:[\w\])]+\s*\.\s*)*(\w+)\s*\([^;]*\)\s*;", mask):
+        var = re.escape(m.group(1))
+        rest = mask[m.end() :]
+        if re.search(r"(?<![\w.])" + var + r"\s*[!=]=\s*null\b|\bnull\s*[!=]=\s*" + var + r"\b", rest):
+            out.add(m.group(2))
+    return out
 
 
 def _block_end(mask: str, open_at: int) -> int:
@@ -1377,6 +1440,8 @@ class _Registry:
         self.small: set[str] = set()  # methods whose results the golden compares for equality
         self.overloads: list[tuple[str, list[str], str]] = []  # (name, args, return type) in Main
         self.throws: dict[str, list[str]] = {}  # method name -> checked exceptions it declares
+        self.nullable: set[str] = set()  # methods whose result the golden compares with null
+        self.fails: dict[str, str] = {}  # method name -> exception it sometimes throws (caught)
 
     def type_of(self, name: str) -> str | None:
         for (_, n), spec in self.fields.items():
@@ -1438,6 +1503,8 @@ class _Registry:
                 callbacks=subject.stub_callbacks,
                 throws=self.throws.get(name),
                 stubs=frozenset(subject.stub_types),
+                nullable=name in self.nullable,
+                fails=self.fails.get(name) or next(iter(self.throws.get(name) or []), None),
             )
             if src is None:
                 return f"helper method {name} returns {rtype}, which has no generator"
@@ -1870,4 +1937,9 @@ def complete(
                 reg.methods[(owner, name)] = [_null_as_object(args), rtype, static]
                 if compared_for_equality(golden, name):
                     reg.small.add(name)
+                if name in null_tested_calls(golden):
+                    reg.nullable.add(name)
+                failing = caught_unchecked(golden)
+                if name in failing:
+                    reg.fails[name] = failing[name]
     return "fields or helpers still missing after declaring " + ", ".join(sorted(n for _, n in done))
