@@ -674,7 +674,8 @@ def analyse_java(
     if not is_static:
         # what the golden reads, and what the helper methods it keeps read (``logdc`` read only
         # by the helper ``dnhyper`` it calls: unset, it stayed null)
-        gids = _identifiers(golden + "\n".join(m for m in subject.members if _is_method(m)))
+        gids = _identifiers(golden)
+        helper_ids = _identifiers("\n".join(m for m in subject.members if _is_method(m)))
         for member in subject.members:
             # ``T f = null;`` is a field with no value: the harness sets it like one with no initializer
             member = _NULL_INIT.sub(";", member, count=1)
@@ -686,8 +687,13 @@ def analyse_java(
                 r"\s*(?:(?:public|protected|private|transient|volatile)\s+)*([\w.<>\[\], ?]+?)\s+(\w+)\s*;",
                 member,
             )
-            if fm and fm.group(2) in gids:
-                subject.settable_fields.append(JavaParam(type=fm.group(1).replace(" ", ""), name=fm.group(2)))
+            if not fm:
+                continue
+            ftype, fname = fm.group(1).replace(" ", ""), fm.group(2)
+            # one only a helper reads: when a JDK type holds it (a project class may be an inner
+            # class, which the harness's static ``main`` cannot build)
+            if fname in gids or (fname in helper_ids and generator(ftype, fname, tvars) is not None):
+                subject.settable_fields.append(JavaParam(type=ftype, name=fname))
         subject.changed_fields = changed_fields(golden, subject.members)
     if repo_dir:
         subject.repo_types = repo_types_for(
