@@ -227,3 +227,40 @@ def test_stub_results_ordered_against_each_other_sometimes_tie(tmp_path: Path):
     )
     out = _outputs(tmp_path, golden, "compareTo", seeds=(3, 4, 5, 6, 7, 8))
     assert _results(out).count("0") >= 3, out  # ties: where ``<`` and ``<=`` differ
+
+
+def test_a_field_of_an_inner_class_only_a_helper_reads_is_left_to_the_class(tmp_path: Path):
+    """A field only a kept helper reads is drawn when a JDK type holds it; one of the project's
+    inner classes is left as the class sets it (the static ``main`` cannot build an inner class:
+    the harness did not compile)."""
+    from biocoder_metric.synth.pipeline import java_candidates
+
+    source = (
+        "package demo;\n"
+        "import java.util.*;\n"
+        "public class Tree {\n"
+        "    private Node root;\n"
+        "    private List<String> names;\n"
+        "    class Node { int depth; Node() { depth = 1; } }\n"
+        "    public Node grow(String label) {\n"
+        "        Node n = new Node();\n"
+        "        return attach(n, label);\n"
+        "    }\n"
+        "    private Node attach(Node n, String label) {\n"
+        "        names.add(label);\n"
+        "        if (root == null) root = n;\n"
+        "        return n;\n"
+        "    }\n"
+        "}\n"
+    )
+    (tmp_path / "repo" / "demo").mkdir(parents=True)
+    (tmp_path / "repo" / "demo" / "Tree.java").write_text(source)
+    golden = "public Node grow(String label) {\n    Node n = new Node();\n    return attach(n, label);\n}"
+    row = {"task_id": "java_t", "language": "java", "function_name": "grow", "golden_code": golden,
+           "file_path": "demo/Tree.java", "repository": "repo", "metadata": "{}", "signature": None}  # fmt: skip
+    cands, reason, _ = java_candidates(row, SynthOptions(), str(tmp_path / "repo"))
+    assert reason is None and cands, reason
+    ctx = cands[0][2]
+    assert "_o.names = " in ctx and "_o.root = " not in ctx, ctx
+    out = run_java(tmp_path, golden, "grow", ctx)
+    assert len(_results(out)) == 4 and not _errors(out), out
