@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from biocoder_metric.synth.java_text import paren_end, statement_end
 from biocoder_metric.validity.mutation import java_mask
 
 #: Types whose values have a length the golden may compare or index within.
@@ -67,36 +68,6 @@ def _same_sequence(types: dict[str, str], a: str, b: str) -> bool:
     """Two different drawn names of one sequence type (text and text, ``byte[]`` and ``byte[]``)."""
     ta, tb = types.get(a, "").replace(" ", ""), types.get(b, "").replace(" ", "")
     return a != b and ta == tb and bool(_SEQUENCE.match(ta))
-
-
-def _statement_end(mask: str, start: int) -> int:
-    """Index past the statement or block starting at ``start`` (a loop's body)."""
-    i = start
-    while i < len(mask) and mask[i].isspace():
-        i += 1
-    if i < len(mask) and mask[i] == "{":
-        depth = 0
-        for j in range(i, len(mask)):
-            depth += {"{": 1, "}": -1}.get(mask[j], 0)
-            if depth == 0:
-                return j + 1
-        return len(mask)
-    depth = 0
-    for j in range(i, len(mask)):
-        c = mask[j]
-        depth += {"(": 1, ")": -1, "{": 1, "}": -1}.get(c, 0)
-        if c == ";" and depth == 0:
-            return j + 1
-    return len(mask)
-
-
-def _paren_end(mask: str, open_at: int) -> int:
-    depth = 0
-    for i in range(open_at, len(mask)):
-        depth += {"(": 1, ")": -1}.get(mask[i], 0)
-        if depth == 0:
-            return i + 1
-    return len(mask)
 
 
 def _offset(text: str | None) -> int:
@@ -160,7 +131,7 @@ def relations(code: str, types: dict[str, str]) -> Relations:
     lengths = _locals_of_lengths(mask)
     # loops: for (int i = START; i < BOUND; ...) BODY
     for m in re.finditer(r"\bfor\s*\(", mask):
-        close = _paren_end(mask, m.end() - 1)
+        close = paren_end(mask, m.end() - 1)
         header = mask[m.end() : close - 1]
         parts = header.split(";")
         if len(parts) != 3:
@@ -173,7 +144,7 @@ def relations(code: str, types: dict[str, str]) -> Relations:
         if not cond:
             continue
         inclusive, bexpr = cond.group(1) == "<=", cond.group(2)
-        body = mask[close : _statement_end(mask, close)]
+        body = mask[close : statement_end(mask, close)]
         subs = _subscripts(body, var)
         if not subs:
             continue

@@ -41,6 +41,7 @@ from pathlib import Path
 from biocoder_metric.execution.harness import INSERT_MARKER
 from biocoder_metric.languages.java import tidy_java
 from biocoder_metric.synth.java_harness import BOXES, library_generator
+from biocoder_metric.synth.java_text import matching_close, paren_end
 from biocoder_metric.synth.python_harness import SEED_PLACEHOLDER
 from biocoder_metric.validity.mutation import java_mask
 
@@ -106,7 +107,16 @@ def field_type(golden: str, name: str, return_type: str, member: bool = False) -
     if m or re.search(pre + n + r"\.length\b(?!\s*\()", mask):
         rank = 2 if re.search(pre + n + r"\s*\[[^\]]*\]\s*\[", mask) else 1
         return _element_type(mask, name) + "[]" * rank
-    if re.search(pre + n + r"\.(size|get|add|isEmpty|remove|contains)\s*\(", mask):
+    if re.search(
+        pre + n + r"\.(entrySet|keySet|values|containsKey|getOrDefault)\s*\(", mask
+    ) and not re.search(pre + n + r"\.(add|addAll|indexOf|stream)\s*\(", mask):
+        # read through a map's views (``new LinkedList<>(columns.entrySet())``): a map, typed by
+        # the entries, keys or values the golden declares for them, else the plainest guess
+        return f"Map<{_entry_types(mask, pre + n) or 'String,Integer'}>"
+    copied = _copy_element(mask, pre + n)  # ``old = new ArrayList<>(throwables)``, ``List<Entry> old``
+    if copied or re.search(
+        pre + n + r"\.(size|get|add|isEmpty|remove|contains|clear|addAll|stream)\s*\(", mask
+    ):
         if re.search(pre + n + r"\.(containsKey|put|keySet|values|entrySet)\s*\(", mask):
             return "Map<String,Integer>"
         m2 = re.search(
@@ -117,7 +127,7 @@ def field_type(golden: str, name: str, return_type: str, member: bool = False) -
         elem = (
             BOXES.get(m2.group(1), m2.group(1))
             if m2
-            else (BOXES.get(loop.group(1), loop.group(1)) if loop else "Integer")
+            else (BOXES.get(loop.group(1), loop.group(1)) if loop else (copied or "Integer"))
         )
         got = re.search(pre + n + r"\.get\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)(\s*\.\s*[A-Za-z_])?", mask)
         if got and got.group(2) and not (m2 and re.fullmatch(_TYPE, m2.group(1))):
@@ -145,6 +155,39 @@ def field_type(golden: str, name: str, return_type: str, member: bool = False) -
     loop = _loop_element(mask, pre + n)
     if loop:  # for (String s : names), for (Locatable l : intervals): a list of that element type
         return f"List<{BOXES.get(loop.group(1), loop.group(1))}>"
+    return None
+
+
+def _entry_types(mask: str, field: str) -> str | None:
+    """``K,V`` of a map field from the types the golden declares for what its views give: a
+    ``Map.Entry<K, V>`` in the statement reading ``entrySet()`` (a loop's variable, the list it is
+    copied into), a loop over ``keySet()`` or ``values()`` (the other type ``String``/``Integer``)."""
+    for m in re.finditer(field + r"\.entrySet\s*\(", mask):
+        start = max(
+            mask.rfind(";", 0, m.start()), mask.rfind("{", 0, m.start()), mask.rfind("}", 0, m.start())
+        )
+        got = re.search(r"\bEntry\s*<\s*(.+?)\s*>\s*(?:>\s*)?\w+\s*[=:]", mask[start + 1 : m.start()])
+        if got and len(_split_types(got.group(1))) == 2:
+            return ",".join(BOXES.get(t, t) for t in _split_types(got.group(1)))
+    keys = _loop_element(mask, field + r"\.keySet\s*\(\s*\)")
+    values = _loop_element(mask, field + r"\.values\s*\(\s*\)")
+    if keys or values:
+        k = BOXES.get(keys.group(1), keys.group(1)) if keys else "String"
+        v = BOXES.get(values.group(1), values.group(1)) if values else "Integer"
+        return f"{k},{v}"
+    return None
+
+
+def _copy_element(mask: str, field: str) -> str | None:
+    """The element type of a collection field copied into a declared collection
+    (``List<T> copy = new ArrayList<>(field)``, or ``copy`` declared ``List<T> copy, other;``)."""
+    for m in re.finditer(r"(\w+)\s*=\s*new\s+\w+\s*<\s*>\s*\(\s*" + field + r"\s*\)", mask):
+        var = re.escape(m.group(1))
+        decl = re.search(
+            r"\b[A-Z]\w*\s*<\s*([\w.]+(?:<[^;=(){}]*>)?)\s*>\s+(?:\w+\s*,\s*)*" + var + r"\b", mask
+        )
+        if decl:
+            return BOXES.get(decl.group(1), decl.group(1))
     return None
 
 
@@ -376,16 +419,6 @@ def class_index(libs: list[str]) -> dict[str, list[str]]:
     return _CLASS_INDEX[key]
 
 
-def _close(mask: str, open_at: int) -> int:
-    """The index just past the parenthesis that closes the one at ``open_at``."""
-    depth = 0
-    for i in range(open_at, len(mask)):
-        depth += {"(": 1, ")": -1}.get(mask[i], 0)
-        if depth == 0:
-            return i + 1
-    return len(mask)
-
-
 def result_type(golden: str, name: str, return_type: str, member: bool = False) -> str | None:
     """The return type of helper ``name`` from how ``golden`` uses its calls, or ``None``.
 
@@ -403,11 +436,11 @@ def result_type(golden: str, name: str, return_type: str, member: bool = False) 
     if m:
         return m.group(1)
     for m in re.finditer(r"return\s+" + call, mask):
-        if re.match(r"\s*;", mask[_close(mask, m.end() - 1) :]):  # ``return m(...);``, not ``m(...).x()``
+        if re.match(r"\s*;", mask[paren_end(mask, m.end() - 1) :]):  # ``return m(...);``, not ``m(...).x()``
             return return_type if return_type != "void" else None
     for m in re.finditer(r"(?:(?:if|while)\s*\(|[!&|])\s*!?\s*" + call, mask):
         # a condition of its own: the call's value is followed by ``)``, ``&&`` or ``||``
-        if re.match(r"\s*(\)|&&|\|\||\?)", mask[_close(mask, m.end() - 1) :]):
+        if re.match(r"\s*(\)|&&|\|\||\?)", mask[paren_end(mask, m.end() - 1) :]):
             return "boolean"
     if re.search(r"(^|[;{}])\s*" + call + r"[^;]*\)\s*;", mask, re.M):
         return "void"
@@ -428,6 +461,13 @@ _CTOR = re.compile(
 )
 
 
+#: ``cannot infer type arguments for ImmutablePair<>`` because no constructor takes that many.
+_DIAMOND_ARITY = re.compile(
+    r"error: (?:incompatible types: )?cannot infer type arguments for (\w+)<>\n([^\n]*)\n[ \t]*\^\n"
+    r"(?:[^\n]*\n){0,2}?\s*\(actual and formal argument lists differ in length\)"
+)
+
+
 def _split_types(text: str) -> list[str]:
     out, depth, cur = [], 0, ""
     for ch in text:
@@ -439,7 +479,10 @@ def _split_types(text: str) -> list[str]:
             cur += ch
     if cur.strip():
         out.append(cur.strip())
-    return [t for t in out if t and t != "no arguments"]
+    # javac names a captured wildcard ``CAP#1`` (``Class<CAP#1>``): not a type one can write, the
+    # wildcard it captured is
+    out = [re.sub(r"\bCAP#\d+", "?", t) for t in out if t and t != "no arguments"]
+    return ["Object" if t == "?" else t for t in out]
 
 
 def _through_class(block: str, owner: str) -> bool:
@@ -830,7 +873,9 @@ def stub_method(
     mod = "static " if static else ""
     tail = " throws " + ", ".join(throws) if throws else ""
     label = f"{owner}.{name}" if owner else name
-    ident = "" if static else " + _bcId * 1000003L"  # an object's methods depend on which object
+    # an object's methods depend on which object (a stub class's; the harness's own class, whose
+    # ``super`` methods are instance stubs, has one object per call)
+    ident = "" if static or owner is None else " + _bcId * 1000003L"
     # and on which method: without its name, ``getMin()`` and ``getMax()`` of one object (or two
     # objects' ``getName()`` with a static flag) drew the same value
     which = sum(ord(c) * 131**i for i, c in enumerate(label)) % 1_000_000_007
@@ -923,11 +968,11 @@ def caught_calls(golden: str, exception: str) -> set[str]:
     short = re.escape(exception.rsplit(".", 1)[-1])
     out: set[str] = set()
     for m in re.finditer(r"\btry\s*(?:\([^{]*\))?\s*\{", mask):
-        end = _block_end(mask, m.end() - 1)
+        end = matching_close(mask, m.end() - 1, "{}")
         pos, caught = end + 1, []
         while end >= 0 and (c := _CATCH.match(mask, pos)):
             caught.append(c.group(1))
-            close = _block_end(mask, c.end() - 1)
+            close = matching_close(mask, c.end() - 1, "{}")
             if close < 0:
                 break
             pos = close + 1
@@ -956,13 +1001,13 @@ def caught_unchecked(golden: str) -> dict[str, str]:
     mask = java_mask(golden)
     out: dict[str, str] = {}
     for m in re.finditer(r"\btry\s*(?:\([^{]*\))?\s*\{", mask):
-        end = _block_end(mask, m.end() - 1)
+        end = matching_close(mask, m.end() - 1, "{}")
         if end < 0:
             continue
         pos, caught = end + 1, []
         while c := _CATCH.match(mask, pos):
             caught += [t.strip().split()[0].rsplit(".", 1)[-1] for t in c.group(1).split("|") if t.strip()]
-            close = _block_end(mask, c.end() - 1)
+            close = matching_close(mask, c.end() - 1, "{}")
             if close < 0:
                 break
             pos = close + 1
@@ -987,16 +1032,6 @@ def null_tested_calls(golden: str) -> set[str]:
         if re.search(r"(?<![\w.])" + var + r"\s*[!=]=\s*null\b|\bnull\s*[!=]=\s*" + var + r"\b", rest):
             out.add(m.group(2))
     return out
-
-
-def _block_end(mask: str, open_at: int) -> int:
-    """The index of the ``}`` that closes the ``{`` at ``open_at``, or -1."""
-    depth = 0
-    for i in range(open_at, len(mask)):
-        depth += {"{": 1, "}": -1}.get(mask[i], 0)
-        if depth == 0:
-            return i
-    return -1
 
 
 def _null_as_object(args: list[str]) -> list[str]:
@@ -1361,8 +1396,16 @@ def misguessed_owners(
 _FOREACH = re.compile(r"error: for-each not applicable to expression type\n([^\n]*)\n([ \t]*)\^")
 _ARRAY = re.compile(r"error: array required, but ([\w.<>\[\], ?]+) found\n([^\n]*)\n([ \t]*)\^")
 _OPERAND = re.compile(
-    r"error: bad operand types for binary operator '[^']+'\n([^\n]*)\n([ \t]*)\^\n"
+    r"error: bad operand types for binary operator '([^']+)'\n([^\n]*)\n([ \t]*)\^\n"
     r"\s*first type:\s*([\w.<>\[\], ?]+?)\n\s*second type:\s*([\w.<>\[\], ?]+?)\n"
+)
+#: ``synchronized (lock)`` of a stub guessed a primitive (a monitor is an object).
+_NEEDS_REFERENCE = re.compile(
+    r"error: unexpected type\n([^\n]*)\n([ \t]*)\^\n\s*required: reference\n\s*found:\s*(\w+)\n"
+)
+#: ``x = null`` (or ``null`` passed) where a stub was guessed a primitive.
+_NULL_TO = re.compile(
+    r"error: incompatible types: <null(?:type)?> cannot be converted to (\w+)\n([^\n]*)\n([ \t]*)\^"
 )
 #: The loop variable's declared type in ``for (final Foo x : ...)``.
 _LOOP_VAR = re.compile(r"\bfor\s*\(\s*(?:final\s+)?([\w.<>\[\]?, ]+?)\s+\w+\s*:")
@@ -1397,19 +1440,46 @@ def shape_retypes(
         hit = _nearest(line, col, names, before=True)
         if hit and type_of(hit[0]) == found:
             out.append((hit[0], found + "[]", hit[1]))  # indexed: an array of what it was guessed to be
+
+    def element(name: str, line: str) -> tuple[str, str]:
+        # ``flags[i][j]``: the operand is an element, so the guess compared is the element type's
+        rank = _indexed_rank(line, name)
+        typ = type_of(name) or ""
+        return re.sub(r"(\[\])+$", "", typ) if rank else typ, "[]" * rank
+
     for m in _OPERAND.finditer(errors):
-        line, col, first, second = m.group(1), len(m.group(2)), m.group(3), m.group(4)
+        op, line, col, first, second = m.group(1), m.group(2), len(m.group(3)), m.group(4), m.group(5)
         left, right = _nearest(line, col, names, True), _nearest(line, col + 1, names, False)
-        if left and type_of(left[0]) == first and second not in ("<null>", "<nulltype>"):
-            out.append((left[0], second, left[1]))  # compared with the other operand's type
-        elif right and type_of(right[0]) == second and first not in ("<null>", "<nulltype>"):
-            out.append((right[0], first, right[1]))
-        elif left and type_of(left[0]) == first and first in BOXES:
+        lt, lr = element(left[0], line) if left else ("", "")
+        rt, rr = element(right[0], line) if right else ("", "")
+        if op in ("&&", "||"):
+            # a condition: both operands are booleans, whatever the other one is
+            if left and lt == first and first != "boolean":
+                out.append((left[0], "boolean" + lr, left[1]))
+            elif right and rt == second and second != "boolean":
+                out.append((right[0], "boolean" + rr, right[1]))
+            continue
+        if left and lt == first and second not in ("<null>", "<nulltype>"):
+            out.append((left[0], second + lr, left[1]))  # compared with the other operand's type
+        elif right and rt == second and first not in ("<null>", "<nulltype>"):
+            out.append((right[0], first + rr, right[1]))
+        elif left and lt == first and first in BOXES:
             # a guessed primitive compared with null (``if (results != null)``): an object, the
             # boxed kind of the guess, so its other uses (arithmetic, passing on) still compile
-            out.append((left[0], BOXES[first], left[1]))
-        elif right and type_of(right[0]) == second and second in BOXES:
-            out.append((right[0], BOXES[second], right[1]))
+            out.append((left[0], BOXES[first] + lr, left[1]))
+        elif right and rt == second and second in BOXES:
+            out.append((right[0], BOXES[second] + rr, right[1]))
+    for m in _NEEDS_REFERENCE.finditer(errors):
+        line, col, prim = m.group(1), len(m.group(2)), m.group(3)
+        hit = _nearest(line, col, names, before=False)
+        if hit and prim in BOXES and type_of(hit[0]) == prim:
+            out.append((hit[0], BOXES[prim], hit[1]))
+    for m in _NULL_TO.finditer(errors):
+        # ``mRestOfBinaryData = null`` of a field guessed ``int``: an object, the boxed guess
+        prim, line, col = m.group(1), m.group(2), len(m.group(3))
+        hit = _nearest(line, col, names, before=True)
+        if hit and prim in BOXES and element(hit[0], line)[0] == prim:
+            out.append((hit[0], BOXES[prim] + element(hit[0], line)[1], hit[1]))
     return out
 
 
@@ -1442,6 +1512,7 @@ class _Registry:
         self.throws: dict[str, list[str]] = {}  # method name -> checked exceptions it declares
         self.nullable: set[str] = set()  # methods whose result the golden compares with null
         self.fails: dict[str, str] = {}  # method name -> exception it sometimes throws (caught)
+        self.inherited: set[str] = set()  # methods the golden calls through ``super``: instance ones
 
     def type_of(self, name: str) -> str | None:
         for (_, n), spec in self.fields.items():
@@ -1497,7 +1568,10 @@ class _Registry:
                 args,
                 rtype,
                 gen,
-                static=owner is None or static,
+                # the harness's class's stubs are static (a static golden calls them), but not
+                # one reached through ``super``: the golden overrides it, and an instance method
+                # cannot override a static one
+                static=(owner is None and name not in self.inherited) or bool(static),
                 owner=owner,
                 small=name in self.small,
                 callbacks=subject.stub_callbacks,
@@ -1543,6 +1617,7 @@ def complete(
     reg = _Registry()
     guessed: dict[str, str] = {}  # simple name -> class imported because one jar declares it
     retyped: set[str] = set()
+    history: dict[str, set[str]] = {}  # name -> every type it has had (no retype goes back)
     jdk_exceptions: dict[str, str] = {}  # simple name -> the JDK exception class imported for it
     jdk_refused: set[str] = set()  # exception names whose JDK class the golden does not fit
     objectified: set[str] = set()  # names retyped to a stub class because their guess lacked a member
@@ -1579,6 +1654,15 @@ def complete(
             if name in subject.stub_types and found not in subject.stub_types[name].ctors:
                 subject.stub_types[name].ctors.append(found)
                 added = True
+        for name, line in _DIAMOND_ARITY.findall(errors):
+            # ``new ImmutablePair<>(a, b)`` of a stub class with no such constructor: javac
+            # names no argument types for a diamond, so each takes any object
+            plain = re.sub(r"\b" + re.escape(name) + r"\s*<[^()]*>\s*\(", name + "(", line)
+            for found in call_arguments(plain, name):
+                st = subject.stub_types.get(name)
+                if st is not None and ["Object"] * len(found) not in st.ctors:
+                    st.ctors.append(["Object"] * len(found))
+                    added = True
         for line in _IFACE_EXPECTED.findall(errors):
             # a sliced class implements a library interface with no source: it extends the stub
             listed = re.search(r"\bimplements\s+([^{]*)", line)
@@ -1588,7 +1672,9 @@ def complete(
                     subject.implemented_stubs.add(t)
                     added = True
         for name, owner, rtype in _OVERRIDE_CLASH.findall(errors):
-            # the class's own method says what the stub's returns (the stub's type was a guess)
+            # the class's own method says what the stub's returns (the stub's type was a guess);
+            # javac names the harness's class (``Orig``) where the registry says None
+            owner = None if owner == subject.class_name and (None, name) in reg.methods else owner
             if (owner, name) in reg.methods and reg.retype(name, rtype, owner):
                 added = True
         for exc in dict.fromkeys(_NEVER_THROWN.findall(errors)):
@@ -1643,11 +1729,21 @@ def complete(
                     if branch in reg.names() - retyped and reg.type_of(branch) == source:
                         renames.append((branch, wanted, None))
                 continue
-            # the caret is on a call's ``(`` or a dereference's ``.``: the name just before it
-            name = (
-                (None if wanted is None else _chain_end(line, col, reg.names() - retyped))
-                or _dereferenced(line, col, reg.names() - retyped)
-                or _symbol_at(line, col, reg.names() - retyped)
+            # the caret is on a call's ``(`` or a dereference's ``.``: the name just before it.
+            # Names not yet retyped first (one already retyped is likelier right); then any, as
+            # a first retype can be a step (``BcType_x`` to ``int``) javac corrects later
+            # (``int cannot be converted to Properties``); the history stops a cycle
+            name = next(
+                (
+                    hit
+                    for pool in (reg.names() - retyped, reg.names())
+                    if (
+                        hit := (None if wanted is None else _chain_end(line, col, pool))
+                        or _dereferenced(line, col, pool)
+                        or _symbol_at(line, col, pool)
+                    )
+                ),
+                None,
             )
             if name is None:
                 continue
@@ -1664,7 +1760,8 @@ def complete(
             renames.append((name, new, None))
         # iterated, indexed or compared as something else: the shape javac says it must have
         for name, new, owner in shape_retypes(errors, reg.names(), reg.type_of):
-            if name not in retyped and f"{owner}.{name}" not in retyped:
+            grows = new == f"{reg.type_of(name)}[]"  # ``Variant`` iterated: ``Variant[]``
+            if grows or (name not in retyped and f"{owner}.{name}" not in retyped):
                 renames.append((name, new, owner if owner in subject.stub_types else None))
         for name in misguessed_owners(
             errors, reg.names() - objectified, set(subject.stub_types), reg.type_of
@@ -1687,8 +1784,13 @@ def complete(
                     if gen(new, name) is None:
                         continue
                 _stub_type(subject, base)
+            key = name if owner is None else f"{owner}.{name}"
+            held = history.setdefault(key, {reg.type_of(name) or ""})
+            if new in held:
+                continue  # a type it had: retyping back would cycle
             if reg.retype(name, new, owner):
-                retyped.add(name if owner is None else f"{owner}.{name}")
+                held.add(new)
+                retyped.add(key)
                 added = True
         for mname, cls, args in overload_calls(errors):
             # ``solve(f, a, b)`` next to the golden ``solve(f, a, b, c)``, or a stub called with other
@@ -1770,6 +1872,7 @@ def complete(
                 # declared in the class the golden's class extends (the shared layout), not beside it
                 subject.stubs_shared = True
                 owner, static = None, False
+                reg.inherited.add(name)
             if owner is not None and (
                 owner == subject.class_name or owner.startswith(subject.class_name + ".")
             ):
