@@ -104,3 +104,94 @@ def test_a_stub_passed_a_captured_wildcard_takes_the_wildcard(tmp_path: Path):
     ctx = java_harness(golden, "convert")
     assert "#" not in ctx and re.search(r"parseEnum\(String _p0, Class<\?> _p1\)", ctx), ctx
     assert len(_results(tmp_path, golden, "convert")) == 8
+
+
+def test_a_golden_iterating_its_own_object_gets_an_iterable_class_over_drawn_items(tmp_path: Path):
+    golden = (
+        "public int countAbove(int t) {\n    int n = 0;\n    for (Reading r : this) {\n"
+        "        if (r.value > t) n++;\n    }\n    return n;\n}"
+    )
+    results = _results(tmp_path, golden, "countAbove", seeds=(3, 4, 5))
+    assert len(results) == 12 and len(set(results)) > 1, results
+    assert "implements Iterable<Reading>" in java_harness(golden, "countAbove")
+
+
+def test_a_class_the_golden_throws_is_an_exception_whatever_its_name(tmp_path: Path):
+    golden = (
+        "public double ratio(int a, int b) throws IllegalRatio {\n"
+        '    if (b % 3 == 0) throw new IllegalRatio("bad " + b);\n    return (double) a / b;\n}'
+    )
+    ctx = java_harness(golden, "ratio")
+    assert re.search(r"class IllegalRatio extends RuntimeException", ctx), ctx
+    outs = [run_java(tmp_path, golden, "ratio", ctx, seed=s) for s in (3, 4, 5)]
+    assert any("result: " in o for o in outs), outs
+
+
+def test_a_jdk_class_named_by_its_simple_name_is_imported_not_stubbed(tmp_path: Path):
+    golden = (
+        "public String dump() {\n    StringBuilder sb = new StringBuilder();\n"
+        "    for (Entry<String, Integer> e : counts.entrySet()) sb.append(e.getKey()).append('=').append(e.getValue());\n"
+        "    return sb.toString();\n}"
+    )
+    ctx = java_harness(golden, "dump")
+    assert "import java.util.Map.Entry;" in ctx and "class Entry" not in ctx, ctx
+    results = _results(tmp_path, golden, "dump", seeds=(3, 4, 5))
+    assert len(set(results)) > 1, results
+
+
+def test_a_class_type_parameter_with_no_declaration_is_drawn_as_its_stub_class(tmp_path: Path):
+    golden = (
+        "public void add(T object, int n) {\n    Integer f = frequencies.get(object);\n"
+        "    if (f == null) order.add(object);\n    frequencies.put(object, f == null ? n : f + n);\n}"
+    )
+    ctx = java_harness(golden, "add")
+    assert re.search(r"\bT _a0 = new T\(", ctx) or "T _a0 = (T)" in ctx, ctx
+    assert len(_results(tmp_path, golden, "add")) == 8
+
+
+def test_elements_take_the_loops_type_over_what_a_member_of_one_gives(tmp_path: Path):
+    golden = (
+        "public int longest() {\n    if (parts.isEmpty()) return 0;\n    int best = parts.get(0).size();\n"
+        "    for (Segment s : parts) best = Math.max(best, s.size());\n    return best;\n}"
+    )
+    assert re.search(r"List<Segment> parts;", java_harness(golden, "longest"))
+    results = _results(tmp_path, golden, "longest", seeds=(3, 4, 5))
+    assert len(set(results)) > 1, results
+
+
+def test_comparables_optionals_and_raw_collections_are_drawn(tmp_path: Path):
+    golden = (
+        "public static String describe(Comparable key, Optional<String> label, Vector items) {\n"
+        '    return key + ":" + label.orElse("none") + ":" + items.size();\n}'
+    )
+    results = _results(tmp_path, golden, "describe", seeds=(3, 4, 5))
+    assert len(set(results)) > 1, results
+    assert any(":none:" in r for r in results) and any(":none:" not in r for r in results), results
+
+
+def test_letters_the_golden_uses_as_types_are_classes_of_their_own(tmp_path: Path):
+    # type parameters of the golden's class (``class Table<R, C>``), which the row does not declare
+    golden = "public int score(R row, C column) {\n    return Math.abs(row.hashCode() % 7) + Math.abs(column.hashCode() % 5);\n}"
+    results = _results(tmp_path, golden, "score", seeds=(3, 4, 5))
+    assert len(set(results)) > 1, results
+
+
+def test_a_value_of_a_guessed_jdk_class_missing_a_member_is_an_object_of_its_own(tmp_path: Path):
+    golden = (
+        "public int labelLength(int i) {\n    String label = catalog.getLabels().get(i);\n"
+        "    return label == null ? -1 : label.length();\n}"
+    )
+    assert re.search(r"BcType_getLabels getLabels\(", java_harness(golden, "labelLength"))
+    results = _results(tmp_path, golden, "labelLength", seeds=(3, 4, 5))
+    assert len(set(results)) > 1, results
+
+
+def test_a_field_assigned_a_wider_number_holds_that_kind(tmp_path: Path):
+    golden = (
+        "public void halve(double[] w) {\n    for (int i = 0; i < w.length && i < weights.length; i++) {\n"
+        "        weights[i] = w[i] > 1 ? w[i] / 2 : 0.5;\n    }\n}"
+    )
+    ctx = java_harness(golden, "halve")
+    assert "double[] weights;" in ctx, ctx
+    out = run_java(tmp_path, golden, "halve", ctx, seed=3)
+    assert re.search(r"^after this\.weights: \[\d+\.\d+", out, re.M), out

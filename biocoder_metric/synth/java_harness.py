@@ -178,6 +178,9 @@ class JavaSubject:
     declared_methods: dict[str, str] = field(default_factory=dict)
     #: interfaces declared for lambdas the golden passes to stubbed helpers (java_stubs.Callback)
     stub_callbacks: dict = field(default_factory=dict)
+    #: the element type when the golden iterates its own object (``for (Rec r : this)``): the
+    #: class is an ``Iterable`` of those, over a list the harness draws (java_stubs)
+    iterates: str | None = None
     #: parameters and fields the golden compares with ``null``: sometimes drawn as null (:func:`nullable`)
     null_checked: frozenset[str] = frozenset()
     #: stub classes that sliced classes ``implements`` (a library interface with no source here):
@@ -842,7 +845,13 @@ def generator(
     t = re.sub(r"(?<![\w.])java\.util\.(?=[A-Z])", "", t)  # ``java.util.List<Node>``: a List
     rt = repo_types or {}
     n = name.lower()
-    if t in tvars or t in ("E", "T", "K", "V", "?", "Object"):
+    # a letter the golden's class declares (``class FrequencyList<T>``, not in the row) is stubbed
+    # as a class of that name: a value is one of those, not a number
+    if (
+        t in tvars
+        or (t in ("E", "T", "K", "V") and t not in rt)
+        or t in ("?", "Object", "Comparable", "Serializable")
+    ):
         return "Integer.valueOf(_r.nextInt(20))" if variant % 2 == 0 else '_bcStr(_r, "abcdef", 2, 6)'
     if t == "Number":  # abstract: a boxed number of either kind
         return (
@@ -875,6 +884,16 @@ def generator(
         return "_r.nextBoolean()"
     if t == "char":
         return '"ACGTNacgtn".charAt(_r.nextInt(10))'
+    if re.fullmatch(
+        r"(?:List|ArrayList|Collection|Iterable|Set|HashSet|TreeSet|LinkedList|LinkedHashSet|Vector|Deque|ArrayDeque|Queue)",
+        t,
+    ):
+        # a raw collection (``Vector``, ``List``): of whatever its elements are, numbers as for ``Object``
+        return generator(f"{t}<Object>", name, tvars, variant, rt)
+    om = re.fullmatch(r"Optional<(.+)>", t)
+    if om:  # present or not; present mostly
+        inner = generator(om.group(1), name, tvars, variant, rt)
+        return f"(_r.nextInt(4) == 0 ? Optional.empty() : Optional.of({inner}))" if inner else None
     if t in ("String", "CharSequence"):
         if re.search(r"pattern|format", n):
             return 'new String[]{"0.00", "0.000", "#.##", "0.0###"}[_r.nextInt(4)]'
@@ -1274,7 +1293,13 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
             src = re.sub(r"^static class ", "class ", src, count=1)
             lines += [src, ""]
         lines += [cb.source() for cb in subject.stub_callbacks.values()]
-    lines.append(f"class {subject.class_name}{' extends BcBase' if shared else ''} {{")
+    iterable = f" implements Iterable<{subject.iterates}>" if subject.iterates else ""
+    lines.append(f"class {subject.class_name}{' extends BcBase' if shared else ''}{iterable} {{")
+    if subject.iterates:  # what the object holds: drawn for each call, as a field is
+        lines.append(f"    java.util.List<{subject.iterates}> _bcItems = new java.util.ArrayList<>();")
+        lines.append(
+            f"    public java.util.Iterator<{subject.iterates}> iterator() {{ return _bcItems.iterator(); }}"
+        )
     for m in subject.members:  # Orig implements none of the original's interfaces: no @Override
         m = extend_stubs(tidy_java(m), subject.implemented_stubs)
         lines += ["    " + ln if ln.strip() else "" for ln in m.strip("\n").splitlines()]
@@ -1330,6 +1355,13 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
             if g is None:
                 return None
             body.append(f"_o.{f.name} = {nullable(g, f.type, f.name, subject.null_checked)};")
+        if subject.iterates:
+            g = generator(
+                f"List<{subject.iterates}>", "items", subject.type_vars, variant, subject.repo_types
+            )
+            if g is None:
+                return None
+            body.append(f"_o._bcItems = {g};")
     for t, n in subject.stub_fields:
         g = generator(t, n, subject.type_vars, variant, subject.repo_types)
         if g is None:

@@ -120,7 +120,13 @@ def field_type(golden: str, name: str, return_type: str, member: bool = False) -
         if re.search(pre + n + r"\.(containsKey|put|keySet|values|entrySet)\s*\(", mask):
             return "Map<String,Integer>"
         m2 = re.search(
-            r"(?<![\w.])(" + _TYPE + r"|[A-Z][\w.]*(?:<[^;=(){}]*>)?)\s+\w+\s*=\s*" + pre + n + r"\.get\s*\(",
+            r"(?<![\w.])("
+            + _TYPE
+            + r"|[A-Z][\w.]*(?:<[^;=(){}]*>)?)\s+\w+\s*=\s*"
+            + pre
+            + n
+            # the element itself, not what its member gives (``int n = xs.get(0).maxLen();``)
+            + r"\.get\s*\([^()]*(?:\([^()]*\)[^()]*)*\)\s*;",
             mask,
         )  # ``Map<K, V> m = field.get(k)``: the elements are what they are assigned to
         loop = _loop_element(mask, pre + n)  # ``for (VariantEffect v : effects)``: a collection of those
@@ -130,7 +136,7 @@ def field_type(golden: str, name: str, return_type: str, member: bool = False) -
             else (BOXES.get(loop.group(1), loop.group(1)) if loop else (copied or "Integer"))
         )
         got = re.search(pre + n + r"\.get\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)(\s*\.\s*[A-Za-z_])?", mask)
-        if got and got.group(2) and not (m2 and re.fullmatch(_TYPE, m2.group(1))):
+        if got and got.group(2) and not loop and not (m2 and re.fullmatch(_TYPE, m2.group(1))):
             # an element used through its members (``sources.get(i).getSequence()``): an object of
             # a class with no source, not a number (javac: "int cannot be dereferenced")
             elem = f"BcType_{name}Item"
@@ -461,6 +467,12 @@ _CTOR = re.compile(
 )
 
 
+#: A JDK class javac converts to the stub of its simple name (``java.util.Map.Entry<K,V> cannot be
+#: converted to Main.Entry<K,V>``): group 1 the JDK class, group 2 its simple name.
+_SHADOWED = re.compile(
+    r"error: incompatible types: ((?:java|javax)\.(?:[a-z]\w*\.)+(?:[A-Z]\w*\.)*([A-Z]\w*))(?:<[^\n]*?>)?"
+    r" cannot be converted to (?:Main\.|Orig\.)?(?:[A-Z]\w*\.)*\2\b"
+)
 #: ``cannot infer type arguments for ImmutablePair<>`` because no constructor takes that many.
 _DIAMOND_ARITY = re.compile(
     r"error: (?:incompatible types: )?cannot infer type arguments for (\w+)<>\n([^\n]*)\n[ \t]*\^\n"
@@ -1171,6 +1183,17 @@ def _jar_types(subject, types: list[str], libs: list[str], gen) -> bool:
     return hit
 
 
+def _thrown(mask: str, name: str) -> bool:
+    """Whether the golden throws, declares or catches class ``name`` (``throws
+    IllegalDimension``): an exception, whatever its name ends with."""
+    n = re.escape(name)
+    return bool(
+        re.search(r"\bthrows\s+(?:[\w.]+\s*,\s*)*" + n + r"\b", mask)
+        or re.search(r"\bthrow\s+new\s+" + n + r"\s*\(", mask)
+        or re.search(r"\bcatch\s*\(\s*(?:final\s+)?(?:[\w.]+\s*\|\s*)*" + n + r"\b", mask)
+    )
+
+
 def _unguess(subject, guessed: dict[str, str], name: str) -> None:
     """Drop the import of the jar class guessed for simple name ``name`` (a wrong guess)."""
     dropped = f"import {guessed.pop(name)};"
@@ -1230,8 +1253,8 @@ def _ungenerated(subject, gen) -> list[str]:
 
 
 def _unknown_types(subject, gen, libs: list[str]) -> list[str]:
-    """Simple class names among the parameter and field types that no generator builds and no jar
-    of the image declares: the project's own classes, to stand in for."""
+    """Simple class names among the parameter and field types that no generator builds (after
+    the jars' constructors were tried): the project's own classes, to stand in for."""
     out: list[str] = []
     # a generic class of the project (``DoubleMatrixDataset<String, String>``) is its raw name
     types = [r for t in _ungenerated(subject, gen) for r in (t, re.sub(r"<.*", "", t))]
@@ -1239,11 +1262,12 @@ def _unknown_types(subject, gen, libs: list[str]) -> list[str]:
         if (
             re.fullmatch(r"[A-Z]\w*", t)
             and t not in subject.type_vars
-            and len(t) > 1
+            # a letter: a type parameter of the golden's class (``class Table<R, C>``), which the
+            # row does not declare, stands in as a class of that name; a jar's class that no
+            # constructor builds (an interface, an abstract class) is stubbed as one with no source
             and gen(t, "x") is None
             and t not in JDK_CLASSES
             and t not in jdk_imported_names()
-            and not class_index(libs).get(t)
             and t not in out
         ):
             out.append(t)
@@ -1253,7 +1277,7 @@ def _unknown_types(subject, gen, libs: list[str]) -> list[str]:
 #: ``incompatible types: int cannot be converted to Foo`` / ``int cannot be dereferenced``, with the
 #: source line and the caret line javac prints under them.
 _RETYPE = re.compile(
-    r"error: (?:incompatible types: (?:possible lossy conversion from )?(\w+(?:<[\w.<>,\[\] ?]*>)?)"
+    r"error: (?:incompatible types: (?:possible lossy conversion from )?(\w+(?:<[\w.<>,\[\] ?]*>)?(?:\[\])*)"
     r" (?:cannot be converted )?to ([\w.<>,\[\] ?]+)"
     r"|(\w+) cannot be dereferenced)"
     r"\n([^\n]*)\n([ \t]*)\^"
@@ -1364,6 +1388,13 @@ _MISSING_ON = re.compile(
 )
 
 
+#: A member missing from the class of a value (``location: class String``), with line and caret.
+_MISSING_IN_CLASS = re.compile(
+    r"error: cannot find symbol\n([^\n]*)\n([ \t]*)\^\n\s*symbol:\s+(?:variable|method) \w+[^\n]*\n"
+    r"\s*location: (?:class|interface) ([\w.]+)\n"
+)
+
+
 #: ``method get in interface List<E> cannot be applied to given types;`` with its line and caret.
 _NOT_APPLICABLE = re.compile(
     r"error: method \w+ in (?:class|interface) ([\w.]+)(?:<[^\n]*?>)? cannot be applied to given types;"
@@ -1383,6 +1414,13 @@ def misguessed_owners(
         name, typ = m.group(1), m.group(2)
         if name in names and _raw(typ) not in stub_types and name not in out:
             out.append(name)
+    for m in _MISSING_IN_CLASS.finditer(errors):
+        # ``alignment.getTaxaNames().get(i)``: javac names the class of the value, and the stub
+        # whose value it is comes just before the caret's dot
+        line, col, owner = m.group(1), len(m.group(2)), m.group(3)
+        name = _dereferenced(line, col, names)
+        if name and _raw(type_of(name)) == owner and owner not in stub_types and name not in out:
+            out.append(name)
     for m in _NOT_APPLICABLE.finditer(errors):
         owner, line, col = m.group(1), m.group(2), len(m.group(3))
         name = _dereferenced(line, col, names)
@@ -1399,6 +1437,8 @@ _OPERAND = re.compile(
     r"error: bad operand types for binary operator '([^']+)'\n([^\n]*)\n([ \t]*)\^\n"
     r"\s*first type:\s*([\w.<>\[\], ?]+?)\n\s*second type:\s*([\w.<>\[\], ?]+?)\n"
 )
+#: A wider number assigned to a stub guessed a narrower one, with the line.
+_LOSSY = re.compile(r"error: incompatible types: possible lossy conversion from (\w+) to (\w+)\n([^\n]*)\n")
 #: ``synchronized (lock)`` of a stub guessed a primitive (a monitor is an object).
 _NEEDS_REFERENCE = re.compile(
     r"error: unexpected type\n([^\n]*)\n([ \t]*)\^\n\s*required: reference\n\s*found:\s*(\w+)\n"
@@ -1469,6 +1509,15 @@ def shape_retypes(
             out.append((left[0], BOXES[first] + lr, left[1]))
         elif right and rt == second and second in BOXES:
             out.append((right[0], BOXES[second] + rr, right[1]))
+    for m in _LOSSY.finditer(errors):
+        # ``prior[i][j] = cond ? p : q / 3.0`` into a field guessed ``int[][]``: its elements hold
+        # what is assigned (javac's caret is inside the value, so the target is read off the line)
+        wider, narrower, line = m.group(1), m.group(2), m.group(3)
+        target = re.match(r"\s*(?:this\s*\.\s*)?(\w+)\s*((?:\[[^\]]*\]\s*)*)[-+*/]?=(?!=)", line)
+        if target and target.group(1) in names:
+            typ, rank = element(target.group(1), line)
+            if typ == narrower and wider in _PRIMS:
+                out.append((target.group(1), wider + rank, None))
     for m in _NEEDS_REFERENCE.finditer(errors):
         line, col, prim = m.group(1), len(m.group(2)), m.group(3)
         hit = _nearest(line, col, names, before=False)
@@ -1618,6 +1667,7 @@ def complete(
     guessed: dict[str, str] = {}  # simple name -> class imported because one jar declares it
     retyped: set[str] = set()
     history: dict[str, set[str]] = {}  # name -> every type it has had (no retype goes back)
+    unstubbed: set[str] = set()  # stub classes replaced by the JDK class of their name
     jdk_exceptions: dict[str, str] = {}  # simple name -> the JDK exception class imported for it
     jdk_refused: set[str] = set()  # exception names whose JDK class the golden does not fit
     objectified: set[str] = set()  # names retyped to a stub class because their guess lacked a member
@@ -1653,6 +1703,19 @@ def complete(
             found = _null_as_object(found)  # ``new Dataset(path, null)``: any reference type takes null
             if name in subject.stub_types and found not in subject.stub_types[name].ctors:
                 subject.stub_types[name].ctors.append(found)
+                added = True
+        for line, col in _FOREACH.findall(errors):
+            # ``for (GenomeLoc e : this)``: the golden's class is an Iterable of the loop's type
+            loop = _LOOP_VAR.search(line)
+            if (
+                loop
+                and loop.group(1) != "var"
+                and re.match(r"this\s*\)", line[len(col) :])
+                and not subject.is_static
+                and subject.iterates is None
+            ):
+                subject.iterates = BOXES.get(loop.group(1).replace(" ", ""), loop.group(1).replace(" ", ""))
+                subject.stubs_shared = True  # the class names the element type: stubs it sees
                 added = True
         for name, line in _DIAMOND_ARITY.findall(errors):
             # ``new ImmutablePair<>(a, b)`` of a stub class with no such constructor: javac
@@ -1691,6 +1754,19 @@ def complete(
             arity = type_arity(golden, st.name) if st is not None else 0
             if st is not None and arity and st.arity != arity:
                 st.arity = arity  # written ``IntervalNode<S>``: the stub takes that many type parameters
+                added = True
+        for fq, simple in dict.fromkeys(_SHADOWED.findall(errors)):
+            # ``java.util.Map.Entry<K,V> cannot be converted to Main.Entry<K,V>``: the golden's
+            # ``Entry`` is the JDK's (an import of the original file), not a class of its own
+            if simple in subject.stub_types and f"import {fq};" not in subject.imports:
+                unstubbed.add(simple)
+                subject.stub_types.pop(simple)
+                subject.repo_types.pop(simple, None)
+                for key in [k for k in reg.methods if k[0] == simple]:
+                    del reg.methods[key]
+                for key in [k for k in reg.fields if k[0] == simple]:
+                    del reg.fields[key]
+                subject.imports.append(f"import {fq};")
                 added = True
         renames: list[tuple[str, str, str | None]] = []
         for source, wanted, line, col in _retypes(errors):
@@ -1781,8 +1857,13 @@ def complete(
                     # a library class without a generator: built through a constructor, when one
                     # takes what the harness can draw; else nothing to stand in with
                     _jar_types(subject, [base], libs, gen)
-                    if gen(new, name) is None:
+                    if gen(new, name) is None and base not in guessed:
                         continue
+                    if gen(new, name) is None:
+                        # imported because one jar has a class of that name, and no value of it
+                        # can be built (htsjdk's abstract ``Genotype``): a stub of what the golden
+                        # uses stands in, as for a class with no source
+                        _unguess(subject, guessed, base)
                 _stub_type(subject, base)
             key = name if owner is None else f"{owner}.{name}"
             held = history.setdefault(key, {reg.type_of(name) or ""})
@@ -1904,14 +1985,25 @@ def complete(
                 # a project's exception class, a kind of it
                 _nest_exception(subject, owner, name)
                 continue
+            if owner is not None and owner in guessed and owner not in subject.stub_types:
+                # imported because one jar has a class of that name, which has no such member:
+                # the golden's is the project's own, a stub of what it uses (named again next)
+                _unguess(subject, guessed, owner)
+                _stub_type(subject, owner)
+                done.discard((owner, name))
+                continue
             if owner is not None and owner not in subject.stub_types:
-                if firsts:
+                if firsts or owner in unstubbed:
                     # a member of a type retyped this round (``area`` was a List, is now a
                     # Rectangle2D.Double): the next compile says whether it is still missing
                     done.discard((owner, name))
                     continue
                 return f"{owner}.{name} is not declared (a class with no source here)"
-            if kind == "class" and re.search(r"(Exception|Error)$", name) and name not in JDK_CLASSES:
+            if (
+                kind == "class"
+                and (re.search(r"(Exception|Error)$", name) or _thrown(golden_mask, name))
+                and name not in JDK_CLASSES
+            ):
                 # a project's exception class: thrown and caught by name, nothing else (declared
                 # once, though javac names it missing from several places)
                 if any(re.match(rf"class {name}\b", c) for c in subject.stub_classes):
@@ -2005,14 +2097,17 @@ def complete(
                     _stub_type(subject, stub)  # an element of a class with no source (field_type)
                 if typ is not None and gen(typ, name) is None:
                     # elements of a class the harness cannot build (``List<Alignment>`` from a loop
-                    # over the field): a stub of it, unless the JDK or a jar has it (javac decides)
+                    # over the field): a stub of it, unless the harness's imports have it (javac
+                    # decides) or a jar has it and it can be built through a constructor (a jar's
+                    # class the harness cannot build, as htsjdk's abstract ones, is stubbed too)
                     for t in re.findall(r"(?<![\w.])[A-Z]\w*", typ):
-                        if not (
-                            t in jdk_imported_names()
-                            or t in subject.type_vars
-                            or class_index(libs).get(t)
-                            or jdk_classes().get(t)
-                        ):
+                        if class_index(libs).get(t) and t not in subject.stub_types:
+                            _jar_types(subject, [t], libs, gen)
+                            if t in subject.repo_types:
+                                continue
+                        if not (t in jdk_imported_names() or t in subject.type_vars or t in guessed):
+                            # (a JDK class outside the imports, ``javax.swing.text.Segment``, is
+                            # no likelier the golden's than a project class of that name)
                             _stub_type(subject, t)
                 if typ is None or gen(typ, name) is None:
                     return f"field {name} has no source and its type is not evident"
