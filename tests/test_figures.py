@@ -732,8 +732,6 @@ def test_the_round_28_quotes_are_the_raw_outputs():
     )
     assert f"fresh Java unchanged at {_s(new, 'fresh-java', 'dev')['validated']}/10" in text
     assert f"hand mutants {_hand(old, 'fresh-java', 'dev')} -> {_hand(new, 'fresh-java', 'dev')}" in text
-    combined = json.loads((REPO / "docs" / "bench-results" / "synth_generalise.json").read_text())
-    assert _s(combined, "upstream-java", "heldout") == b
     s25, s28, s28a = _raw_runs("synth_generalise_java_dev120", "round25", "round28", "round28a")
     assert _round_diff(
         "synth_generalise_java_dev120_round25.json", "synth_generalise_java_dev120_round28.json"
@@ -803,3 +801,44 @@ def test_the_round_27_quotes_are_the_raw_outputs():
     assert f"(rewrites {d['rewrites_passed']}/{d['rewrites_judged']})" in text
     lost = next(t for t in s26["tasks"] if t["function_name"] == "compute_statistics")
     assert lost["status"] == "validated" and lost["engine_golden"] == "failed"
+
+
+def test_the_round_29_quotes_are_the_raw_outputs():
+    """The README's round-29 Java quotes: against round 28, each part's gains and losses, the
+    held-out counts and hand mutants quoted; the run at the first batch of rules; every null
+    candidate rejected; the combined file holds round 29's Java. All as the committed raw runs hold."""
+    old, new, early = _raw_runs("synth_generalise_java", "round28", "round29", "round29a")
+    text = _readme()
+    assert _round_diff("synth_generalise_java_round28.json", "synth_generalise_java_round29.json") == {
+        ("fresh-java", "dev"): (10, 0, 0),
+        ("fresh-java", "heldout"): (20, 1, 0),
+        ("upstream-java", "dev"): (30, 1, 0),
+        ("upstream-java", "heldout"): (30, 1, 0),
+    }
+    for group, total, word in (("upstream-java", 30, "upstream"), ("fresh-java", 20, "fresh")):
+        a, b = _s(old, group, "heldout"), _s(new, group, "heldout")
+        assert (
+            f"**{word} Java {a['validated']}/{total} -> {b['validated']}/{total} (one\ngained, none lost)**"
+            in text
+            or f"**{word} Java {a['validated']}/{total} -> {b['validated']}/{total} (one gained,\nnone lost)**"
+            in text
+            or f"**{word} Java {a['validated']}/{total} -> {b['validated']}/{total} (one gained, none lost)**"
+            in text
+        ), group
+        assert f"{_hand(old, group, 'heldout')} -> {_hand(new, group, 'heldout')}" in text, group
+        for part in ("dev", "heldout"):
+            s = _s(new, group, part)
+            assert s["null_candidates_rejected"] == s["null_candidates_total"], (group, part)
+            assert s["engine_golden_passed"] == s["validated"], (group, part)
+    assert _s(early, "upstream-java", "heldout")["validated"] == 13
+    assert _s(early, "fresh-java", "heldout")["validated"] == 1
+    assert "upstream 13/30,\nfresh 1/20" in text or "upstream 13/30, fresh 1/20" in text
+    d_old, d_new = _s(old, "upstream-java", "dev"), _s(new, "upstream-java", "dev")
+    assert f"upstream Java {d_old['validated']}/30 -> {d_new['validated']}/30 (one gained, none lost)" in text
+    assert f"{_hand(old, 'upstream-java', 'dev')} -> {_hand(new, 'upstream-java', 'dev')}" in text
+    assert f"fresh Java unchanged at {_s(new, 'fresh-java', 'dev')['validated']}/10" in text
+    assert early["git"].startswith("1757ac3") and new["git"].startswith("dc5412e")
+    assert f"(`{new['code_fingerprint']}`" in text
+    combined = json.loads((REPO / "docs" / "bench-results" / "synth_generalise.json").read_text())
+    assert _s(combined, "upstream-java", "heldout") == _s(new, "upstream-java", "heldout")
+    assert _s(combined, "fresh-java", "heldout") == _s(new, "fresh-java", "heldout")
