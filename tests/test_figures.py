@@ -282,7 +282,7 @@ def test_the_round_20_quotes_are_the_raw_outputs():
 
 
 def test_the_shipping_quotes_are_the_shipped_count():
-    """The README's latest shipping sentences (round 28's Java, after 318 -> 402 -> 423 -> 432 -> 496;
+    """The README's latest shipping sentences (round 29's Java, after 318 -> 402 -> 423 -> 432 -> 496 -> 595;
     round 26's Python, after round 24's) end at the executable counts and the report counts that ``shipped_harnesses.json``
     (recounted from the merged shipping reports) holds."""
     data = json.loads((REPO / "docs" / "bench-results" / "shipped_harnesses.json").read_text())
@@ -300,15 +300,32 @@ def test_the_shipping_quotes_are_the_shipped_count():
         "64 and 4 validated, `java_hidden` 432 to 496 (report 326 / 1073), `java_similar` 16 to 20 "
         "(report 17 / 47)" in text
     )
-    # round 28 re-ran the Java rows whose last failure came after a compile: its sentence ends at
-    # what is shipped now
+    # round 28 re-ran the Java rows whose last failure came after a compile
     assert (
-        f"99 and 1 validated, `java_hidden` 496 to {jh['executable']} (report {synth['validated']} / "
-        f"{synth['processed']}), `java_similar` 20 to {js['executable']} (report "
+        "99 and 1 validated, `java_hidden` 496 to 595 (report 425 / 1073), `java_similar` 20 to 21 "
+        "(report 18 / 47)" in text
+    )
+    # round 29 re-ran those whose last failure came before a compile: its sentence ends at what is
+    # shipped now, and its split counts are the run's per-task records
+    assert (
+        f"91 and 1 validated, `java_hidden` 595 to {jh['executable']} (report {synth['validated']} / "
+        f"{synth['processed']}), `java_similar` 21 to {js['executable']} (report "
         f"{js['synthesis']['validated']} / {js['synthesis']['processed']})" in text
     )
-    assert jh["executable"] - 496 == 99 and js["executable"] - 20 == 1
-    assert synth["validated"] - 326 == 99 and js["synthesis"]["validated"] - 17 == 1
+    assert jh["executable"] - 595 == 91 and js["executable"] - 21 == 1
+    assert synth["validated"] - 425 == 91 and js["synthesis"]["validated"] - 18 == 1
+    run = json.loads((REPO / "docs" / "bench-results" / "ship_round29_java.json").read_text())
+    from benchmarks.synth_generalise import upstream_part
+
+    rows = run["configs"]["java_hidden"]
+    parts = {p: [r for r in rows if upstream_part(r["task_id"]) == p] for p in ("heldout", "dev")}
+    ok = {p: sum(r["status"] == "validated" for r in v) for p, v in parts.items()}
+    assert len(rows) == 423 and sum(ok.values()) == 91
+    assert (
+        f"the {len(parts['heldout'])} the split rule puts in the held-out part (never looked at while "
+        f"the rules were written) did as well as the {len(parts['dev'])} of the dev part: "
+        f"{ok['heldout']} and {ok['dev']} validated" in text
+    )
     # round 22 re-ran the Python hidden and similar sets, round 23 the rows its rules change: the
     # last sentence ends at what is shipped now
     ph = next(c for c in data["configs"] if c["config"] == "python_hidden")
