@@ -30,6 +30,13 @@ def _results(tmp_path: Path, golden: str, name: str, seeds=(3, 4)) -> list[str]:
     return outcomes
 
 
+def _varied(tmp_path: Path, golden: str, name: str) -> list[str]:
+    """The outcomes of three seeds' calls, which must not all be one."""
+    results = _results(tmp_path, golden, name, seeds=(3, 4, 5))
+    assert len(set(results)) > 1, results
+    return results
+
+
 def test_a_method_reached_through_super_is_an_instance_stub_the_golden_overrides(tmp_path: Path):
     golden = (
         "@Override\npublic String describe() {\n    String base = super.describe();\n"
@@ -47,8 +54,8 @@ def test_an_element_used_as_a_condition_is_a_boolean(tmp_path: Path):
         "public int countLinks(int row) {\n    int n = 0;\n    for (int j = 0; j < 4; j++) {\n"
         "        if (linked[row % 4][j] && j != row) n++;\n    }\n    return n;\n}"
     )
-    results = _results(tmp_path, golden, "countLinks", seeds=(3, 4, 5))
-    assert len(results) == 12 and len(set(results)) > 1, results
+    results = _varied(tmp_path, golden, "countLinks")
+    assert len(results) == 12, results
     assert "boolean[][] linked" in java_harness(golden, "countLinks")
 
 
@@ -59,8 +66,8 @@ def test_a_field_set_to_null_or_locked_on_is_an_object(tmp_path: Path):
         "public int next(int step) {\n    synchronized (guard) {\n        total += step;\n"
         "        return total * 2;\n    }\n}"
     )
-    results = _results(tmp_path, golden, "next", seeds=(3, 4, 5))
-    assert len(results) == 12 and len(set(results)) > 1, results
+    results = _varied(tmp_path, golden, "next")
+    assert len(results) == 12, results
 
 
 def test_a_stub_class_built_with_the_diamond_gets_a_constructor_of_that_many_arguments(tmp_path: Path):
@@ -79,8 +86,8 @@ def test_a_field_read_through_a_maps_views_is_a_map_typed_by_its_entries(tmp_pat
         "        if (e.getValue() > t) out.add(e.getKey());\n    }\n    Collections.sort(out);\n"
         "    return out;\n}"
     )
-    results = _results(tmp_path, golden, "keysOver", seeds=(3, 4, 5))
-    assert len(results) == 12 and len(set(results)) > 1, results
+    results = _varied(tmp_path, golden, "keysOver")
+    assert len(results) == 12, results
     assert re.search(r"Map<String, ?Integer> scores;", java_harness(golden, "keysOver"))
 
 
@@ -111,8 +118,8 @@ def test_a_golden_iterating_its_own_object_gets_an_iterable_class_over_drawn_ite
         "public int countAbove(int t) {\n    int n = 0;\n    for (Reading r : this) {\n"
         "        if (r.value > t) n++;\n    }\n    return n;\n}"
     )
-    results = _results(tmp_path, golden, "countAbove", seeds=(3, 4, 5))
-    assert len(results) == 12 and len(set(results)) > 1, results
+    results = _varied(tmp_path, golden, "countAbove")
+    assert len(results) == 12, results
     assert "implements Iterable<Reading>" in java_harness(golden, "countAbove")
 
 
@@ -135,8 +142,7 @@ def test_a_jdk_class_named_by_its_simple_name_is_imported_not_stubbed(tmp_path: 
     )
     ctx = java_harness(golden, "dump")
     assert "import java.util.Map.Entry;" in ctx and "class Entry" not in ctx, ctx
-    results = _results(tmp_path, golden, "dump", seeds=(3, 4, 5))
-    assert len(set(results)) > 1, results
+    _varied(tmp_path, golden, "dump")
 
 
 def test_a_class_type_parameter_with_no_declaration_is_drawn_as_its_stub_class(tmp_path: Path):
@@ -155,8 +161,7 @@ def test_elements_take_the_loops_type_over_what_a_member_of_one_gives(tmp_path: 
         "    for (Segment s : parts) best = Math.max(best, s.size());\n    return best;\n}"
     )
     assert re.search(r"List<Segment> parts;", java_harness(golden, "longest"))
-    results = _results(tmp_path, golden, "longest", seeds=(3, 4, 5))
-    assert len(set(results)) > 1, results
+    _varied(tmp_path, golden, "longest")
 
 
 def test_comparables_optionals_and_raw_collections_are_drawn(tmp_path: Path):
@@ -164,16 +169,14 @@ def test_comparables_optionals_and_raw_collections_are_drawn(tmp_path: Path):
         "public static String describe(Comparable key, Optional<String> label, Vector items) {\n"
         '    return key + ":" + label.orElse("none") + ":" + items.size();\n}'
     )
-    results = _results(tmp_path, golden, "describe", seeds=(3, 4, 5))
-    assert len(set(results)) > 1, results
+    results = _varied(tmp_path, golden, "describe")
     assert any(":none:" in r for r in results) and any(":none:" not in r for r in results), results
 
 
 def test_letters_the_golden_uses_as_types_are_classes_of_their_own(tmp_path: Path):
     # type parameters of the golden's class (``class Table<R, C>``), which the row does not declare
     golden = "public int score(R row, C column) {\n    return Math.abs(row.hashCode() % 7) + Math.abs(column.hashCode() % 5);\n}"
-    results = _results(tmp_path, golden, "score", seeds=(3, 4, 5))
-    assert len(set(results)) > 1, results
+    _varied(tmp_path, golden, "score")
 
 
 def test_a_value_of_a_guessed_jdk_class_missing_a_member_is_an_object_of_its_own(tmp_path: Path):
@@ -182,8 +185,7 @@ def test_a_value_of_a_guessed_jdk_class_missing_a_member_is_an_object_of_its_own
         "    return label == null ? -1 : label.length();\n}"
     )
     assert re.search(r"BcType_getLabels getLabels\(", java_harness(golden, "labelLength"))
-    results = _results(tmp_path, golden, "labelLength", seeds=(3, 4, 5))
-    assert len(set(results)) > 1, results
+    _varied(tmp_path, golden, "labelLength")
 
 
 def test_a_field_assigned_a_wider_number_holds_that_kind(tmp_path: Path):

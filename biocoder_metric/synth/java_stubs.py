@@ -1527,8 +1527,9 @@ def shape_retypes(
         # ``mRestOfBinaryData = null`` of a field guessed ``int``: an object, the boxed guess
         prim, line, col = m.group(1), m.group(2), len(m.group(3))
         hit = _nearest(line, col, names, before=True)
-        if hit and prim in BOXES and element(hit[0], line)[0] == prim:
-            out.append((hit[0], BOXES[prim] + element(hit[0], line)[1], hit[1]))
+        typ, rank = element(hit[0], line) if hit else ("", "")
+        if hit and prim in BOXES and typ == prim:
+            out.append((hit[0], BOXES[prim] + rank, hit[1]))
     return out
 
 
@@ -1603,6 +1604,15 @@ class _Registry:
                     spec[idx] = new
                     hit = True
         return hit
+
+    def drop_class(self, subject, name: str) -> None:
+        """Forget stub class ``name`` and the members stubbed on it (it is another class)."""
+        subject.stub_types.pop(name, None)
+        subject.repo_types.pop(name, None)
+        for key in [k for k in self.methods if k[0] == name]:
+            del self.methods[key]
+        for key in [k for k in self.fields if k[0] == name]:
+            del self.fields[key]
 
     def apply(self, subject, gen) -> str | None:
         subject.stub_fields = [(t, n) for (o, n), (t, _) in self.fields.items() if o is None]
@@ -1760,12 +1770,7 @@ def complete(
             # ``Entry`` is the JDK's (an import of the original file), not a class of its own
             if simple in subject.stub_types and f"import {fq};" not in subject.imports:
                 unstubbed.add(simple)
-                subject.stub_types.pop(simple)
-                subject.repo_types.pop(simple, None)
-                for key in [k for k in reg.methods if k[0] == simple]:
-                    del reg.methods[key]
-                for key in [k for k in reg.fields if k[0] == simple]:
-                    del reg.fields[key]
+                reg.drop_class(subject, simple)
                 subject.imports.append(f"import {fq};")
                 added = True
         renames: list[tuple[str, str, str | None]] = []
@@ -1857,9 +1862,9 @@ def complete(
                     # a library class without a generator: built through a constructor, when one
                     # takes what the harness can draw; else nothing to stand in with
                     _jar_types(subject, [base], libs, gen)
-                    if gen(new, name) is None and base not in guessed:
-                        continue
                     if gen(new, name) is None:
+                        if base not in guessed:
+                            continue
                         # imported because one jar has a class of that name, and no value of it
                         # can be built (htsjdk's abstract ``Genotype``): a stub of what the golden
                         # uses stands in, as for a class with no source
@@ -1918,14 +1923,9 @@ def complete(
             if subject.class_name == "Orig" and name not in JDK_CLASSES and name not in jdk_imported_names():
                 # ``return this`` (or ``this`` passed on) where a ``SampleDBBuilder`` is wanted: the
                 # golden's class, whose name the row does not give, is that class
-                subject.stub_types.pop(name, None)
-                subject.repo_types.pop(name, None)
+                reg.drop_class(subject, name)  # its members are the class's own: javac names them again
                 if name in guessed:  # a jar's class of that name was a guess: this class is the project's
                     _unguess(subject, guessed, name)
-                for key in [k for k in reg.methods if k[0] == name]:
-                    del reg.methods[key]  # its members are the class's own: javac names them again
-                for key in [k for k in reg.fields if k[0] == name]:
-                    del reg.fields[key]
                 done.difference_update({k for k in done if k[0] == name})
                 subject.class_name = name
                 added = True
