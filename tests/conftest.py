@@ -88,6 +88,7 @@ FULL = {
     "test_synth_java_guesses.py",
     "test_synth_java_relations.py",
     "test_synth_java_compile_repairs.py",
+    "test_synth_use_shapes.py",
     "test_synth_changed_rows.py",
     "test_tiers.py",
     "test_accounting_agreement.py",

@@ -178,8 +178,11 @@ def text_format(func: ast.AST, target: str, helpers: dict[str, ast.AST] | None =
 
 def is_handle(func: ast.AST, target: str) -> bool:
     """Whether ``target`` is used like an open file (``.readline()``, ``.read()``) or named like one."""
-    if _HANDLE_NAME.match(target.rsplit(".", 1)[-1]):
-        return True
+    return bool(_HANDLE_NAME.match(target.rsplit(".", 1)[-1])) or _used_as_handle(func, target)
+
+
+def _used_as_handle(func: ast.AST, target: str) -> bool:
+    """Whether ``target``'s own methods are a file's (``.readline()``, ``.read()``)."""
     for n in ast.walk(func):
         if (
             isinstance(n, ast.Call)
@@ -193,6 +196,22 @@ def is_handle(func: ast.AST, target: str) -> bool:
 
 
 _PATH_TESTS = {"isfile", "exists", "isdir", "is_file"}
+#: Calls that need the file to be there (a test like ``isfile`` does not).
+_PATH_READS = {"open", "stat", "lstat", "getsize", "getmtime"}
+
+
+def _opened_as_path(func: ast.AST, target: str) -> bool:
+    """Whether ``target`` itself is handed to a call that needs the file (``stat(fp)``, ``open(fp)``).
+    Why: a FASTA text drawn for ``seqs_fp`` (a docstring's ``string``) was stat'ed as a file name
+    and every call raised (round 30)."""
+    for n in ast.walk(func):
+        if isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == target:
+            f = n.func
+            if (
+                f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            ) in _PATH_READS:
+                return True
+    return False
 
 
 def _path_checked(func: ast.AST, target: str) -> bool:
@@ -215,14 +234,16 @@ def role_of(func: ast.AST, target: str, top_kind: str) -> str | None:
     name = target.rsplit(".", 1)[-1]
     if top_kind == "handle_out":
         return None  # a file the function writes to, not one it reads
-    if is_handle(func, target):
+    if _used_as_handle(func, target) or (
+        is_handle(func, target) and not top_kind.startswith("path")
+    ):  # named like a handle (``fp``) but only handed to ``stat``/``open``: a path (round 30)
         return "handle"
     if _LINES_NAME.search(name):  # vcf_lines, mol2_lines: a list of lines, whatever the name's format word
         return "lines"
     if _LINE_NAME.search(name):  # vcf_line, record: one data line
         return "line"
-    if top_kind.startswith("path"):
-        return "path"
+    if top_kind.startswith("path") or (top_kind.startswith("str") and _opened_as_path(func, target)):
+        return "path"  # (``stat(seqs_fp).st_size``, ``open(fasta)``: a string the code opens names a file)
     if top_kind.startswith("list_str"):
         return "lines"
     if top_kind.startswith(("str", "text:", "regex:")):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import keyword
 import re
 from collections import defaultdict
@@ -93,6 +94,8 @@ KINDS: dict[str, str] = {
     "dict_int_list": "{_r.randint(0, 20): [_r.randint(0, 50) for _ in range(_r.randint(0, 5))] for _ in range(_r.randint(1, 6))}",
     "set_str": "set(_bc_word(_r) for _ in range(_r.randint(1, 6)))",
     "tuple_int": "tuple(_r.randint(0, 20) for _ in range(2))",
+    # words added onto a tuple of strings (``('', np.nan) + ALIASES``), some of the case's shared ones
+    "tuple_str": "tuple(_bc_word(_r) for _ in range(_r.randint(0, 4)))",
     "ndarray1": "_bc_np(_r).rand(_bc_n)",
     "ndarray1_int": "_bc_np(_r).randint(0, 10, size=_bc_n)",
     "ndarray2": "_bc_np(_r).rand(_bc_h, _bc_w)",
@@ -143,8 +146,10 @@ _ARRAY_ATTRS = {
 _SERIES_ATTRS = {
     "abs", "median", "iloc", "loc", "iat", "at", "isnull", "isna", "notnull", "fillna", "dropna", "apply",
     "unique", "nunique", "value_counts", "idxmax", "idxmin", "quantile", "rolling", "diff", "shift",
-    "to_numpy", "rank", "between",
+    "to_numpy", "rank", "between", "cummax", "cummin", "cumprod",
 }  # fmt: skip
+#: What only a pandas table has (a Series or an array has none of them).
+_FRAME_ATTRS = {"columns", "itertuples", "iterrows", "groupby", "pivot_table", "melt"}
 #: What is read on a table's column and only a pandas column has (``tmp['ins_code'].fillna('')``,
 #: ``df['name'].str.upper()``): the value subscripted with the string is a DataFrame.
 #: (``astype`` and ``tolist`` are numpy's too: a dict of arrays has them.)
@@ -171,7 +176,12 @@ def _touches_files(body: ast.AST) -> bool:
 
 #: Calls whose first argument is a directory.
 _DIR_CALLS = {"listdir", "makedirs", "mkdir", "scandir", "walk", "chdir", "isdir", "rmtree"}
-_PATH_CALLS = {"open", "exists", "isfile", "isdir", "getsize", "basename", "dirname", "splitext", "abspath"}
+#: (``stat(fp).st_size`` of ``from os import stat``, ``getmtime(p)``: the bare names a flattened
+#: golden calls, round 30)
+_PATH_CALLS = {
+    "open", "exists", "isfile", "isdir", "getsize", "basename", "dirname", "splitext", "abspath",
+    "stat", "lstat", "getmtime", "getctime", "access", "realpath", "islink",
+}  # fmt: skip
 _NUMERIC_CALLS = {"abs", "round", "math", "sqrt", "log", "log2", "log10", "exp", "floor", "ceil"}
 
 
@@ -484,6 +494,7 @@ def refine(family: str, name: str) -> list[str]:
         "dict_pair": ["dict_str_pair", "dict_str_list"],
         "set": ["set_str"],
         "tuple": ["tuple_int"],
+        "tuple_str": ["tuple_str", "tuple_int"],
         "bool": ["bool"],
         "none": ["none"],
         "series": ["series", "ndarray1"],
@@ -846,6 +857,12 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
                 vote("object", 1.0)  # ``size_range.min`` read, not called: a field of an object
             elif a in ("write", "writelines") and id(node) in called:
                 vote("handle_out", 5.0)  # out.write(line): an open file written to
+            elif a == "values" and id(node) not in called and isinstance(node.ctx, ast.Load):
+                # ``table.start.values[1:]``: pandas' array, read not called (a dict's ``values``
+                # is a method; round 30: a dict was drawn and every call raised)
+                vote("series", 4.0)
+            elif a in _FRAME_ATTRS:
+                vote("frame", 4.0)  # table.itertuples(), data.columns: only a table has them
             elif a in _STR_METHODS:
                 vote("str")
             elif a in _LIST_METHODS:
@@ -912,6 +929,12 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
                 )
             ):
                 vote("str")  # sep.join(parts) + suffix, str(n) + unit: concatenated with a string
+            elif isinstance(node.op, ast.Add) and isinstance(other, (ast.Tuple, ast.List)):
+                # ('', np.nan) + ALIASES, [0] + xs: a sequence of that type, of strings when the
+                # literal's constants are (round 30: an int was drawn and every call raised)
+                texts = [e for e in other.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+                seq = "tuple" if isinstance(other, ast.Tuple) else "list"
+                vote(seq + "_str" if texts else seq, 4.0)
             elif isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant):
                 pass  # "fmt" % target says nothing
             elif isinstance(other, ast.Constant) and isinstance(other.value, float):
@@ -1290,7 +1313,44 @@ def frame_columns(body: ast.AST, target: str) -> list[str]:
             and _rows_of(node.value, names)
         ):
             out.append(node.slice.value)
+    out += _attribute_columns(body, names)
     return list(dict.fromkeys(out))
+
+
+@functools.cache
+def _frame_members() -> frozenset[str]:
+    """What a pandas table has of its own (``start`` is no member: a column read as an attribute)."""
+    import pandas
+
+    return frozenset(dir(pandas.DataFrame)) | frozenset(dir(pandas.Series))
+
+
+def _attribute_columns(body: ast.AST, names: list[str]) -> list[str]:
+    """Columns read as attributes (``table.start.values``) of the tables ``names``, or of their
+    rows (``for row in table.itertuples(): row.chrom``; ``for _, row in table.iterrows():
+    row['chrom']``). Why: a table drawn with only its string-keyed columns had none of these,
+    and every call raised (round 30)."""
+    out: list[str] = []
+    for name in names:
+        out += [a for a in sub_attributes(body, name) if a not in _frame_members() and not a.startswith("_")]
+    for node in ast.walk(body):
+        if not isinstance(node, (ast.For, ast.comprehension)):
+            continue
+        it = node.iter
+        if not (
+            isinstance(it, ast.Call)
+            and isinstance(it.func, ast.Attribute)
+            and it.func.attr in ("itertuples", "iterrows")
+            and any(_is_target(it.func.value, n) for n in names)
+        ):
+            continue
+        row = node.target
+        if it.func.attr == "iterrows" and isinstance(row, ast.Tuple) and len(row.elts) == 2:
+            row = row.elts[1]
+        if isinstance(row, ast.Name):
+            out += [a for a in sub_attributes(body, row.id) if not a.startswith("_")]
+            out += string_columns(body, row.id)
+    return out
 
 
 def _column_read(node: ast.AST, names: list[str]) -> str | None:
@@ -1923,6 +1983,41 @@ def _loop_targets(body: ast.AST, target: str) -> list[ast.AST]:
             continue
         if any(_is_target(it, h) for h in holders):
             out.append(var)
+    return out + _lambda_elements(body, holders)
+
+
+#: Calls that apply a ``key=`` function to each element of their first argument.
+_KEYED_CALLS = {"sorted", "min", "max", "sort", "groupby", "nlargest", "nsmallest"}
+
+
+def _lambda_elements(body: ast.AST, holders: list[str]) -> list[ast.AST]:
+    """The parameter of a one-argument ``lambda`` applied to each element of a holder:
+    ``sorted(xs, key=lambda r: r.id)``, ``xs.sort(key=...)``, ``map(lambda r: ..., xs)``,
+    ``filter(lambda r: ..., xs)``. Why: elements read only there were drawn as numbers, and
+    every call raised (round 30)."""
+    out: list[ast.AST] = []
+    for node in ast.walk(body):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        pairs: list[tuple[ast.AST, ast.AST]] = []
+        if fname in _KEYED_CALLS:
+            seq = (
+                f.value
+                if fname == "sort" and isinstance(f, ast.Attribute)
+                else (node.args[0] if node.args else None)
+            )
+            pairs += [(k.value, seq) for k in node.keywords if k.arg == "key" and seq is not None]
+        elif fname in ("map", "filter") and len(node.args) == 2:
+            pairs.append((node.args[0], node.args[1]))
+        for fn, seq in pairs:
+            if (
+                isinstance(fn, ast.Lambda)
+                and len(fn.args.args) == 1
+                and any(_is_target(_same_elements(seq), h) for h in holders)
+            ):
+                out.append(ast.Name(id=fn.args.args[0].arg, ctx=ast.Store()))
     return out
 
 
@@ -3010,7 +3105,13 @@ def refine_kinds(
     # gene.transcripts`` reads ``exon.end`` three levels down, and ints there raised on every call)
     if loop_vars and depth < 3:
         elem_subs = {sub: var for var in reversed(loop_vars) for sub in sub_attributes(body, var)}
-        if elem_subs:
+        # methods of their own called on the elements (``[r for r in runs if r.get_id() == rid]``):
+        # stubs typed by their use, as a parameter's are (round 30: numbers were drawn)
+        elem_methods: dict[str, str] = {}
+        for var in loop_vars:
+            for m, k in object_methods(body, var, depth + 1).items():
+                elem_methods.setdefault(m, k)
+        if elem_subs or elem_methods:
             fields = {}
             for sub, loop_var in sorted(elem_subs.items(), key=lambda kv: loop_vars.index(kv[1])):
                 sv = usage_votes(body, f"{loop_var}.{sub}")
@@ -3018,6 +3119,8 @@ def refine_kinds(
                     fam = family_of_name(sub)
                     sv = {"float" if fam in ("ndarray", "float", None) else fam: W_ANNOTATION}
                 fields[sub] = refine_kinds(body, f"{loop_var}.{sub}", rank_kinds(sub, sv), sv, depth + 1)[0]
+            for m, k in elem_methods.items():
+                fields.setdefault(m, k)
             if any(_len_taken(body, v) for v in loop_vars):
                 fields["_bc_len"] = "int_pos"  # [len(i) for i in children]: a feature's length
             kinds.insert(0, "objlist:" + repr(fields))  # for row in rows: row.chromosome ...
@@ -3064,7 +3167,12 @@ def refine_kinds(
         looked_up = looked_up_kind(body, holder, depth) if depth < 2 else None
         if looked_up:  # db[gene_id] beside db.children(...): a lookup whose value follows the key
             fields["_bc_getitem"] = "callable:" + repr(looked_up)
-        kinds.insert(0, "obj:" + repr(fields))
+        if fields and set(fields.values()) == {"series"}:
+            # every field a pandas column (``table.start.values``, ``table.end.cummax()``): a table
+            # with those columns, drawn at the scale its column names say (round 30)
+            kinds.insert(0, "frame:" + repr(list(fields)))
+        else:
+            kinds.insert(0, "obj:" + repr(fields))
     if (
         fmt
         and not kinds[0].startswith(("choice:", "regex:", "a_type"))

@@ -1,0 +1,192 @@
+"""Values shaped by how the golden uses them, for code nobody tuned to (round 30 of harness
+synthesis, docs/synthesis.md): module constants with no source, a module name the code calls,
+tuples added onto, pandas read by attribute, and elements reached only through a ``lambda`` or
+their own methods.
+
+The goldens are made up for these tests in the idioms of bioinformatics code. Each test checks
+the kind the analysis picks and runs the synthesised harness on the host: the golden must return
+(not raise) in most cases, and its results must differ between cases.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from _synth_helpers import param_kinds, payload, run_context
+
+from biocoder_metric.synth import pipeline, python_slice
+
+
+def _context(golden: str, name: str) -> tuple[str, dict[str, str]]:
+    """The best-guess harness the pipeline makes from the golden alone (no repository)."""
+    row = {
+        "golden_code": textwrap.dedent(golden),
+        "function_name": name,
+        "language": "python",
+        "task_id": name,
+    }
+    out, reason, _ = pipeline.python_candidates(row, pipeline.SynthOptions(), None, [])
+    assert reason is None, reason
+    _, desc, ctx = out[0]
+    return ctx, desc
+
+
+def _returns(golden: str, name: str, tmp_path: Path, seeds=range(6)) -> list[str]:
+    """The result line of every case of the best-guess harness, the golden inserted; asserts
+    that most cases returned and that they did not all return the same."""
+    ctx, _ = _context(golden, name)
+    outs = run_context(ctx, textwrap.dedent(golden), seeds, tmp_path)
+    lines = [ln for o in outs for ln in o.splitlines() if ln.startswith(("result: ", "exception: "))]
+    results = [ln for ln in lines if ln.startswith("result: ")]
+    assert len(results) >= 0.7 * len(lines), lines
+    assert len(set(results)) > 1, results
+    return results
+
+
+_MASS = """
+    def neutral_mass(mz, charge):
+        \"\"\"The neutral mass of an ion from its m/z and charge.\"\"\"
+        if charge == MODE_NEGATIVE:
+            return mz
+        return round(charge * (mz - PROTON_MASS), 4)
+"""
+
+
+def test_a_constant_used_in_arithmetic_is_a_drawn_number_and_one_only_compared_keeps_its_name(tmp_path):
+    sl = python_slice.slice_golden(textwrap.dedent(_MASS), "neutral_mass")
+    # compared only: its own name as a string, as before; subtracted: no string can stand for it
+    assert "MODE_NEGATIVE = 'MODE_NEGATIVE'" in sl.definitions
+    assert "PROTON_MASS" in sl.unresolved and not any(d.startswith("PROTON_MASS") for d in sl.definitions)
+    _, desc = _context(_MASS, "neutral_mass")
+    assert desc["stub PROTON_MASS"].startswith(("float", "int", "number"))
+    _returns(_MASS, "neutral_mass", tmp_path)
+
+
+_MENU = """
+    def matching_topics(word):
+        hits = []
+        for topic, text in TOPIC_HELP.items():
+            if word in topic or word in str(text):
+                hits.append(topic)
+        return sorted(hits)
+"""
+
+
+def test_a_constant_whose_items_are_read_is_a_drawn_mapping(tmp_path):
+    _, desc = _context(_MENU, "matching_topics")
+    assert any(k.startswith("stub TOPIC_HELP") for k in desc), desc
+    ctx, _ = _context(_MENU, "matching_topics")
+    outs = run_context(ctx, textwrap.dedent(_MENU), range(6), tmp_path)
+    assert not any("exception:" in o for o in outs), outs
+
+
+_EMPTY = """
+    def has_reads(seqs_fp, min_bytes=1):
+        \"\"\"Whether the FASTA file has reads.
+
+        Parameters
+        ----------
+        seqs_fp : str
+            path of the FASTA file
+        \"\"\"
+        if stat(seqs_fp).st_size < min_bytes:
+            return False
+        return stat(seqs_fp).st_size - min_bytes
+"""
+
+
+def test_a_module_name_that_is_called_is_the_function_a_module_exports_and_its_argument_a_file(tmp_path):
+    sl = python_slice.slice_golden(textwrap.dedent(_EMPTY), "has_reads")
+    assert "from os import stat" in sl.imports and "import stat" not in sl.imports
+    kinds = param_kinds(_EMPTY)["seqs_fp"]
+    assert kinds[0].startswith("path"), kinds  # handed to stat: a file name, not the file's text
+    _returns(_EMPTY, "has_reads", tmp_path)
+
+
+def test_a_handle_name_only_handed_to_stat_is_a_path():
+    kinds = param_kinds("""
+        def size_of(fp):
+            return stat(fp).st_size
+    """)["fp"]
+    assert kinds[0].startswith(("path", "checked:'path")), kinds
+
+
+_IGNORED = """
+    def kept_names(names):
+        ignore = ('', '-') + params.IGNORED_NAMES
+        return [n for n in names if n not in ignore]
+"""
+
+
+def test_a_value_added_onto_a_tuple_of_strings_is_a_tuple_of_words(tmp_path):
+    _, desc = _context(_IGNORED, "kept_names")
+    assert desc["stub params.IGNORED_NAMES"] == "tuple_str", desc
+    lists = param_kinds("""
+        def padded(xs):
+            return [0] + xs + [0]
+    """)["xs"]
+    assert lists[0].startswith("list"), lists
+    _returns(_IGNORED, "kept_names", tmp_path)
+
+
+_GAPS = """
+    def largest_gap(table):
+        gaps = table.start.values[1:] - table.end.cummax().values[:-1]
+        return int(gaps.max()) if len(gaps) else 0
+"""
+
+_ROWS = """
+    def row_labels(table):
+        return ['%s:%d' % (row.chrom, row.start) for row in table.itertuples(index=False)]
+"""
+
+
+def test_pandas_read_by_attribute_is_pandas(tmp_path):
+    # ``.values`` read, not called, is pandas' (a dict's is a method); ``cummax`` is a Series'
+    kinds = param_kinds(_GAPS)["table"]
+    fields = payload(kinds[0], "obj:") if kinds[0].startswith("obj:") else None
+    assert kinds[0].startswith("frame:") or fields == {"start": "series", "end": "series"}, kinds
+    assert (
+        param_kinds("""
+        def nonzero_at(replicate):
+            return replicate.values.nonzero()[0]
+    """)["replicate"][0]
+        == "series"
+    )
+    _returns(_GAPS, "largest_gap", tmp_path)
+
+
+def test_a_table_iterated_by_rows_has_the_columns_its_rows_read(tmp_path):
+    kinds = param_kinds(_ROWS)["table"]
+    assert set(payload(kinds[0], "frame:")) == {"chrom", "start"}, kinds
+    _returns(_ROWS, "row_labels", tmp_path)
+
+
+_SORTED = """
+    def ordered_ids(model):
+        return [r.id for r in sorted(model.reactions, key=lambda r: (r.weight, r.id))][:3]
+"""
+
+_FILTERED = """
+    def first_long(runs, min_len):
+        names = [r.name for r in runs if r.length() >= min_len]
+        return names[0] if names else None
+"""
+
+
+def test_elements_read_in_a_lambda_are_objects_with_those_fields(tmp_path):
+    kinds = param_kinds("""
+        def by_weight(items):
+            return sorted(items, key=lambda it: it.weight)[-1].weight
+    """)["items"]
+    assert kinds[0].startswith("objlist:") and "weight" in payload(kinds[0], "objlist:"), kinds
+    model = payload(param_kinds(_SORTED)["model"][0], "obj:")
+    assert set(payload(model["reactions"], "objlist:")) == {"weight", "id"}, model
+    _returns(_SORTED, "ordered_ids", tmp_path)
+
+
+def test_methods_called_on_elements_are_stubs_of_each_element(tmp_path):
+    fields = payload(param_kinds(_FILTERED)["runs"][0], "objlist:")
+    assert fields["length"].startswith("stub:") and "name" in fields, fields
+    _returns(_FILTERED, "first_long", tmp_path)
