@@ -190,3 +190,65 @@ def test_methods_called_on_elements_are_stubs_of_each_element(tmp_path):
     fields = payload(param_kinds(_FILTERED)["runs"][0], "objlist:")
     assert fields["length"].startswith("stub:") and "name" in fields, fields
     _returns(_FILTERED, "first_long", tmp_path)
+
+
+_TARGETS = """
+    def target_log2(cnarr, is_anti):
+        tgt = cnarr[~is_anti]
+        return round(float(tgt['log2'].sum()), 6), len(tgt)
+"""
+
+
+def test_an_inverted_value_is_a_mask_and_what_it_picks_rows_of_is_a_table(tmp_path):
+    kinds = param_kinds(_TARGETS)
+    assert kinds["is_anti"][0].endswith("_bool"), kinds
+    assert payload(kinds["cnarr"][0], "frame:") == ["log2"], kinds
+    _returns(_TARGETS, "target_log2", tmp_path)
+
+
+_DUPES = """
+    def duplicated_ids(dframe):
+        out = []
+        for key, group in dframe.groupby('entrez_id'):
+            if len(group) > 1:
+                out.append((key, len(group)))
+        return out
+"""
+
+
+def test_a_table_grouped_by_a_column_has_it_and_ids_repeat(tmp_path):
+    assert payload(param_kinds(_DUPES)["dframe"][0], "frame:") == ["entrez_id"]
+    results = _returns(_DUPES, "duplicated_ids", tmp_path)
+    assert any(r != "result: []" for r in results), results  # some ids are shared by rows
+
+
+_UNPACKED = """
+    def marker_name(info, wanted):
+        chrom, name, pos = info
+        return '%s:%s:%d' % (chrom, name.upper(), pos + 1)
+"""
+
+_NETWORK = """
+    def network_rows(network):
+        rows = []
+        for key, value in sorted(network.items()):
+            pairs, direction = value
+            for c1, c2 in pairs:
+                rows.append((key, c1, c2, direction))
+        return rows
+"""
+
+
+def test_a_value_unpacked_into_names_is_a_tuple_that_wide(tmp_path):
+    kind = param_kinds(_UNPACKED)["info"][0]
+    assert len(payload(kind, "fixed:")) == 3, kind
+    _returns(_UNPACKED, "marker_name", tmp_path)
+
+
+def test_the_values_of_a_mapping_iterated_by_items_are_shaped_by_their_use(tmp_path):
+    kind = param_kinds(_NETWORK)["network"][0]
+    key, value = payload(kind, "keyed:")
+    fields = payload(value, "fixed:")
+    assert len(fields) == 2 and fields[0].startswith("tuplelist:"), kind
+    results = _returns(_NETWORK, "network_rows", tmp_path)
+    assert any(r != "result: []" for r in results), results

@@ -221,8 +221,9 @@ def _bc_frame(_r, columns, n=None):
             data[c] = [_r.choice(text) if text and _r.random() < 0.6 else _bc_word(_r) for _ in range(n)]
         elif low in ("chromosome", "chrom", "chr", "contig"):
             data[c] = [_r.choice(["chr1", "chr2", "chrX"]) for _ in range(n)]
-        elif low in ("gene", "name", "id", "sample", "label"):
-            data[c] = [_bc_seq(_r, "abcdef", 2, 5) for _ in range(n)]
+        elif low in ("gene", "name", "id", "sample", "label") or low.endswith(("_id", "_name", "_gene")):
+            # names repeat (the case's shared words): rows group, join and match (round 30)
+            data[c] = [_bc_word(_r, 0.3) for _ in range(n)]
         elif low in ("start", "end", "pos", "position", "depth", "count", "n"):
             data[c] = sorted(rs.randint(0, 1000, size=n)) if low in ("start", "end") else rs.randint(0, 50, size=n)
         else:

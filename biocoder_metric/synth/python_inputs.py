@@ -495,6 +495,7 @@ def refine(family: str, name: str) -> list[str]:
         "set": ["set_str"],
         "tuple": ["tuple_int"],
         "tuple_str": ["tuple_str", "tuple_int"],
+        "mask": ["ndarray1_bool", "ndarray2_bool"],
         "bool": ["bool"],
         "none": ["none"],
         "series": ["series", "ndarray1"],
@@ -887,8 +888,15 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
                 vote("ndarray")
             elif isinstance(sl, ast.Compare) and _own_column(sl, target):
                 vote("frame", 4.0)  # df[df['strand'] == '+']: rows picked by one of its columns
-            elif isinstance(sl, ast.Compare) or (isinstance(sl, ast.Name) and sl.id in _mask_names(body)):
-                vote("ndarray", 4.0)  # x[x > 0] / x[small_mask]: boolean-mask indexing
+            elif (
+                isinstance(sl, ast.Compare)
+                or (isinstance(sl, ast.Name) and sl.id in _mask_names(body))
+                or (isinstance(sl, ast.UnaryOp) and isinstance(sl.op, ast.Invert))
+            ):
+                # x[x > 0] / x[small_mask] / x[~mask]: boolean-mask indexing; of a table when the
+                # rows picked are read by column (``tgt = cnarr[~is_anti]; tgt['log2']``, round 30)
+                picked = [a for a in row_aliases(body, target) if a != target]
+                vote("frame" if any(string_columns(body, a) for a in picked) else "ndarray", 4.0)
             elif isinstance(sl, ast.Constant) and isinstance(sl.value, str):
                 vote("dict")
                 if id(node) in _vector_operands(body):
@@ -1132,6 +1140,12 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             and _is_target(node.operand, target)
         ):
             vote("bool", 1.5)
+        elif (
+            isinstance(node, ast.UnaryOp)
+            and isinstance(node.op, ast.Invert)
+            and _is_target(node.operand, target)
+        ):
+            vote("mask", 4.0)  # cnarr[~is_anti]: a boolean mask, inverted (round 30: an int was drawn)
         elif isinstance(node, ast.BoolOp) and any(_is_target(v, target) for v in node.values):
             vote("bool", 1.5)
     if unit:  # the arithmetic on a fraction says it is a number, which it is: that one
@@ -1325,6 +1339,18 @@ def _frame_members() -> frozenset[str]:
     return frozenset(dir(pandas.DataFrame)) | frozenset(dir(pandas.Series))
 
 
+#: A table's methods whose first argument (or ``by=``) names its columns.
+_BY_COLUMN_CALLS = {
+    "groupby",
+    "sort_values",
+    "set_index",
+    "drop_duplicates",
+    "pivot_table",
+    "nlargest",
+    "nsmallest",
+}
+
+
 def _attribute_columns(body: ast.AST, names: list[str]) -> list[str]:
     """Columns read as attributes (``table.start.values``) of the tables ``names``, or of their
     rows (``for row in table.itertuples(): row.chrom``; ``for _, row in table.iterrows():
@@ -1334,6 +1360,14 @@ def _attribute_columns(body: ast.AST, names: list[str]) -> list[str]:
     for name in names:
         out += [a for a in sub_attributes(body, name) if a not in _frame_members() and not a.startswith("_")]
     for node in ast.walk(body):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _BY_COLUMN_CALLS
+            and any(_is_target(node.func.value, n) for n in names)
+        ):  # dframe.groupby('entrez_id'), df.sort_values(by=['chrom', 'start'])
+            given = node.args[:1] + [k.value for k in node.keywords if k.arg in ("by", "keys", "subset")]
+            out += [c for g in given for c in (_str_constants(g) or [])]
         if not isinstance(node, (ast.For, ast.comprehension)):
             continue
         it = node.iter
@@ -2055,6 +2089,46 @@ def pair_keyed_kind(body: ast.AST, target: str, depth: int) -> str | None:
     return None
 
 
+#: Kinds whose payload gives a value its structure: a mapping's values typed so are worth a kind.
+_STRUCTURED = ("fixed:", "obj:", "objlist:", "frame:", "tuplelist:", "dictkeys:", "dictlist:")
+
+
+def valued_kind(body: ast.AST, target: str, depth: int) -> str | None:
+    """``keyed:(key kind, value kind)`` when ``for key, value in target.items()`` gives its values
+    a structure: unpacked (``pairs, direction = value``, ``for k, (a, b) in d.items()``), or read
+    as an object or table. Why: the values were drawn as numbers, and unpacking or reading them
+    raised on every call (round 30)."""
+    if depth > 1:
+        return None
+    for node in ast.walk(body):
+        if not (
+            isinstance(node, (ast.For, ast.comprehension))
+            and _items_of(node.iter, target)
+            and isinstance(node.target, ast.Tuple)
+            and len(node.target.elts) == 2
+            and isinstance(node.target.elts[0], ast.Name)
+        ):
+            continue
+        key, value = node.target.elts
+
+        def typed(name: str) -> str:
+            sv = usage_votes(body, name)
+            kinds = refine_kinds(body, name, rank_kinds(name, sv), sv, depth + 1)
+            return next((k for k in kinds if not k.startswith(NOT_RESULTS)), "int_small")
+
+        if isinstance(value, ast.Tuple) and all(isinstance(e, ast.Name) for e in value.elts):
+            shape = "fixed:" + repr([typed(e.id) for e in value.elts])  # type: ignore[attr-defined]
+        elif isinstance(value, ast.Name):
+            shape = typed(value.id)
+            if not shape.startswith(_STRUCTURED):
+                continue
+        else:
+            continue
+        key_kind = typed(key.id) if usage_votes(body, key.id) else "str_word"
+        return "keyed:" + repr((key_kind, shape))
+    return None
+
+
 def _len_taken(body: ast.AST, target: str) -> bool:
     """Whether the code asks ``len(target)``."""
     return any(
@@ -2101,8 +2175,8 @@ def _positional(index: ast.AST) -> bool:
     """An index that is a varying position, not a key, a slice or a constant: arithmetic, or a
     name an int would have (``i``, ``seq_idx``). Why: ``rec = by_name[name]`` reads a dict, and
     ``x = t[0]`` may be a field of a tuple (as :func:`element_names` has it)."""
-    if isinstance(index, (ast.BinOp, ast.UnaryOp)):
-        return True
+    if isinstance(index, ast.BinOp) or (isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub)):
+        return True  # (``~mask`` and ``not x`` pick no position, round 30)
     return isinstance(index, ast.Name) and family_of_name(index.id) == "int"
 
 
@@ -3075,8 +3149,13 @@ def refine_kinds(
     if choices and any(k.startswith(("str", "text", "regex")) for k in kinds[:2]):
         kinds.insert(0, "choice:" + repr(choices))
     paired = pair_keyed_kind(body, target, depth) if kinds and kinds[0].startswith("dict") else None
+    valued = (
+        valued_kind(body, target, depth) if kinds and kinds[0].startswith("dict") and not paired else None
+    )
     if paired:  # for (compound, rxn), value in d.items(): keys are tuples
         kinds.insert(0, paired)
+    elif valued:  # for key, (pairs, direction) in d.items(): values unpacked or read as objects
+        kinds.insert(0, valued)
     elif kinds and kinds[0].startswith("dict_") and depth < 2:
         keys = read_keys(body, target)
         if keys:  # dialect['fmt'], opts.get('min_len'): a dict with exactly the keys the code reads
@@ -3194,6 +3273,11 @@ def refine_kinds(
         ]
         if words:
             kinds.insert(0, "vocab_list:" + repr(list(dict.fromkeys(words))[:12]))
+    fixed = unpacked_kind(body, target, depth) if "." not in target else None
+    if fixed and not (kinds and kinds[0].startswith(("fixed:", "tuple", "callable:"))):
+        # chrom, name, pos = info: a tuple that wide, each field typed by its name's use (round 30:
+        # a parameter, or a field of a helper's tuple, unpacked so was drawn as a number)
+        kinds.insert(0, fixed)
     return kinds
 
 
@@ -3543,6 +3627,9 @@ def kind_expr(kind: str) -> str:
         return f"[{one} for _ in range(_r.randint(1, 6))]"
     if kind.startswith("objlist:"):
         return f"[{kind_expr('obj:' + kind[len('objlist:') :])} for _ in range(_r.randint(1, 6))]"
+    if kind.startswith("keyed:"):
+        key, value = pyast.literal_eval(kind[len("keyed:") :])
+        return f"{{{kind_expr(key)}: {kind_expr(value)} for _ in range(_r.randint(1, 6))}}"
     if kind.startswith("pairkeyed:"):
         fields, value = pyast.literal_eval(kind[len("pairkeyed:") :])
         key = "(" + ", ".join(kind_expr(f) for f in fields) + ",)"
