@@ -252,3 +252,47 @@ def test_the_values_of_a_mapping_iterated_by_items_are_shaped_by_their_use(tmp_p
     assert len(fields) == 2 and fields[0].startswith("tuplelist:"), kind
     results = _returns(_NETWORK, "network_rows", tmp_path)
     assert any(r != "result: []" for r in results), results
+
+
+_BASE = """
+class Base:
+    def dist(self, i, j):
+        return abs(self.values[i % len(self.values)] - self.values[j % len(self.values)])
+"""
+
+_SUB = """
+from . import base
+
+
+class Distance(base.Base):
+    def dist(self, i, j):
+        return super(Distance, self).dist(i, j)
+
+    def scaled(self, i, j):
+        return round(self.dist(i, j) / (max(self.values) or 1), 6)
+"""
+
+
+def test_a_class_whose_members_call_super_keeps_its_bases(tmp_path):
+    import ast
+
+    from biocoder_metric.synth import python_harness
+
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "base.py").write_text(_BASE)
+    (pkg / "sub.py").write_text(_SUB)
+    tree = ast.parse(_SUB)
+    golden = ast.unparse(
+        next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "scaled")
+    )
+    sl = python_slice.slice_repository(golden, "scaled", str(tmp_path), "pkg/sub.py")
+    assert sl.class_bases == ["base.Base"], sl.class_bases
+    subject = python_harness.analyse(
+        golden, "scaled", str(tmp_path), sl.class_name, sl.class_members, sl.definitions
+    )
+    ctx = python_harness.render(subject, sl, python_harness.plans(subject)[0])
+    outs = run_context(ctx, golden, range(5), tmp_path)
+    results = [ln for o in outs for ln in o.splitlines() if ln.startswith("result: ")]
+    assert len(results) == 5 and len(set(results)) > 1, outs

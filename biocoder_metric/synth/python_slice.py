@@ -1069,7 +1069,10 @@ def slice_repository(
         # slice's definition order and the harness's digest
         class_src_names = [n for m in members for n in free_names(pyast.parse(m))]
         needed = list(dict.fromkeys(needed + [n for n in class_src_names if n != src_class.name]))
-        if extra_members:  # a constructed ``self`` runs ``__init__``, and that often ``super().__init__``
+        # a constructed ``self`` runs ``__init__``, and that often ``super().__init__``; a member that
+        # calls ``super()`` needs the bases too (round 30: ``super(Distance, self).pwdist(...)``
+        # raised AttributeError on every call, the class declared without its base)
+        if extra_members or _calls_super([golden, *members]):
             s.class_bases = [ast.unparse(b) for b in src_class.bases if ast.unparse(b) != "object"]
             base_names = [n for b in src_class.bases for n in free_names(b)]
             needed = list(dict.fromkeys(needed + [n for n in base_names if n != src_class.name]))
@@ -1093,6 +1096,21 @@ def slice_repository(
     s.class_members = members
     s.unresolved = list(dict.fromkeys(slicer.unresolved))
     return s
+
+
+def _calls_super(sources: list[str]) -> bool:
+    """Whether any of ``sources`` calls ``super()``."""
+    for src in sources:
+        try:
+            tree = pyast.parse(src)
+        except SyntaxError:
+            continue
+        if any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "super"
+            for n in ast.walk(tree)
+        ):
+            return True
+    return False
 
 
 def _needed_at_definition(node: ast.stmt) -> set[str]:
