@@ -296,3 +296,22 @@ def test_a_class_whose_members_call_super_keeps_its_bases(tmp_path):
     outs = run_context(ctx, golden, range(5), tmp_path)
     results = [ln for o in outs for ln in o.splitlines() if ln.startswith("result: ")]
     assert len(results) == 5 and len(set(results)) > 1, outs
+
+
+_SPAN = """
+    def span_of(probes=None, segments=None):
+        lo, hi = float('inf'), 0
+        for arr in (probes, segments):
+            if arr is not None and len(arr):
+                hi = max(hi, arr.end.iat[-1])
+                lo = min(lo, arr.start.iat[0])
+        return lo, hi
+"""
+
+
+def test_each_value_of_a_literal_tuple_looped_over_is_typed_by_the_loop(tmp_path):
+    kinds = param_kinds(_SPAN)
+    for name in ("probes", "segments"):
+        assert set(payload(kinds[name][0], "frame:")) == {"start", "end"}, kinds
+    results = _returns(_SPAN, "span_of", tmp_path)
+    assert any("inf" not in r for r in results), results

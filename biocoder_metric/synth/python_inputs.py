@@ -631,6 +631,14 @@ def aliases(body: ast.AST, target: str) -> list[str]:
             for t, v in zip(node.targets[0].elts, node.value.elts, strict=True):  # y, w = signal, weights
                 if isinstance(t, ast.Name) and _is_target(v, target) and t.id not in out:
                     out.append(t.id)
+        if (
+            isinstance(node, (ast.For, ast.comprehension))
+            and isinstance(node.target, ast.Name)
+            and isinstance(node.iter, (ast.Tuple, ast.List))
+            and any(_is_target(e, target) for e in node.iter.elts)
+            and node.target.id not in out
+        ):  # for arr in (probes, segments): ``arr`` is each of them in turn (round 30)
+            out.append(node.target.id)
     return out
 
 
@@ -3246,10 +3254,11 @@ def refine_kinds(
         looked_up = looked_up_kind(body, holder, depth) if depth < 2 else None
         if looked_up:  # db[gene_id] beside db.children(...): a lookup whose value follows the key
             fields["_bc_getitem"] = "callable:" + repr(looked_up)
-        if fields and set(fields.values()) == {"series"}:
+        columns = {k: v for k, v in fields.items() if k != "_bc_len"}  # (a table has a length)
+        if columns and set(columns.values()) == {"series"}:
             # every field a pandas column (``table.start.values``, ``table.end.cummax()``): a table
             # with those columns, drawn at the scale its column names say (round 30)
-            kinds.insert(0, "frame:" + repr(list(fields)))
+            kinds.insert(0, "frame:" + repr(list(columns)))
         else:
             kinds.insert(0, "obj:" + repr(fields))
     if (
