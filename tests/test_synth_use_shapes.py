@@ -315,3 +315,23 @@ def test_each_value_of_a_literal_tuple_looped_over_is_typed_by_the_loop(tmp_path
         assert set(payload(kinds[name][0], "frame:")) == {"start", "end"}, kinds
     results = _returns(_SPAN, "span_of", tmp_path)
     assert any("inf" not in r for r in results), results
+
+
+_LOCAL_IMPORTS = """
+    def scaled_sizes(names, factor=2):
+        import collections
+        from .plots import chromosome_sizes
+        from genomelib.units import MEGABASE as mb
+        sizes = chromosome_sizes(names)
+        return collections.Counter({n: round(sizes[n] * factor / mb, 3) for n in sizes})
+"""
+
+
+def test_names_a_golden_imports_inside_its_body_from_modules_no_harness_has_are_stubs(tmp_path):
+    sl = python_slice.slice_golden(textwrap.dedent(_LOCAL_IMPORTS), "scaled_sizes")
+    assert {"chromosome_sizes", "mb"} <= set(sl.unresolved), sl.unresolved
+    assert "collections" not in sl.unresolved  # a module every harness has is imported as it is
+    _, desc = _context(_LOCAL_IMPORTS, "scaled_sizes")
+    assert desc["stub chromosome_sizes()"].startswith(("dict", "keyed:", "dictkeys:")), desc
+    results = _returns(_LOCAL_IMPORTS, "scaled_sizes", tmp_path)
+    assert any("Counter()" not in r for r in results), results
