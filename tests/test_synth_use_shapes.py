@@ -335,3 +335,23 @@ def test_names_a_golden_imports_inside_its_body_from_modules_no_harness_has_are_
     assert desc["stub chromosome_sizes()"].startswith(("dict", "keyed:", "dictkeys:")), desc
     results = _returns(_LOCAL_IMPORTS, "scaled_sizes", tmp_path)
     assert any("Counter()" not in r for r in results), results
+
+
+_STATUS = """
+    def aligned_path(seqs_fp, threads=1):
+        if threads == 0:
+            threads = -1
+        out, err, res = run_aligner(['mafft', '--thread', str(threads), seqs_fp])
+        if not res == 0:
+            return None
+        return seqs_fp + '.msa', len(out), threads
+"""
+
+
+def test_an_int_tested_for_equality_with_a_constant_is_that_constant_half_the_time(tmp_path):
+    _, desc = _context(_STATUS, "aligned_path")
+    status = payload(desc["stub run_aligner()"], "fixed:")[2]
+    assert status.startswith("intchoice:") and payload(status, "intchoice:")[0] == [0], desc
+    assert desc["threads"].startswith("intchoice:"), desc
+    results = _returns(_STATUS, "aligned_path", tmp_path, seeds=range(8))
+    assert "result: None" in results and any(r != "result: None" for r in results), results

@@ -2425,6 +2425,34 @@ def compared_strings(body: ast.AST, target: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def _compared_ints(body: ast.AST, target: str) -> list[int]:
+    """Int constants ``target`` (or an alias) is tested for equality with (``res == 0``,
+    ``code != -1``; not ordered against: a bound is no value to feed it)."""
+    out: list[int] = []
+    names = aliases(body, target)
+    for node in ast.walk(body):
+        if not isinstance(node, ast.Compare) or not all(
+            isinstance(op, (ast.Eq, ast.NotEq)) for op in node.ops
+        ):
+            continue
+        parts = [node.left, *node.comparators]
+        if any(_is_target(p, t) for p in parts for t in names):
+            out += [
+                p.value
+                for p in parts
+                if isinstance(p, ast.Constant) and isinstance(p.value, int) and not isinstance(p.value, bool)
+            ]
+            out += [
+                -p.operand.value
+                for p in parts
+                if isinstance(p, ast.UnaryOp)
+                and isinstance(p.op, ast.USub)
+                and isinstance(p.operand, ast.Constant)
+                and type(p.operand.value) is int
+            ]
+    return list(dict.fromkeys(out))[:6]
+
+
 def _compared_strings(body: ast.AST, target: str) -> list[str]:
     out: list[str] = []
     for node in ast.walk(body):
@@ -3156,6 +3184,12 @@ def refine_kinds(
         choices += [c for c in dispatch_choices(body, target, helpers) if c not in choices]
     if choices and any(k.startswith(("str", "text", "regex")) for k in kinds[:2]):
         kinds.insert(0, "choice:" + repr(choices))
+    ints = (
+        _compared_ints(body, target) if kinds and kinds[0] in ("int_small", "int_pos", "int_signed") else []
+    )
+    if ints:  # ``if not res == 0``, ``if code != -1``: that value half the time (round 30: a helper's
+        # status drawn 0..10 was 0 in one case of eleven, and the output never varied)
+        kinds.insert(0, "intchoice:" + repr((ints, kinds[0])))
     paired = pair_keyed_kind(body, target, depth) if kinds and kinds[0].startswith("dict") else None
     valued = (
         valued_kind(body, target, depth) if kinds and kinds[0].startswith("dict") and not paired else None
@@ -3557,6 +3591,9 @@ def kind_expr(kind: str) -> str:
         return f"{name}(" + ", ".join(f"{k}={kind_expr(v)}" for k, v in args.items()) + ")"
     if kind.startswith("choice:"):
         return f"_r.choice({kind[len('choice:') :]} + [_bc_seq(_r, 'abcdefgh', 3, 6)])"
+    if kind.startswith("intchoice:"):  # one of the values compared with, or a drawn one
+        values, base = pyast.literal_eval(kind[len("intchoice:") :])
+        return f"_r.choice({values!r} + [{kind_expr(base)}])"
     if kind.startswith("pick:"):  # one of the values, never another (a constructor's mode: setup)
         return f"_r.choice({kind[len('pick:') :]})"
     if kind.startswith(("vocab_str:", "vocab_list:")):
