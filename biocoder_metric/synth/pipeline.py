@@ -259,6 +259,7 @@ def python_candidates(
         fallback = python_slice.slice_golden(golden, name, helpers=_unique_helpers(siblings))
         if sl is None or not fallback.unresolved:
             sl = fallback
+    python_stubs.unfit_symbols(sl, golden, name)
     stubs = None
     if sl.unresolved:
         # names with no source anywhere: stubs whose values are functions of their arguments

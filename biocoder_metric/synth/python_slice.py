@@ -326,20 +326,6 @@ def logger_definition(name: str) -> str:
 SYMBOLIC_RE = re.compile(r"^_?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^_?[A-Z]{3,}[0-9]*$")
 
 
-def symbolic_fits(node: ast.AST, name: str) -> bool:
-    """Whether a constant the code cannot see may be its own name as a string: nothing it does
-    with it says otherwise (compared, passed on, joined into text). Why: ``charge * (mz -
-    PROTON)``, ``MENU_HELP.items()`` and ``('', np.nan) + ALIASES`` raised on every call with the
-    string ``'PROTON'``; such a name is drawn as a stub value typed by that use instead."""
-    from biocoder_metric.synth.python_inputs import usage_votes
-
-    votes = usage_votes(node, name)
-    if not votes:
-        return True
-    top = max(votes, key=lambda f: votes[f])
-    return top.startswith(("str", "choice", "text"))
-
-
 def _module_called(node: ast.AST, name: str) -> bool:
     """Whether the code calls ``name`` itself (``stat(path)``), which no module can be: then the
     name is a function some module exports (``from os import stat``), looked up as for any bare
@@ -485,7 +471,7 @@ def slice_golden(golden: str, function_name: str, helpers: dict[str, str] | None
                 s.imports.append(line)
             elif name not in helpers and used_as_logger(target, name):
                 s.definitions.append(logger_definition(name))
-            elif SYMBOLIC_RE.match(name) and symbolic_fits(node, name):
+            elif SYMBOLIC_RE.match(name):
                 # A module constant we cannot see (``GRADIENT_MAGNITUDE``): a symbolic value named after
                 # itself keeps comparisons against it meaningful (the generators offer it as a choice).
                 s.definitions.append(f"{name} = {name!r}")

@@ -87,6 +87,54 @@ class Stubs:
     classes: list[str] = field(default_factory=list)
 
 
+def unfit_symbols(sl, golden: str, function_name: str) -> None:
+    """Turn the symbolic constants of a golden-only slice (``PROTON = 'PROTON'``, python_slice)
+    whose use is no string's into names a stub stands for, in place.
+
+    Why: a constant the code cannot see is its own name as a string so that comparisons against
+    it stay meaningful, but ``charge * (mz - PROTON)``, ``MENU_HELP.items()`` and ``('', np.nan) +
+    ALIASES`` raised on every call with a string; such a name is drawn as a stub value typed by
+    that use instead, as any name with no source is (round 30). A name only compared, passed on
+    or joined into text keeps its symbolic value."""
+    if getattr(sl, "origin", None) != "golden":
+        return
+    tree = pyast.parse(golden)
+    func = next(
+        (
+            n
+            for n in ast.walk(tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == function_name
+        ),
+        tree,
+    )
+    # the golden and the sibling helpers sliced in with it: where the constants are used
+    bodies: list[ast.stmt] = [func] if isinstance(func, ast.stmt) else list(tree.body)
+    for d in sl.definitions:
+        if d.startswith(("def ", "async def ")):
+            try:
+                bodies += pyast.parse(d).body
+            except SyntaxError:
+                continue
+    scope = ast.Module(body=bodies, type_ignores=[])
+    kept = []
+    for d in sl.definitions:
+        m = re.match(r"^(\w+) = '(\w+)'$", d)
+        if m and m.group(1) == m.group(2) and not _string_fits(scope, m.group(1)):
+            sl.unresolved.append(m.group(1))
+        else:
+            kept.append(d)
+    sl.definitions[:] = kept
+
+
+def _string_fits(body: ast.AST, name: str) -> bool:
+    """Whether nothing ``body`` does with ``name`` says it is other than a string."""
+    votes = usage_votes(body, name)
+    if not votes:
+        return True
+    top = max(votes, key=lambda f: votes[f])
+    return top.startswith(("str", "choice", "text"))
+
+
 def stubbable_names(unresolved: list[str]) -> tuple[list[str], list[str]]:
     """(names a stub may stand for, reasons that stay unresolved) from a slice's ``unresolved``."""
     names, rest = [], []
