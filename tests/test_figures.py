@@ -334,20 +334,31 @@ def test_the_shipping_quotes_are_the_shipped_count():
     assert "2 validated, 72 to 74; report 35 / 118)" in text
     assert "2 and 0 validated, `python_hidden` 453 to 455 (report 224 / 795)" in text
     assert "3 validated, `python_hidden` 455 to 458 (report 227 / 795)" in text
-    # round 26 re-ran python_similar's rows without a harness and part of python_hidden's: its
-    # sentence ends at what is shipped now
-    assert (
-        f"6 validated, `python_similar` 74 to {ps['executable']} (report {ps['synthesis']['validated']} / "
-        f"{ps['synthesis']['processed']})" in text
-    )
+    # round 26 re-ran python_similar's rows without a harness and part of python_hidden's
+    assert "6 validated, `python_similar` 74 to 80 (report 41 / 118)" in text
     assert "13 validated, `python_hidden` 458 to 471 (report 240 / 795)" in text
-    assert ps["executable"] - 74 == 6 and ps["synthesis"]["validated"] - 35 == 6
-    # round 27 re-ran the rest of python_hidden's rows: its sentence ends at what is shipped now
+    # round 27 re-ran the rest of python_hidden's rows
+    assert "the other 292 of those rows: 15 validated, `python_hidden` 471 to 486 (report 255 / 795)" in text
+    # round 30 re-ran every Python hidden and similar row without a harness: its sentence ends at
+    # what is shipped now, and its split counts are the run's per-task records
     assert (
-        f"the other 292 of those rows: 15 validated, `python_hidden` 471 to {ph['executable']} (report "
-        f"{ph['synthesis']['validated']} / {ph['synthesis']['processed']})" in text
+        f"22 and 1 validated, `python_hidden` 486 to {ph['executable']} (report {ph['synthesis']['validated']} / "
+        f"{ph['synthesis']['processed']}), `python_similar` 80 to {ps['executable']} (report "
+        f"{ps['synthesis']['validated']} / {ps['synthesis']['processed']})" in text
     )
-    assert ph["executable"] - 471 == 15 and ph["synthesis"]["validated"] - 240 == 15
+    assert ph["executable"] - 486 == 22 and ph["synthesis"]["validated"] - 255 == 22
+    assert ps["executable"] - 80 == 1 and ps["synthesis"]["validated"] - 41 == 1
+    run30 = json.loads((REPO / "docs" / "bench-results" / "ship_round30_python.json").read_text())
+    rows30 = run30["configs"]["python_hidden"]
+    parts30 = {p: [r for r in rows30 if upstream_part(r["task_id"]) == p] for p in ("heldout", "dev")}
+    ok30 = {p: sum(r["status"] == "validated" for r in v) for p, v in parts30.items()}
+    assert len(rows30) == 540 and sum(ok30.values()) == 22
+    assert sum(r["status"] == "validated" for r in run30["configs"]["python_similar"]) == 1
+    assert (
+        f"the {len(parts30['heldout'])} the split rule puts in the held-out part (never looked at while the "
+        f"rules were written) validated {ok30['heldout']} and the {len(parts30['dev'])} of the dev part "
+        f"{ok30['dev']}" in text
+    )
 
 
 def test_the_round_21_quotes_are_the_raw_outputs():
@@ -816,6 +827,44 @@ def test_the_round_27_quotes_are_the_raw_outputs():
     assert f"(rewrites {d['rewrites_passed']}/{d['rewrites_judged']})" in text
     lost = next(t for t in s26["tasks"] if t["function_name"] == "compute_statistics")
     assert lost["status"] == "validated" and lost["engine_golden"] == "failed"
+
+
+def test_the_round_30_quotes_are_the_raw_outputs():
+    """The README's round-30 Python quotes: against round 27, no part gained or lost a task, the
+    held-out counts and hand mutants quoted are the run's, every null candidate rejected and every
+    rewrite passed, and the combined file holds round 30's Python. All as the committed raw runs hold."""
+    old, new = _raw_runs("synth_generalise_python", "round27", "round30")
+    text = " ".join(_readme().split())
+    assert _round_diff("synth_generalise_python_round27.json", "synth_generalise_python_round30.json") == {
+        ("fresh-python", "dev"): (68, 0, 0),
+        ("fresh-python", "heldout"): (50, 0, 0),
+        ("upstream-python", "dev"): (30, 0, 0),
+        ("upstream-python", "heldout"): (30, 0, 0),
+    }
+    f, u = _s(new, "fresh-python", "heldout"), _s(new, "upstream-python", "heldout")
+    assert (
+        f"**fresh Python unchanged at {f['validated']}/50 and upstream Python unchanged at {u['validated']}/30**"
+        in text
+    )
+    assert (
+        f"hand mutants unchanged, {_hand(new, 'fresh-python', 'heldout')} and {_hand(new, 'upstream-python', 'heldout')}"
+        in text
+    )
+    for group in ("fresh-python", "upstream-python"):
+        assert _hand(old, group, "heldout") == _hand(new, group, "heldout")
+        for part in ("dev", "heldout"):
+            s = _s(new, group, part)
+            assert s["null_candidates_rejected"] == s["null_candidates_total"], (group, part)
+            assert s["rewrites_passed"] == s["rewrites_judged"], (group, part)
+    d, e = _s(new, "fresh-python", "dev"), _s(new, "upstream-python", "dev")
+    assert (
+        f"fresh Python unchanged at {d['validated']}/68, upstream Python unchanged at {e['validated']}/30"
+        in text
+    )
+    assert new["git"] == "b258644" and "final code (`b258644`)" in text
+    combined = json.loads((REPO / "docs" / "bench-results" / "synth_generalise.json").read_text())
+    for group in ("fresh-python", "upstream-python"):
+        assert _s(combined, group, "heldout") == _s(new, group, "heldout")
 
 
 def test_the_round_29_quotes_are_the_raw_outputs():

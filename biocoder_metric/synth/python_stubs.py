@@ -47,6 +47,7 @@ import re
 from dataclasses import dataclass, field
 
 from biocoder_metric import pyast
+from biocoder_metric.synth import python_slice
 from biocoder_metric.synth.python_evidence import py3_idioms
 from biocoder_metric.synth.python_inputs import (
     calls_to_name,
@@ -107,23 +108,42 @@ def unfit_symbols(sl, golden: str, function_name: str) -> None:
         ),
         tree,
     )
-    # the golden and the sibling helpers sliced in with it: where the constants are used
-    bodies: list[ast.stmt] = [func] if isinstance(func, ast.stmt) else list(tree.body)
+    # the golden and the sibling helpers sliced in with it, walked in the order the slicer meets
+    # names (a helper's where the golden first uses it): a constant is judged by the code it was
+    # met in, and the stub slots (so the harness's draws) come in that order
+    helpers: dict[str, ast.AST] = {}
     for d in sl.definitions:
         if d.startswith(("def ", "async def ")):
             try:
-                bodies += pyast.parse(d).body
+                helpers.update((b.name, b) for b in pyast.parse(d).body if isinstance(b, ast.FunctionDef))
             except SyntaxError:
                 continue
-    scope = ast.Module(body=bodies, type_ignores=[])
-    kept = []
+    order: list[str] = []
+    met_in: dict[str, ast.AST] = {}
+
+    def visit(node: ast.AST) -> None:
+        for n in python_slice.free_names(node):
+            if n in order:
+                continue
+            order.append(n)
+            met_in[n] = node
+            if n in helpers:
+                visit(helpers.pop(n))
+
+    visit(func)
+    kept, moved = [], []
     for d in sl.definitions:
         m = re.match(r"^(\w+) = '(\w+)'$", d)
-        if m and m.group(1) == m.group(2) and not _string_fits(scope, m.group(1)):
-            sl.unresolved.append(m.group(1))
+        name = m.group(1) if m and m.group(1) == m.group(2) else None
+        if name and not _string_fits(met_in.get(name, func), name):
+            moved.append(name)
         else:
             kept.append(d)
+    if not moved:
+        return
     sl.definitions[:] = kept
+    rank = {n: i for i, n in enumerate(order)}
+    sl.unresolved[:] = sorted([*sl.unresolved, *moved], key=lambda n: rank.get(n, len(rank)))
 
 
 def _string_fits(body: ast.AST, name: str) -> bool:
