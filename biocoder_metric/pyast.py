@@ -37,3 +37,14 @@ def unwrap_methods(node: Any, methods: frozenset[str]) -> Any:
     while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in methods:
         node = node.func.value
     return node
+
+
+def callee_name(func: Any) -> str:
+    """The name a call's function expression ends in: ``open`` for ``open(p)``, ``stat`` for
+    ``os.stat(p)``, ``""`` for anything else (``f()(x)``, ``xs[0](x)``). Why: the synthesis rules
+    key on what a call is called, whatever module it is reached through."""
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return ""

@@ -20,6 +20,22 @@ def param_kinds(code: str) -> dict[str, list[str]]:
     return {p.name: p.kinds for p in python_harness.analyse(code, name).params}
 
 
+def pipeline_context(golden: str, name: str) -> tuple[str, dict[str, str]]:
+    """The best-guess harness the pipeline makes from the golden alone (no repository; stubs for
+    names with no source), and its plan."""
+    from biocoder_metric.synth import pipeline
+
+    row = {
+        "golden_code": textwrap.dedent(golden),
+        "function_name": name,
+        "language": "python",
+        "task_id": name,
+    }
+    out, reason, _ = pipeline.python_candidates(row, pipeline.SynthOptions(), None, [])
+    assert reason is None, reason
+    return out[0][2], out[0][1]
+
+
 def payload(kind: str, prefix: str):
     """The literal after ``prefix`` in a kind (``frame:[...]`` -> the list)."""
     assert kind.startswith(prefix), kind

@@ -64,6 +64,16 @@ def _hand(run: dict, group: str, part: str) -> str:
     return f"{x['hand_mutants_killed']}/{x['hand_mutants_judged']}"
 
 
+def _split_counts(records: str, config: str) -> tuple[dict[str, list[dict]], dict[str, int]]:
+    """A shipping run's per-task records of ``config`` by the split rule's part, and how many of
+    each part validated (``docs/bench-results/ship_round*.json``)."""
+    from benchmarks.synth_generalise import upstream_part
+
+    rows = json.loads((REPO / "docs" / "bench-results" / records).read_text())["configs"][config]
+    parts = {p: [r for r in rows if upstream_part(r["task_id"]) == p] for p in ("heldout", "dev")}
+    return parts, {p: sum(r["status"] == "validated" for r in v) for p, v in parts.items()}
+
+
 def _raw_runs(prefix: str, *names: str) -> list[dict]:
     """The committed raw runs ``docs/bench-results/{prefix}_{name}.json``, in order."""
     return [json.loads((REPO / "docs" / "bench-results" / f"{prefix}_{n}.json").read_text()) for n in names]
@@ -314,13 +324,8 @@ def test_the_shipping_quotes_are_the_shipped_count():
     )
     assert jh["executable"] - 595 == 91 and js["executable"] - 21 == 1
     assert synth["validated"] - 425 == 91 and js["synthesis"]["validated"] - 18 == 1
-    run = json.loads((REPO / "docs" / "bench-results" / "ship_round29_java.json").read_text())
-    from benchmarks.synth_generalise import upstream_part
-
-    rows = run["configs"]["java_hidden"]
-    parts = {p: [r for r in rows if upstream_part(r["task_id"]) == p] for p in ("heldout", "dev")}
-    ok = {p: sum(r["status"] == "validated" for r in v) for p, v in parts.items()}
-    assert len(rows) == 423 and sum(ok.values()) == 91
+    parts, ok = _split_counts("ship_round29_java.json", "java_hidden")
+    assert sum(map(len, parts.values())) == 423 and sum(ok.values()) == 91
     assert (
         f"the {len(parts['heldout'])} the split rule puts in the held-out part (never looked at while "
         f"the rules were written) did as well as the {len(parts['dev'])} of the dev part: "
@@ -348,12 +353,9 @@ def test_the_shipping_quotes_are_the_shipped_count():
     )
     assert ph["executable"] - 486 == 22 and ph["synthesis"]["validated"] - 255 == 22
     assert ps["executable"] - 80 == 1 and ps["synthesis"]["validated"] - 41 == 1
-    run30 = json.loads((REPO / "docs" / "bench-results" / "ship_round30_python.json").read_text())
-    rows30 = run30["configs"]["python_hidden"]
-    parts30 = {p: [r for r in rows30 if upstream_part(r["task_id"]) == p] for p in ("heldout", "dev")}
-    ok30 = {p: sum(r["status"] == "validated" for r in v) for p, v in parts30.items()}
-    assert len(rows30) == 540 and sum(ok30.values()) == 22
-    assert sum(r["status"] == "validated" for r in run30["configs"]["python_similar"]) == 1
+    parts30, ok30 = _split_counts("ship_round30_python.json", "python_hidden")
+    assert sum(map(len, parts30.values())) == 540 and sum(ok30.values()) == 22
+    assert sum(_split_counts("ship_round30_python.json", "python_similar")[1].values()) == 1
     assert (
         f"the {len(parts30['heldout'])} the split rule puts in the held-out part (never looked at while the "
         f"rules were written) validated {ok30['heldout']} and the {len(parts30['dev'])} of the dev part "

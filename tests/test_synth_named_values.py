@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import textwrap
 
-from _synth_helpers import param_kinds, run_context, run_harness
+from _synth_helpers import param_kinds, pipeline_context, run_context, run_harness
 
 from biocoder_metric.synth import python_evidence
 
@@ -261,20 +261,7 @@ def test_a_value_ordered_against_zero_and_one_is_a_fraction():
     assert len(set(results)) > 8, results
 
 
-def _pipeline(golden: str, name: str) -> tuple[str, dict[str, str]]:
-    """The best-guess harness the pipeline makes from the golden alone (stubs for names with no
-    source), and its plan."""
-    from biocoder_metric.synth import pipeline
-
-    row = {
-        "golden_code": textwrap.dedent(golden),
-        "function_name": name,
-        "language": "python",
-        "task_id": name,
-    }
-    out, reason, _ = pipeline.python_candidates(row, pipeline.SynthOptions(), None, [])
-    assert reason is None, reason
-    return out[0][2], out[0][1]
+_pipeline = pipeline_context
 
 
 def test_a_helper_result_spread_into_a_call_is_a_sequence(tmp_path):

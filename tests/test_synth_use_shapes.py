@@ -13,23 +13,11 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from _synth_helpers import param_kinds, payload, run_context
+from _synth_helpers import param_kinds, payload, pipeline_context, run_context
 
-from biocoder_metric.synth import pipeline, python_slice
+from biocoder_metric.synth import python_slice
 
-
-def _context(golden: str, name: str) -> tuple[str, dict[str, str]]:
-    """The best-guess harness the pipeline makes from the golden alone (no repository)."""
-    row = {
-        "golden_code": textwrap.dedent(golden),
-        "function_name": name,
-        "language": "python",
-        "task_id": name,
-    }
-    out, reason, _ = pipeline.python_candidates(row, pipeline.SynthOptions(), None, [])
-    assert reason is None, reason
-    _, desc, ctx = out[0]
-    return ctx, desc
+_context = pipeline_context
 
 
 def _returns(golden: str, name: str, tmp_path: Path, seeds=range(6)) -> list[str]:

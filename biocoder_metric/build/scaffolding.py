@@ -441,12 +441,7 @@ def _java_body(content: str) -> str | None:
 
 
 def _call_name(call: ast.Call) -> str:
-    f = call.func
-    if isinstance(f, ast.Attribute):
-        return f.attr
-    if isinstance(f, ast.Name):
-        return f.id
-    return ""
+    return pyast.callee_name(call.func)
 
 
 def _plot_calls(func: ast.AST) -> list[str]:

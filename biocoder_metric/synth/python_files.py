@@ -444,7 +444,7 @@ def prefix_kind(body: ast.AST, target: str, columns: Callable[[ast.AST, str], li
         if not (isinstance(node, ast.Call) and node.args):
             continue
         f = node.func
-        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        name = pyast.callee_name(f)
         if name not in _PATH_READERS or (name == "open" and _writes(node)):
             continue
         arg = node.args[0]

@@ -207,9 +207,7 @@ def _opened_as_path(func: ast.AST, target: str) -> bool:
     for n in ast.walk(func):
         if isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == target:
             f = n.func
-            if (
-                f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-            ) in _PATH_READS:
+            if pyast.callee_name(f) in _PATH_READS:
                 return True
     return False
 
@@ -219,7 +217,7 @@ def _path_checked(func: ast.AST, target: str) -> bool:
     for n in ast.walk(func):
         if isinstance(n, ast.Call):
             f = n.func
-            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            name = pyast.callee_name(f)
             if (
                 name in _PATH_TESTS
                 and n.args

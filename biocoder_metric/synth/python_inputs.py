@@ -167,9 +167,7 @@ def _touches_files(body: ast.AST) -> bool:
     for n in ast.walk(body):
         if isinstance(n, ast.Call):
             f = n.func
-            if (
-                f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-            ) in _FILE_CALLS:
+            if pyast.callee_name(f) in _FILE_CALLS:
                 return True
     return False
 
@@ -1016,7 +1014,7 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
                                 vote("float", 2.0)
         elif isinstance(node, ast.Call):
             fn = node.func
-            fname = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else ""
+            fname = pyast.callee_name(fn)
             base = fn.value.id if isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name) else ""
             args = list(node.args) + [k.value for k in node.keywords]
             if not any(_is_target(a, target) for a in args):
@@ -2042,7 +2040,7 @@ def _lambda_elements(body: ast.AST, holders: list[str]) -> list[ast.AST]:
         if not isinstance(node, ast.Call):
             continue
         f = node.func
-        fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        fname = pyast.callee_name(f)
         pairs: list[tuple[ast.AST, ast.AST]] = []
         if fname in _KEYED_CALLS:
             seq = (
@@ -3543,7 +3541,7 @@ def encoded_kind(body: ast.AST, target: str) -> str | None:
         if not (isinstance(node, ast.Call) and node.args and is_text(node.args[0])):
             continue
         f = node.func
-        fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        fname = pyast.callee_name(f)
         base = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else ""
         if fname in _DECODERS:
             return "encoded:" + _DECODERS[fname]

@@ -1478,9 +1478,7 @@ def dispatch_choices(func: ast.AST, target: str, helpers: dict[str, ast.AST]) ->
         if not isinstance(node, ast.Call):
             continue
         f = node.func
-        callee = helpers.get(
-            f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-        )
+        callee = helpers.get(pyast.callee_name(f))
         if (
             callee is None
             or callee is func
@@ -1558,7 +1556,7 @@ def _is_instance_expr(v: ast.AST, selves: set[str]) -> bool:
         return v.id in selves
     if isinstance(v, ast.Call):
         f = v.func
-        fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        fname = pyast.callee_name(f)
         if fname in _COPIES and v.args and isinstance(v.args[0], ast.Name) and v.args[0].id in selves:
             return True  # copy(self), copy.deepcopy(self)
         if (
@@ -1627,7 +1625,7 @@ def protocol_members(node: ast.AST, selves: set[str]) -> list[str]:
             }.get(type(n.ops[0]), [])
         elif isinstance(n, ast.Call):
             f = n.func
-            fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            fname = pyast.callee_name(f)
             if fname in _PROTOCOL_CALLS and any(is_self(a) for a in n.args):
                 out += list(_PROTOCOL_CALLS[fname])
             new_instance = _is_instance_expr(n, selves) and fname not in _COPIES
