@@ -144,6 +144,22 @@ def code_fingerprint() -> str:
     return h.hexdigest()[:12]
 
 
+def _sandbox_environment(args: argparse.Namespace) -> str:
+    """The software environment synthesis and judging ran in (the sandbox's environment id).
+
+    Why recorded: ``bwrap`` runs the reference image's root filesystem when the image is built and
+    the host's interpreter otherwise, and the two differ in Python and numpy/pandas releases, so two
+    runs' yields compare only when this matches.
+    """
+    from biocoder_metric.sandbox import make_sandbox
+
+    sandbox = make_sandbox(args.sandbox, image=args.image)
+    try:
+        return sandbox.environment_id
+    finally:
+        sandbox.close()
+
+
 def _git_describe() -> str | None:
     try:
         return (
@@ -1167,6 +1183,7 @@ def main(argv: list[str] | None = None) -> int:
         "manifest_sha256": _sha256_file(Path(args.manifest)),
         "split_rule": manifest["split_rule"],
         "upstream_rule": manifest["upstream"]["rule"],
+        "environment": _sandbox_environment(args),
         "cpu_count": os.cpu_count(),
         "loadavg_end": os.getloadavg(),
         "timings": timings

@@ -7,6 +7,7 @@ import ast
 import re
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 from biocoder_metric.execution.harness import INSERT_MARKER
@@ -68,7 +69,11 @@ def run_harness(
 
 def run_context(ctx: str, code: str, seeds, cwd=None) -> list[str]:
     """stdout per seed of the harness ``ctx`` with ``code`` inserted at its marker, run on the
-    host (in ``cwd``)."""
+    host in ``cwd``, or in a fresh temporary folder: a harness writes its input files into its
+    working directory, and a run from the checkout would leave them there."""
+    if cwd is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            return run_context(ctx, code, seeds, tmp)
     indent = re.search(r"^( *)" + re.escape(INSERT_MARKER), ctx, re.M).group(1)
     body = "\n".join(indent + ln if ln.strip() else ln for ln in code.splitlines())
     out = []
