@@ -84,3 +84,16 @@ def run_context(ctx: str, code: str, seeds, cwd=None) -> list[str]:
         )
         out.append(run.stdout)
     return out
+
+
+def returns_vary(golden: str, name: str, tmp_path, seeds=range(6)) -> list[str]:
+    """The result line of every case of the best-guess harness the pipeline makes from the
+    golden alone, the golden inserted; asserts that most cases returned (did not raise) and that
+    they did not all return the same."""
+    ctx, _ = pipeline_context(golden, name)
+    outs = run_context(ctx, textwrap.dedent(golden), seeds, tmp_path)
+    lines = [ln for o in outs for ln in o.splitlines() if ln.startswith(("result: ", "exception: "))]
+    results = [ln for ln in lines if ln.startswith("result: ")]
+    assert len(results) >= 0.7 * len(lines), lines
+    assert len(set(results)) > 1, results
+    return results

@@ -71,6 +71,7 @@ FAST = {
     "test_text_metrics.py",
 }
 FULL = {
+    "test_synth_tables_and_items.py",
     "test_synth_named_values.py",
     "test_synth_java.py",
     "test_synth_formats.py",

@@ -11,25 +11,15 @@ the kind the analysis picks and runs the synthesised harness on the host: the go
 from __future__ import annotations
 
 import textwrap
-from pathlib import Path
 
-from _synth_helpers import param_kinds, payload, pipeline_context, run_context
+from _synth_helpers import param_kinds, payload, pipeline_context, returns_vary, run_context
 
 from biocoder_metric.synth import python_slice
 
 _context = pipeline_context
 
 
-def _returns(golden: str, name: str, tmp_path: Path, seeds=range(6)) -> list[str]:
-    """The result line of every case of the best-guess harness, the golden inserted; asserts
-    that most cases returned and that they did not all return the same."""
-    ctx, _ = _context(golden, name)
-    outs = run_context(ctx, textwrap.dedent(golden), seeds, tmp_path)
-    lines = [ln for o in outs for ln in o.splitlines() if ln.startswith(("result: ", "exception: "))]
-    results = [ln for ln in lines if ln.startswith("result: ")]
-    assert len(results) >= 0.7 * len(lines), lines
-    assert len(set(results)) > 1, results
-    return results
+_returns = returns_vary
 
 
 _MASS = """

@@ -294,10 +294,13 @@ def _constant_list(node: ast.AST | None, body: ast.AST, kind: type) -> list | No
 _PAD_COLUMN = "col%d"
 
 
-def _read_table(node: ast.AST, target: str, body: ast.AST) -> tuple[str, bool, list[str], int] | None:
+def _read_table(
+    node: ast.AST, target: str, body: ast.AST
+) -> tuple[str, bool, list[str], int, list[str]] | None:
     """How ``pd.read_csv(target, ...)`` / ``read_table`` reads its file: (separator, whether the
     file has a header line, the column names the call itself gives (``names=[...]``), the fewest
-    columns it needs (``usecols=[0, 5]``: six)), else ``None``."""
+    columns it needs (``usecols=[0, 5]``: six), the columns it names as the index
+    (``index_col='replicon'``)), else ``None``."""
     if not (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
@@ -307,7 +310,7 @@ def _read_table(node: ast.AST, target: str, body: ast.AST) -> tuple[str, bool, l
     ):
         return None
     sep = "," if node.func.attr == "read_csv" else "\t"
-    header, names, least = True, [], 0
+    header, names, least, index = True, [], 0, []
     for k in node.keywords:
         if (
             k.arg in ("sep", "delimiter")
@@ -331,10 +334,15 @@ def _read_table(node: ast.AST, target: str, body: ast.AST) -> tuple[str, bool, l
             picked = _constant_list(k.value, body, int)
             if picked:
                 least = max(picked) + 1
+        elif k.arg == "index_col":  # the file must have that column (round 31)
+            if isinstance(k.value, ast.Constant) and isinstance(k.value.value, str):
+                index = [k.value.value]
+            else:
+                index = _constant_list(k.value, body, str) or []
     if not header and not names:
         return None  # columns by position only: a header line would be read as data
     sep = sep if len(sep) <= 2 and sep not in ("\\s+",) else (" " if sep == "\\s+" else None)
-    return (sep, header, names, least) if sep is not None else None
+    return (sep, header, names, least, index) if sep is not None else None
 
 
 def file_kind(body: ast.AST, target: str, columns: Callable[[ast.AST, str], list[str]]) -> str | None:
@@ -347,13 +355,25 @@ def file_kind(body: ast.AST, target: str, columns: Callable[[ast.AST, str], list
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             read = _read_table(node.value, target, body)
             if read is not None:
-                sep, header, names, least = read
+                sep, header, names, least, index = read
                 frame = node.targets[0].id
-                cols = names or list(dict.fromkeys(columns(body, frame) + columns(body, frame + ".columns")))
+                cols = names or list(
+                    dict.fromkeys(index + columns(body, frame) + columns(body, frame + ".columns"))
+                )
+                if cols and cols == index:  # only the index named: a value column beside it
+                    cols.append(_PAD_COLUMN % len(cols))
                 if cols and len(cols) < least:  # usecols=[0, 1]: the named columns among the first
                     cols += [_PAD_COLUMN % i for i in range(len(cols), least)]
                 if cols:
                     return "file:" + repr(("frame:" + repr(cols), sep) + (() if header else (False,)))
+    for node in ast.walk(body):  # tables.append(pd.read_csv(f, index_col='sample')): not bound
+        read = _read_table(node, target, body)
+        if read is not None and (read[2] or read[4]):
+            sep, header, names, least, index = read
+            cols = names or [*index, _PAD_COLUMN % len(index)]
+            if len(cols) < least:
+                cols += [_PAD_COLUMN % i for i in range(len(cols), least)]
+            return "file:" + repr(("frame:" + repr(cols), sep) + (() if header else (False,)))
     layout = _Reader(body, target).layout()
     if layout is None:
         return None

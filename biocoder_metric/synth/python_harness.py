@@ -209,10 +209,13 @@ def _bc_series(_r, n=None):
 
 def _bc_frame(_r, columns, n=None):
     """A table of ``n`` rows; ``columns`` a list of names, or a dict naming the columns that
-    hold text (the strings the code compares them with; None: drawn by the column's name)."""
+    hold text (the strings the code compares them with; None: drawn by the column's name), or
+    None: a table read only by position, of 4 to 24 numeric columns."""
     import pandas
     rs = _bc_np(_r)
     n = n if n is not None else _r.randint(5, 20)
+    if columns is None:
+        columns = ["c%d" % i for i in range(_r.randint(4, 24))]
     data = {}
     for c in columns:
         low = c.lower()
@@ -1246,17 +1249,29 @@ def _agreement_lines(subject: Subject, variables: dict[str, str]) -> list[str]:
             var = variables[pname]
             lines.append(f"if _bc_ex is None: {var} = _bc_compose(_r, {var}, {expr})")
     kept = []
+    slot_vars = dict(variables)
     for ref, slots, nested in subject.agreements:
         expr = _container_expr(subject, ref, variables)
-        if expr is not None and all(s[0] != "var" or s[1] in variables for s in slots):
+        for s in slots:  # ``P['key']``: that item of the mapping parameter P (round 31)
+            base, bracket, key = str(s[1]).partition("[")
+            if s[0] == "var" and bracket and base in variables:
+                slot_vars[s[1]] = f"{variables[base]}[{key}"
+        if expr is not None and all(s[0] != "var" or s[1] in slot_vars for s in slots):
             kept.append((expr, slots, nested))
     if kept:
         names = sorted({s[1] for _, slots, _ in kept for s in slots if s[0] == "var"})
-        values = "{" + ", ".join(f"{n!r}: {variables[n]}" for n in names) + "}"
+        items = [n for n in names if n not in variables]
         table = "[" + ", ".join(f"({expr}, {slots!r}, {nested!r})" for expr, slots, nested in kept) + "]"
         lines.append("if _bc_ex is None:")
-        lines.append(f"    _bc_v = _bc_agree(_r, {values}, {table})")
-        lines += [f"    {variables[n]} = _bc_v[{n!r}]" for n in names]
+        pad = "    "
+        if items:  # an item may be missing, or its mapping no mapping, in some cases
+            lines.append("    try:")
+            pad = "        "
+        values = "{" + ", ".join(f"{n!r}: {slot_vars[n]}" for n in names) + "}"
+        lines.append(f"{pad}_bc_v = _bc_agree(_r, {values}, {table})")
+        lines += [f"{pad}{slot_vars[n]} = _bc_v[{n!r}]" for n in names]
+        if items:
+            lines += ["    except Exception:", "        pass"]
     instance = subject.method in ("instance", "property")
     params = {p.name for p in subject.params}
     for (what, name), inputs, items, key, mode in subject.selections:

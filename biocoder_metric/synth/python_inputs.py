@@ -111,6 +111,8 @@ KINDS: dict[str, str] = {
     "ndarray3_bool": "_bc_np(_r).rand(_bc_h, _bc_w, 2) > 0.5",
     "ndarray_strel": "_bc_np(_r).rand(3, 3) > 0.3",
     "series": "_bc_series(_r, _bc_n)",
+    # several series of their own lengths (``A_kn : list of numpy arrays``, round 31)
+    "list_ndarray1": "[_bc_np(_r).rand(_r.randint(5, 30)) for _ in range(_r.randint(1, 4))]",
     "str_path": "_bc_pathname(_r, [])",
     "a_type": "_bc_ns",
     # a callback that hands back what it is given (a key function, a filter or grouping step
@@ -209,6 +211,12 @@ def family_of_type(text: str) -> str | None:
         return None
     if re.match(r"(typing\.)?(dict|mapping|defaultdict|ordereddict)\b", t):
         return _dict_family(t)  # what it maps to is inside: ``Dict[str, np.ndarray]`` is a dict
+    if re.search(r"dataframe\b", t) and not re.search(r"\b(list|dict|iterable|sequence|tuple)\b", t):
+        return "frame"  # ``pd.DataFrame``, a project's subclass (``LFDataFrame instance``; round 31)
+    if re.fullmatch(r"((pd|pandas)\.)?series", t):
+        return "series"
+    if re.search(r"\b(list|sequence|iterable)\b", t) and re.search(r"\b(arrays|ndarrays?)\b", t):
+        return "list_ndarray"  # ``Python list of numpy arrays``, ``list[np.ndarray]`` (round 31)
     if re.search(r"\b(ndarray|np\.array|numpy\.array|array_like|array-like|array|matrix)\b", t):
         return "ndarray"
     if re.search(r"\b(list|sequence|iterable|tuple of|list of)\b", t) or t.startswith(("list[", "sequence[")):
@@ -309,6 +317,12 @@ def docstring_types(doc: str | None) -> dict[str, str]:
         out.setdefault(m.group(1), m.group(2))
     for m in re.finditer(r"^\s*(\w+)\s+:\s+([^\n]+)$", doc, re.M):  # numpydoc x : int
         out.setdefault(m.group(1), m.group(2))
+    for m in re.finditer(r"^\s*(\w+):\s+([^\n]+)$", doc, re.M):  # x: list of str
+        if len(m.group(2).split()) <= 3:  # a short note names a type; a sentence only describes
+            out.setdefault(m.group(1), m.group(2))
+    for m in re.finditer(r"^\s*(\w+)\s+--\s+([^\n]+)$", doc, re.M):  # x -- LFDataFrame instance
+        if len(m.group(2).split()) <= 4:  # a short note names a type; a sentence only describes
+            out.setdefault(m.group(1), m.group(2))
     return out
 
 
@@ -502,6 +516,7 @@ def refine(family: str, name: str) -> list[str]:
         "dict_ndarray": ["dict_str_ndarray", "dict_str_float"],
         "dict_list": ["dict_str_list", "dict_int_list"],
         "dict_numkey_list": ["dict_int_list", "dict_str_list"],
+        "list_ndarray": ["list_ndarray1", "list_float"],
     }.get(family, ["int_small"])
 
 
@@ -734,6 +749,16 @@ def _passed_to_nested(body: ast.AST, target: str, nested: dict[str, ast.AST]) ->
     return out
 
 
+def _read_through(body: ast.AST) -> set[int]:
+    """ids of the attribute nodes something is read on or subscripted (``x.index.is_unique``,
+    ``x.index[0]``): values, not methods."""
+    return {
+        id(n.value)
+        for n in ast.walk(body)
+        if isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.value, ast.Attribute)
+    }
+
+
 _COLUMN_CACHE: dict[int, tuple[ast.AST, set[int]]] = {}
 
 
@@ -858,9 +883,26 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
             and not (isinstance(node.value.slice, ast.Constant) and isinstance(node.value.slice.value, str))
         ):
             vote("list_str", 4.0)  # arr[2].split(';'): a sequence of strings (a split line, a list of names)
+        if (
+            isinstance(node, ast.AugAssign)
+            and isinstance(node.op, ast.Add)
+            and _is_target(node.value, target)
+            and isinstance(node.target, ast.Name)
+            and node.target.id in _list_accumulators(body)
+        ):
+            vote("list", 4.0)  # warnings += get_warning(f), warnings = []: a list (round 31)
+        if _two_axis_index(node, target):
+            # ``data.iloc[:, first:last]``, ``df.loc[rows, 'name']``: rows *and* columns, which
+            # only a table has (a Series raises "Too many indexers"; round 31)
+            vote("frame", 6.0)
         if isinstance(node, ast.Attribute) and _is_target(node.value, target):
             a = node.attr
-            if a not in _DATA_ATTRS and id(node) not in called and isinstance(node.ctx, ast.Load):
+            if a == "index" and id(node) in _read_through(body):
+                # ``resid.index.is_unique``, ``df.index[0]``: pandas' row labels, read through (a
+                # list's ``index`` is a method, only called or handed on, and an array has none;
+                # round 31)
+                vote("series", 6.0)
+            elif a not in _DATA_ATTRS and id(node) not in called and isinstance(node.ctx, ast.Load):
                 vote("object", 1.0)  # ``size_range.min`` read, not called: a field of an object
             elif a in ("write", "writelines") and id(node) in called:
                 vote("handle_out", 5.0)  # out.write(line): an open file written to
@@ -1242,6 +1284,55 @@ def _elementwise_operands(body: ast.AST) -> dict[int, str]:
     return out
 
 
+def _two_axis_index(node: ast.AST, target: str) -> bool:
+    """Whether ``node`` is ``target.iloc[a, b]`` or ``target.loc[a, b]``: a row and a column."""
+    return (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr in ("iloc", "loc")
+        and _is_target(node.value.value, target)
+        and isinstance(node.slice, ast.Tuple)
+        and len(node.slice.elts) == 2
+    )
+
+
+def _string_list(node: ast.AST, body: ast.AST) -> list[str]:
+    """The strings of a list or tuple literal of strings, or of a local bound once to one
+    (``gi_cols = ['chromosome', 'start']``); [] for anything else."""
+    if isinstance(node, ast.Name):
+        bound = [
+            n.value
+            for n in ast.walk(body)
+            if isinstance(n, ast.Assign)
+            and len(n.targets) == 1
+            and isinstance(n.targets[0], ast.Name)
+            and n.targets[0].id == node.id
+        ]
+        node = bound[0] if len(bound) == 1 else None
+    if isinstance(node, (ast.List, ast.Tuple)) and node.elts:
+        if all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
+            return [e.value for e in node.elts]
+    return []
+
+
+def _selected_columns(body: ast.AST, target: str) -> list[str]:
+    """Columns ``target`` selects by name: ``df.loc[:, 'gene']``, ``df.loc[rows, ['a', 'b']]``,
+    ``df.loc[:, cols]`` and ``df[cols]`` with ``cols`` a local list of names (round 31)."""
+    out: list[str] = []
+    for node in ast.walk(body):
+        if not isinstance(node, ast.Subscript):
+            continue
+        if _two_axis_index(node, target) and node.value.attr == "loc":
+            col = node.slice.elts[1]
+            if isinstance(col, ast.Constant) and isinstance(col.value, str):
+                out.append(col.value)
+            else:
+                out += _string_list(col, body)
+        elif _is_target(node.value, target) and isinstance(node.slice, (ast.Name, ast.List)):
+            out += _string_list(node.slice, body)
+    return out
+
+
 def string_columns(body: ast.AST, target: str) -> list[str]:
     """String keys ``target`` is indexed with or tested for (``'depth' in cnarr``): a table's columns."""
     out: list[str] = []
@@ -1309,12 +1400,33 @@ def _bound_to(body: ast.AST, names: list[str], fits, repeat: bool = False) -> li
 def row_aliases(body: ast.AST, target: str) -> list[str]:
     """``target``'s aliases and the locals bound to rows selected from them (``fwd =
     df[df['strand'] == '+']``, ``sub = df.iloc[:10]``): tables with the same columns."""
-    return _bound_to(
-        body,
-        aliases(body, target),
-        lambda value, names: isinstance(value, ast.Subscript) and _rows_of(value, names),
-        repeat=True,
-    )
+
+    def rows(names: list[str]) -> list[str]:
+        return _bound_to(
+            body,
+            names,
+            lambda value, names: isinstance(value, ast.Subscript) and _rows_of(value, names),
+            repeat=True,
+        )
+
+    names = rows(aliases(body, target))
+    # for key, group in df.groupby('entrez_id'): each group has the table's columns (round 31)
+    grouped = False
+    for node in ast.walk(body):
+        if (
+            isinstance(node, (ast.For, ast.comprehension))
+            and isinstance(node.target, ast.Tuple)
+            and len(node.target.elts) == 2
+            and isinstance(node.target.elts[1], ast.Name)
+            and isinstance(node.iter, ast.Call)
+            and isinstance(node.iter.func, ast.Attribute)
+            and node.iter.func.attr == "groupby"
+            and any(_is_target(node.iter.func.value, n) for n in names)
+            and node.target.elts[1].id not in names
+        ):
+            names.append(node.target.elts[1].id)
+            grouped = True
+    return rows(names) if grouped else names
 
 
 def frame_columns(body: ast.AST, target: str) -> list[str]:
@@ -1334,6 +1446,7 @@ def frame_columns(body: ast.AST, target: str) -> list[str]:
         ):
             out.append(node.slice.value)
     out += _attribute_columns(body, names)
+    out += [c for name in names for c in _selected_columns(body, name)]
     return list(dict.fromkeys(out))
 
 
@@ -2152,11 +2265,97 @@ def _element_copies(body: ast.AST, target: str) -> list[str]:
     ``rows = sorted(target)``, ``kept = target[:]``. Why: the code often copies an iterable
     (a generator, most often) into a list before looping over it, and the loop's uses are
     what type the elements."""
-    return _bound_to(
+    # (and the locals bound to it or a copy unchanged: ``chunks = variants.by_ranges(segs)``,
+    # ``peds = list(parse(r)); pairs = peds``, round 31)
+    names = _bound_to(
         body,
         [target],
-        lambda value, _: _same_elements(value) is not value and _is_target(_same_elements(value), target),
+        lambda value, names: (
+            any(_is_target(_same_elements(value), n) for n in names)
+            or (  # kids = pop + pop, rows = header + rows: a list joined with itself or another
+                isinstance(value, ast.BinOp)
+                and isinstance(value.op, ast.Add)
+                and any(_is_target(side, n) for side in (value.left, value.right) for n in names)
+            )
+        ),
+        repeat=True,
     )
+    # warnings += get_warning(f): the list added onto holds its elements
+    names += [
+        n.target.id
+        for n in ast.walk(body)
+        if isinstance(n, ast.AugAssign)
+        and isinstance(n.op, ast.Add)
+        and isinstance(n.target, ast.Name)
+        and n.target.id not in names
+        and any(_is_target(n.value, h) for h in names)
+        and n.target.id in _list_accumulators(body)
+    ]
+    return names
+
+
+def _recursed_fields(body: ast.AST, holder: str, target: str) -> list[str]:
+    """Fields of ``holder`` whose elements the function hands back to itself in ``target``'s
+    place (``for node in tree.children: print_tree(node, level + 1)``): a tree's children."""
+    if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return []
+    names = [a.arg for a in [*body.args.posonlyargs, *body.args.args]]
+    if target not in names:
+        return []
+    slot = names.index(target)
+    if names and names[0] in ("self", "cls"):
+        slot -= 1  # self.walk(child): the method's own arguments, without ``self``
+    out = []
+    for loop in ast.walk(body):
+        if not (
+            isinstance(loop, (ast.For, ast.comprehension))
+            and isinstance(loop.target, ast.Name)
+            and isinstance(loop.iter, ast.Attribute)
+            and _is_target(loop.iter.value, holder)
+        ):
+            continue
+        var = loop.target.id
+        for call in ast.walk(body):
+            if not (isinstance(call, ast.Call) and pyast.callee_name(call.func) == body.name):
+                continue
+            given = call.args[slot] if 0 <= slot < len(call.args) else None
+            given = given or next((k.value for k in call.keywords if k.arg == target), None)
+            if isinstance(given, ast.Name) and given.id == var and loop.iter.attr not in out:
+                out.append(loop.iter.attr)
+    return out
+
+
+def _list_accumulators(body: ast.AST) -> set[str]:
+    """Locals started as a list (``hits = []``, ``list()``) that lists are added onto."""
+    return {
+        n.targets[0].id
+        for n in ast.walk(body)
+        if isinstance(n, ast.Assign)
+        and len(n.targets) == 1
+        and isinstance(n.targets[0], ast.Name)
+        and (
+            isinstance(n.value, ast.List)
+            or isinstance(n.value, ast.Call)
+            and isinstance(n.value.func, ast.Name)
+            and n.value.func.id == "list"
+            and not n.value.args
+        )
+    }
+
+
+def _unpacked_later(body: ast.AST, name: str) -> ast.Tuple | None:
+    """The names ``name`` is unpacked into by an assignment of its own (``a, b, c = name``),
+    when that is the one thing assigned from it whole."""
+    found = [
+        n.targets[0]
+        for n in ast.walk(body)
+        if isinstance(n, ast.Assign)
+        and len(n.targets) == 1
+        and isinstance(n.targets[0], ast.Tuple)
+        and isinstance(n.value, ast.Name)
+        and n.value.id == name
+    ]
+    return found[0] if len(found) == 1 else None
 
 
 def _element_targets(body: ast.AST, target: str) -> list[ast.AST]:
@@ -2199,6 +2398,8 @@ def element_kind(body: ast.AST, target: str, depth: int = 0) -> str | None:
     * ``for name in target: name.upper()``: a list of strings.
     """
     for var in _element_targets(body, target):
+        if isinstance(var, ast.Name):
+            var = _unpacked_later(body, var.id) or var  # for entry in r: name, start, end = entry
         if (
             isinstance(var, ast.Tuple)
             and 2 <= len(var.elts) <= 6
@@ -2221,6 +2422,12 @@ def element_kind(body: ast.AST, target: str, depth: int = 0) -> str | None:
             return "dictlist:" + repr(key_kinds(body, var.id, keys, max(1, depth)))
         if sv and max(sv, key=lambda f: sv[f]) == "str" and sv["str"] >= W_USAGE:
             return "list_dna" if re.search(r"seq|read", target.lower()) else "list_str"
+        if sv and max(sv, key=lambda f: sv[f]) == "path" and sv["path"] >= W_USAGE and depth < 2:
+            # for one_file in files: pd.read_csv(one_file, ...): files that exist, each holding
+            # what the reader expects (a list of words opened is missing files; round 31)
+            elem = refine_kinds(body, var.id, rank_kinds(var.id, sv), sv, depth + 1)[0]
+            if elem.startswith(("path_", "file:", "checked:")) and elem not in ("path_out", "path_dir"):
+                return "listof:" + repr(elem)
     # ``hits[0]['score']``, ``hits[i].get('id')``: an element picked by position and read by string
     # keys is a dict, so ``target`` is a list of dicts
     import copy as _copy
@@ -2578,6 +2785,8 @@ def rank_kinds(name: str, votes: dict[str, float]) -> list[str]:
     for specific in ("dict_numkey_list", "dict_list", "dict_str", "dict_float", "dict_ndarray", "dict_pair"):
         if votes.get(specific):
             votes[specific] += votes.pop("dict", 0.0)
+    if votes.get("list_ndarray"):  # a declared list of arrays: list and array uses confirm it
+        votes["list_ndarray"] += votes.pop("list", 0.0) + votes.pop("ndarray", 0.0)
     _resolve_number(votes, name)
     by_name = family_of_name(name)
     if by_name == "dict" and votes.get("object") and not votes.get("dict"):
@@ -3091,9 +3300,11 @@ def refine_kinds(
         text = string_valued_columns(body, target, cols)
         if text:  # {column: None (drawn by its name) or the strings it holds}
             cols = {c: text.get(c) for c in cols}
+        positional = not cols and any(_two_axis_index(n, target) for n in ast.walk(body))
         kinds = (
-            [("frame:" + repr(cols)) if k == "frame" else k for k in kinds]
-            if cols
+            # a table read only by position (``data.iloc[:, -n:]``) gets unnamed numeric columns
+            [("frame:" + repr(cols or None)) if k == "frame" else k for k in kinds]
+            if cols or positional
             else [k for k in kinds if k != "frame"]
         )
     top = kinds[0] if kinds else ""
@@ -3197,10 +3408,13 @@ def refine_kinds(
     elif valued:  # for key, (pairs, direction) in d.items(): values unpacked or read as objects
         kinds.insert(0, valued)
     elif kinds and kinds[0].startswith("dict_") and depth < 2:
-        keys = read_keys(body, target)
+        # the keys are read on the value or on a local it is bound to (``results = bar(w)``;
+        # ``results['Delta_f']``: a stub's result, round 31)
+        holder = next((a for a in aliases(body, target) if read_keys(body, a)), target)
+        keys = read_keys(body, holder)
         if keys:  # dialect['fmt'], opts.get('min_len'): a dict with exactly the keys the code reads
-            kinds.insert(0, "dictkeys:" + repr(key_kinds(body, target, keys, depth)))
-            optional = optional_keys(body, target)
+            kinds.insert(0, "dictkeys:" + repr(key_kinds(body, holder, keys, depth)))
+            optional = optional_keys(body, holder)
             if optional:  # opts.get('fasta'), 'fasta' in opts: the code expects it may be absent
                 kinds.insert(0, "optkeys:" + repr((optional, kinds[0])))
     shaped = shaped_array_kind(body, target, kinds)
@@ -3220,9 +3434,22 @@ def refine_kinds(
     # every loop over it types its elements: ``for mRNA in db.children(g)`` reads ``mRNA.id``,
     # ``for exon in db.children(mRNA)`` asks ``len(exon)`` (one stub, one kind of element)
     loop_vars = list(dict.fromkeys(v.id for v in _element_targets(body, target) if isinstance(v, ast.Name)))
+    elem_body = body
+    if not loop_vars and depth < 3 and kinds and kinds[0].startswith(("list", "tuple", "int", "ndarray1")):
+        # ``kids[i].get_file()``, ``kids = pop + pop``: elements picked by position and read as
+        # objects are typed as a loop's would be (round 31)
+        import copy as _copy
+
+        item = f"_bc_elem{depth}"  # a name of its own per level (a field's elements are typed inside)
+        holders = _element_copies(body, target)
+        item_tree = _ItemToName(set(holders), item).visit(_copy.deepcopy(body))
+        if sub_attributes(item_tree, item) or object_methods(item_tree, item, depth + 1):
+            elem_body, loop_vars = item_tree, [item]
     # (as deep as an object's fields are typed: ``for exon in tx.exons`` of ``for tx in
     # gene.transcripts`` reads ``exon.end`` three levels down, and ints there raised on every call)
+    outer_body = body
     if loop_vars and depth < 3:
+        body = elem_body
         elem_subs = {sub: var for var in reversed(loop_vars) for sub in sub_attributes(body, var)}
         # methods of their own called on the elements (``[r for r in runs if r.get_id() == rid]``):
         # stubs typed by their use, as a parameter's are (round 30: numbers were drawn)
@@ -3243,6 +3470,7 @@ def refine_kinds(
             if any(_len_taken(body, v) for v in loop_vars):
                 fields["_bc_len"] = "int_pos"  # [len(i) for i in children]: a feature's length
             kinds.insert(0, "objlist:" + repr(fields))  # for row in rows: row.chromosome ...
+    body = outer_body
     known = sum(w for f, w in votes.items() if f != "object")
     # (the holder is only looked for where an object can come of it: few typed uses, or key reads
     # that may sit beside fields and methods)
@@ -3286,6 +3514,11 @@ def refine_kinds(
         looked_up = looked_up_kind(body, holder, depth) if depth < 2 else None
         if looked_up:  # db[gene_id] beside db.children(...): a lookup whose value follows the key
             fields["_bc_getitem"] = "callable:" + repr(looked_up)
+        for sub in _recursed_fields(body, holder, target) if depth == 0 else ():
+            # for node in tree.children: print_tree(node, level + 1): its elements are nodes of
+            # the same kind, two levels deep, the last with none (round 31: numbers were drawn)
+            leaf = dict(fields, **{sub: "default:[]"})
+            fields[sub] = "objlist:" + repr(dict(fields, **{sub: "objlist:" + repr(leaf)}))
         columns = {k: v for k, v in fields.items() if k != "_bc_len"}  # (a table has a length)
         if columns and set(columns.values()) == {"series"}:
             # every field a pandas column (``table.start.values``, ``table.end.cummax()``): a table
@@ -3671,6 +3904,8 @@ def kind_expr(kind: str) -> str:
         return f"[{one} for _ in range(_r.randint(1, 6))]"
     if kind.startswith("objlist:"):
         return f"[{kind_expr('obj:' + kind[len('objlist:') :])} for _ in range(_r.randint(1, 6))]"
+    if kind.startswith("listof:"):  # a list of values of one kind (files a loop reads, round 31)
+        return f"[{kind_expr(pyast.literal_eval(kind[len('listof:') :]))} for _ in range(_r.randint(1, 4))]"
     if kind.startswith("keyed:"):
         key, value = pyast.literal_eval(kind[len("keyed:") :])
         return f"{{{kind_expr(key)}: {kind_expr(value)} for _ in range(_r.randint(1, 6))}}"

@@ -125,6 +125,33 @@ class _Scan:
                 and node.value.args[0].id in rename  # type: ignore[attr-defined]
             ):
                 self.compiled[node.targets[0].id] = rename[node.value.args[0].id]  # type: ignore[attr-defined]
+        # col = params['mzCol'] (bound once): the local is that item of the parameter (round 31)
+        bound: dict[str, list[ast.AST]] = {}
+        for node in ast.walk(func):
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+            ):
+                bound.setdefault(node.targets[0].id, []).append(node.value)
+        self.items: dict[str, str] = {}
+        for name, values in bound.items():
+            item = self.item(values[0]) if len(values) == 1 and name not in rename else None
+            if item is not None:
+                self.items[name] = item
+
+    def item(self, node: ast.AST) -> str | None:
+        """``P['key']`` for a parameter ``P`` as a slot name (``"P['key']"``): a key the code
+        takes from a mapping it is handed (``groupMass[parameters['mzCol']]``)."""
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in self.rename
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, str)
+        ):
+            return f"{self.rename[node.value.id]}[{node.slice.value!r}]"
+        return None
 
     def container(self, node: ast.AST) -> Ref | None:
         if isinstance(node, ast.Name):
@@ -151,6 +178,9 @@ class _Scan:
     def slot(self, node: ast.AST) -> Slot | None:
         if isinstance(node, ast.Name) and node.id in self.rename:
             return ("var", self.rename[node.id], 0)
+        item = self.items.get(node.id) if isinstance(node, ast.Name) else self.item(node)
+        if item is not None:
+            return ("var", item, 0)
         if (
             isinstance(node, ast.BinOp)
             and isinstance(node.op, (ast.Add, ast.Sub))
@@ -272,9 +302,20 @@ class _Scan:
                 if isinstance(node.value, ast.Subscript):
                     self.chain(node, found)
                     continue
-                ref = self.container(node.value)
-                if ref is not None and not isinstance(node.slice, ast.Slice):
-                    self.key(ref, node.slice, found, composed)
+                key = node.slice
+                base = node.value
+                if (
+                    isinstance(base, ast.Attribute)
+                    and base.attr == "loc"
+                    and isinstance(key, ast.Tuple)
+                    and len(key.elts) == 2
+                    and isinstance(key.elts[0], ast.Slice)
+                    and key.elts[0].lower is key.elts[0].upper is None
+                ):
+                    base, key = base.value, key.elts[1]  # table.loc[:, col] is table[col] (round 31)
+                ref = self.container(base)
+                if ref is not None and not isinstance(key, ast.Slice):
+                    self.key(ref, key, found, composed)
             elif (
                 isinstance(node, ast.Compare)
                 and len(node.ops) == 1
