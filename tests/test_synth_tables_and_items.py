@@ -267,3 +267,27 @@ _SERIES = """
 def test_a_documented_list_of_arrays_is_a_list_of_arrays(tmp_path):
     assert param_kinds(_SERIES)["A_kn"][0] == "list_ndarray1", param_kinds(_SERIES)
     returns_vary(_SERIES, "mean_lengths", tmp_path)
+
+
+_LISTED = """
+    def keep_listed(records, wanted_ids=None):
+        \"\"\"Records to keep.
+
+        Parameters
+        ----------
+        records: list of str
+        wanted_ids: bool
+        \"\"\"
+        kept = []
+        for r in records:
+            if wanted_ids and r not in wanted_ids:
+                continue
+            kept.append(r.upper())
+        return kept
+"""
+
+
+def test_a_documented_flag_the_code_tests_membership_in_is_a_container():
+    kinds = param_kinds(_LISTED)
+    assert kinds["records"][0] == "list_str", kinds  # the short note types the other parameter
+    assert kinds["wanted_ids"][0] != "bool", kinds  # ``r in wanted_ids``: no flag holds anything

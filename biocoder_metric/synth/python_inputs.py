@@ -2325,6 +2325,29 @@ def _recursed_fields(body: ast.AST, holder: str, target: str) -> list[str]:
     return out
 
 
+def _held_in(body: ast.AST, target: str) -> bool:
+    """Whether ``target`` is used as a container: tested for membership (``k in target``),
+    looped over, or measured (``len(target)``). No number or flag allows any of them."""
+    for n in ast.walk(body):
+        if (
+            isinstance(n, ast.Compare)
+            and any(isinstance(op, (ast.In, ast.NotIn)) for op in n.ops)
+            and any(_is_target(c, target) for c in n.comparators)
+        ):
+            return True
+        if isinstance(n, (ast.For, ast.comprehension)) and _is_target(n.iter, target):
+            return True
+        if (
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Name)
+            and n.func.id == "len"
+            and n.args
+            and _is_target(n.args[0], target)
+        ):
+            return True
+    return False
+
+
 def _list_accumulators(body: ast.AST) -> set[str]:
     """Locals started as a list (``hits = []``, ``list()``) that lists are added onto."""
     return {
@@ -3003,6 +3026,10 @@ def infer_params(
         votes: dict[str, float] = defaultdict(float)
         d = defaults.get(arg.arg)
         for fam, w in declared_votes(arg, d, doc).items():
+            if fam in ("bool", "int", "float") and _held_in(func, arg.arg):
+                # declared a scalar, used as a container (``x not in only_these`` of a documented
+                # ``bool``): the declaration is wrong, the use is what runs (round 31)
+                continue
             votes[fam] += w
         for fam in decorated.get(arg.arg, []):
             votes[fam] += W_DEFAULT
