@@ -291,3 +291,18 @@ def test_a_documented_flag_the_code_tests_membership_in_is_a_container():
     kinds = param_kinds(_LISTED)
     assert kinds["records"][0] == "list_str", kinds  # the short note types the other parameter
     assert kinds["wanted_ids"][0] != "bool", kinds  # ``r in wanted_ids``: no flag holds anything
+
+
+_QUARTILE = """
+    def upper_quartile_scaled(depths):
+        depths = depths.fillna(0)
+        q3 = depths.quantile(0.75)
+        block = (depths / q3).iloc[:, 1:]
+        return depths.iloc[:, 1:].median(axis=1).round(3).tolist(), block.shape
+"""
+
+
+def test_what_only_a_table_has_outranks_what_a_series_shares_with_it(tmp_path):
+    kinds = param_kinds(_QUARTILE)["depths"]
+    assert kinds[0] == "frame:None" and kinds.index("frame:None") < kinds.index("series"), kinds
+    returns_vary(_QUARTILE, "upper_quartile_scaled", tmp_path)

@@ -3328,6 +3328,11 @@ def refine_kinds(
         if text:  # {column: None (drawn by its name) or the strings it holds}
             cols = {c: text.get(c) for c in cols}
         positional = not cols and any(_two_axis_index(n, target) for n in ast.walk(body))
+        if (cols or positional) and "series" in kinds and kinds.index("series") < kinds.index("frame"):
+            # what only a table has outranks what a Series and a table share (``x.quantile(0.75)``
+            # beside ``x.loc[:, ids]`` and ``x.median(axis=1)``: a table; round 31)
+            kinds.remove("frame")
+            kinds.insert(kinds.index("series"), "frame")
         kinds = (
             # a table read only by position (``data.iloc[:, -n:]``) gets unnamed numeric columns
             [("frame:" + repr(cols or None)) if k == "frame" else k for k in kinds]
