@@ -293,7 +293,7 @@ def test_the_round_20_quotes_are_the_raw_outputs():
 
 def test_the_shipping_quotes_are_the_shipped_count():
     """The README's latest shipping sentences (round 29's Java, after 318 -> 402 -> 423 -> 432 -> 496 -> 595;
-    round 26's Python, after round 24's) end at the executable counts and the report counts that ``shipped_harnesses.json``
+    round 31's Python, after rounds 22 to 30) end at the executable counts and the report counts that ``shipped_harnesses.json``
     (recounted from the merged shipping reports) holds."""
     data = json.loads((REPO / "docs" / "bench-results" / "shipped_harnesses.json").read_text())
     jh = next(c for c in data["configs"] if c["config"] == "java_hidden")
@@ -344,15 +344,12 @@ def test_the_shipping_quotes_are_the_shipped_count():
     assert "13 validated, `python_hidden` 458 to 471 (report 240 / 795)" in text
     # round 27 re-ran the rest of python_hidden's rows
     assert "the other 292 of those rows: 15 validated, `python_hidden` 471 to 486 (report 255 / 795)" in text
-    # round 30 re-ran every Python hidden and similar row without a harness: its sentence ends at
-    # what is shipped now, and its split counts are the run's per-task records
+    # round 30 re-ran every Python hidden and similar row without a harness; its split counts are
+    # the run's per-task records
     assert (
-        f"22 and 1 validated, `python_hidden` 486 to {ph['executable']} (report {ph['synthesis']['validated']} / "
-        f"{ph['synthesis']['processed']}), `python_similar` 80 to {ps['executable']} (report "
-        f"{ps['synthesis']['validated']} / {ps['synthesis']['processed']})" in text
+        "22 and 1 validated, `python_hidden` 486 to 508 (report 277 / 795), `python_similar` 80 to 81 "
+        "(report 42 / 118)" in text
     )
-    assert ph["executable"] - 486 == 22 and ph["synthesis"]["validated"] - 255 == 22
-    assert ps["executable"] - 80 == 1 and ps["synthesis"]["validated"] - 41 == 1
     parts30, ok30 = _split_counts("ship_round30_python.json", "python_hidden")
     assert sum(map(len, parts30.values())) == 540 and sum(ok30.values()) == 22
     assert sum(_split_counts("ship_round30_python.json", "python_similar")[1].values()) == 1
@@ -360,6 +357,23 @@ def test_the_shipping_quotes_are_the_shipped_count():
         f"the {len(parts30['heldout'])} the split rule puts in the held-out part (never looked at while the "
         f"rules were written) validated {ok30['heldout']} and the {len(parts30['dev'])} of the dev part "
         f"{ok30['dev']}" in text
+    )
+    # round 31 re-ran the rows whose candidate harnesses its rules change: its sentence ends at
+    # what is shipped now, and its counts are the run's per-task records
+    assert (
+        f"26 and 7 validated, `python_hidden` 508 to {ph['executable']} (report {ph['synthesis']['validated']} / "
+        f"{ph['synthesis']['processed']}), `python_similar` 81 to {ps['executable']} (report "
+        f"{ps['synthesis']['validated']} / {ps['synthesis']['processed']})" in text
+    )
+    assert ph["executable"] - 508 == 26 and ph["synthesis"]["validated"] - 277 == 26
+    assert ps["executable"] - 81 == 7 and ps["synthesis"]["validated"] - 42 == 7
+    parts31, ok31 = _split_counts("ship_round31_python.json", "python_hidden")
+    assert sum(map(len, parts31.values())) == 115 and sum(ok31.values()) == 26
+    assert sum(_split_counts("ship_round31_python.json", "python_similar")[1].values()) == 7
+    assert (
+        f"the {len(parts31['heldout'])} the split rule puts in the held-out part (never looked at while the "
+        f"rules were written) validated {ok31['heldout']} and the {len(parts31['dev'])} of the dev part "
+        f"{ok31['dev']}" in text
     )
 
 
@@ -864,6 +878,51 @@ def test_the_round_30_quotes_are_the_raw_outputs():
         in text
     )
     assert new["git"] == "b258644" and "final code (`b258644`)" in text
+
+
+def test_the_round_31_quotes_are_the_raw_outputs():
+    """The README's round-31 Python quotes: against round 30, each part's gains and losses, the
+    held-out counts and hand mutants quoted; the run at the first batch of rules (same held-out
+    counts, one dev row lost); every null candidate rejected and every rewrite passed; the run's
+    environment recorded; the combined file holds round 31's Python. All as the committed raw runs hold."""
+    old, new, early = _raw_runs("synth_generalise_python", "round30", "round31", "round31a")
+    text = " ".join(_readme().split())
+    assert _round_diff("synth_generalise_python_round30.json", "synth_generalise_python_round31.json") == {
+        ("fresh-python", "dev"): (68, 1, 0),
+        ("fresh-python", "heldout"): (50, 0, 0),
+        ("upstream-python", "dev"): (30, 0, 0),
+        ("upstream-python", "heldout"): (30, 2, 0),
+    }
+    a, b = _s(old, "upstream-python", "heldout"), _s(new, "upstream-python", "heldout")
+    f = _s(new, "fresh-python", "heldout")
+    assert (
+        f"**upstream Python {a['validated']}/30 -> {b['validated']}/30 (two gained, none lost) and fresh "
+        f"Python unchanged at {f['validated']}/50**" in text
+    )
+    hand_new = b["hand_mutants_killed"] / b["hand_mutants_judged"]
+    assert (
+        f"hand mutants {_hand(old, 'upstream-python', 'heldout')} -> {_hand(new, 'upstream-python', 'heldout')} "
+        f"({hand_new:.0%}) upstream and unchanged at {_hand(new, 'fresh-python', 'heldout')} fresh" in text
+    )
+    assert _hand(old, "fresh-python", "heldout") == _hand(new, "fresh-python", "heldout")
+    d0, d1 = _s(old, "fresh-python", "dev"), _s(new, "fresh-python", "dev")
+    e = _s(new, "upstream-python", "dev")
+    assert (
+        f"fresh Python {d0['validated']}/68 -> {d1['validated']}/68 (one gained, none lost), upstream Python "
+        f"unchanged at {e['validated']}/30" in text
+    )
+    early_diff = _round_diff("synth_generalise_python_round30.json", "synth_generalise_python_round31a.json")
+    assert early_diff[("upstream-python", "dev")] == (30, 0, 1)
+    for group in ("fresh-python", "upstream-python"):
+        assert _s(early, group, "heldout")["validated"] == _s(new, group, "heldout")["validated"]
+        for part in ("dev", "heldout"):
+            s = _s(new, group, part)
+            assert s["null_candidates_rejected"] == s["null_candidates_total"], (group, part)
+            assert s["rewrites_passed"] == s["rewrites_judged"], (group, part)
+            assert s["engine_golden_passed"] == s["engine_judged_tasks"] == s["validated"], (group, part)
+    assert new["git"] == "b9ac88f" and "final code (`b9ac88f`" in text
+    assert early["git"] == "2d5a779" and "(`2d5a779`," in text
+    assert new["environment"].startswith("image:sha256:")
     combined = json.loads((REPO / "docs" / "bench-results" / "synth_generalise.json").read_text())
     for group in ("fresh-python", "upstream-python"):
         assert _s(combined, group, "heldout") == _s(new, group, "heldout")
