@@ -97,3 +97,10 @@ def returns_vary(golden: str, name: str, tmp_path, seeds=range(6)) -> list[str]:
     assert len(results) >= 0.7 * len(lines), lines
     assert len(set(results)) > 1, results
     return results
+
+
+def run_program(prog: str, **kw) -> subprocess.CompletedProcess:
+    """``python -c prog`` on the host in a fresh temporary folder (a harness writes its input
+    files into its working directory; from the checkout they would be left there)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, cwd=tmp, **kw)

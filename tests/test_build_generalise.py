@@ -17,7 +17,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from _synth_helpers import run_context
+from _synth_helpers import run_context, run_program
 
 from biocoder_metric.build.extract_java import extract as extract_java
 from biocoder_metric.build.scaffolding import scaffolding
@@ -60,11 +60,7 @@ def _golden_outputs(row: dict, ctx: str, golden: str, seeds: int) -> list[str]:
     outs = []
     for seed in range(seeds):
         prog = harness.build_harness_programs(dict(row, context=ctx), golden, fuzz_cases=1, seed=seed)[0]
-        outs.append(
-            subprocess.run(
-                [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
-            ).stdout
-        )
+        outs.append(run_program(prog, timeout=60, check=True).stdout)
     return outs
 
 
@@ -316,7 +312,7 @@ def test_relative_repo_slices_like_an_absolute_one_and_optional_imports_stay_opt
         assert "WINDOW = 3" in sl.definitions
     # the sliced program runs where fsspec is absent, taking the fallback branch
     prog = "\n".join(sl.imports + sl.definitions) + "\n" + golden + "\nprint(windows('ACGTAC'))\n"
-    out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True)
+    out = run_program(prog, timeout=60, check=True)
     assert out.stdout.strip() == "4"
 
 
@@ -710,9 +706,7 @@ def test_the_repositorys_own_tests_supply_real_inputs_for_a_parser(tmp_path: Pat
         prog = harness.build_harness_programs(
             dict(row, context=by_label["examples"]), PARSER, fuzz_cases=1, seed=seed
         )[0]
-        done = subprocess.run(
-            [sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True
-        )
+        done = run_program(prog, timeout=60, check=True)
         outs.add(done.stdout.splitlines()[0])
     # most cases replay the tests' real intervals, so the golden parses them instead of raising
     assert {"result: ('chr1', 10, 20)", "result: ('chrX', 5, 500)"} <= outs
