@@ -35,6 +35,9 @@ def run_java(
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     run_cp = ":".join([str(out), *(classpath or [])])
-    ran = subprocess.run(["java", "-cp", run_cp, "Main"], capture_output=True, text=True, timeout=120)
+    # run in its own folder: a harness writes its input files (``_bc_dir_0``) where it runs
+    ran = subprocess.run(
+        ["java", "-cp", run_cp, "Main"], capture_output=True, text=True, timeout=120, cwd=out
+    )
     assert ran.returncode == 0, ran.stderr[-1000:]
     return ran.stdout
