@@ -64,6 +64,16 @@ def _hand(run: dict, group: str, part: str) -> str:
     return f"{x['hand_mutants_killed']}/{x['hand_mutants_judged']}"
 
 
+def _assert_python_judging_clean(run: dict) -> None:
+    """Every null candidate rejected and every golden rewrite passed, on both parts of both Python
+    groups of a raw run (what each round's README says of its judging)."""
+    for group in ("fresh-python", "upstream-python"):
+        for part in ("dev", "heldout"):
+            s = _s(run, group, part)
+            assert s["null_candidates_rejected"] == s["null_candidates_total"], (group, part)
+            assert s["rewrites_passed"] == s["rewrites_judged"], (group, part)
+
+
 def _split_counts(records: str, config: str) -> tuple[dict[str, list[dict]], dict[str, int]]:
     """A shipping run's per-task records of ``config`` by the split rule's part, and how many of
     each part validated (``docs/bench-results/ship_round*.json``)."""
@@ -700,11 +710,7 @@ def test_the_round_26_quotes_are_the_raw_outputs():
     )
     assert f"fresh Python unchanged at {_s(new, 'fresh-python', 'dev')['validated']}/68" in text
     assert f"upstream Python unchanged at {_s(new, 'upstream-python', 'dev')['validated']}/30" in text
-    for group in ("fresh-python", "upstream-python"):
-        for part in ("dev", "heldout"):
-            s = _s(new, group, part)
-            assert s["null_candidates_rejected"] == s["null_candidates_total"], (group, part)
-            assert s["rewrites_passed"] == s["rewrites_judged"], (group, part)
+    _assert_python_judging_clean(new)
     assert new["git"].startswith("071d57a") and "final code (`071d57a`)" in text
     assert f"held-out: {round(100 * b['validated'] / b['attempted'])}% of fresh" in text
 
@@ -826,11 +832,7 @@ def test_the_round_27_quotes_are_the_raw_outputs():
     a, b = _s(old, "fresh-python", "dev"), _s(new, "fresh-python", "dev")
     assert f"fresh Python {a['validated']}/68 -> {b['validated']}/68 (one gained, none lost" in text
     assert f"hand mutants {_hand(old, 'fresh-python', 'dev')} -> {_hand(new, 'fresh-python', 'dev')}" in text
-    for group in ("fresh-python", "upstream-python"):
-        for part in ("dev", "heldout"):
-            s = _s(new, group, part)
-            assert s["null_candidates_rejected"] == s["null_candidates_total"], (group, part)
-            assert s["rewrites_passed"] == s["rewrites_judged"], (group, part)
+    _assert_python_judging_clean(new)
     assert new["git"].startswith("aaa36c8") and "final code (`aaa36c8`)" in text
     s26, s27 = _raw_runs("synth_generalise_dev120", "round26", "round27")
     assert _round_diff("synth_generalise_dev120_round26.json", "synth_generalise_dev120_round27.json") == {
@@ -868,10 +870,7 @@ def test_the_round_30_quotes_are_the_raw_outputs():
     )
     for group in ("fresh-python", "upstream-python"):
         assert _hand(old, group, "heldout") == _hand(new, group, "heldout")
-        for part in ("dev", "heldout"):
-            s = _s(new, group, part)
-            assert s["null_candidates_rejected"] == s["null_candidates_total"], (group, part)
-            assert s["rewrites_passed"] == s["rewrites_judged"], (group, part)
+    _assert_python_judging_clean(new)
     d, e = _s(new, "fresh-python", "dev"), _s(new, "upstream-python", "dev")
     assert (
         f"fresh Python unchanged at {d['validated']}/68, upstream Python unchanged at {e['validated']}/30"
@@ -913,12 +912,11 @@ def test_the_round_31_quotes_are_the_raw_outputs():
     )
     early_diff = _round_diff("synth_generalise_python_round30.json", "synth_generalise_python_round31a.json")
     assert early_diff[("upstream-python", "dev")] == (30, 0, 1)
+    _assert_python_judging_clean(new)
     for group in ("fresh-python", "upstream-python"):
         assert _s(early, group, "heldout")["validated"] == _s(new, group, "heldout")["validated"]
         for part in ("dev", "heldout"):
             s = _s(new, group, part)
-            assert s["null_candidates_rejected"] == s["null_candidates_total"], (group, part)
-            assert s["rewrites_passed"] == s["rewrites_judged"], (group, part)
             assert s["engine_golden_passed"] == s["engine_judged_tasks"] == s["validated"], (group, part)
     assert new["git"] == "b9ac88f" and "final code (`b9ac88f`" in text
     assert early["git"] == "2d5a779" and "(`2d5a779`," in text

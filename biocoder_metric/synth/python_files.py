@@ -267,14 +267,14 @@ class _Reader:
         return seps[0], fields
 
 
-def _constant_list(node: ast.AST | None, body: ast.AST, kind: type) -> list | None:
+def constant_list(node: ast.AST | None, body: ast.AST, kind: type) -> list | None:
     """The values of a literal list of ``kind`` (``[0, 1]``, ``['chrom', 'start']``), or of a local
     name bound once to such lists joined by ``+`` (``colnames = shared + rest``)."""
     if isinstance(node, (ast.List, ast.Tuple)):
         vals = [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, kind)]
         return vals if len(vals) == len(node.elts) and vals else None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = _constant_list(node.left, body, kind), _constant_list(node.right, body, kind)
+        left, right = constant_list(node.left, body, kind), constant_list(node.right, body, kind)
         return left + right if left and right else None
     if isinstance(node, ast.Name):
         bound = [
@@ -286,7 +286,7 @@ def _constant_list(node: ast.AST | None, body: ast.AST, kind: type) -> list | No
             and n.targets[0].id == node.id
         ]
         if len(bound) == 1 and not isinstance(bound[0], ast.Name):
-            return _constant_list(bound[0], body, kind)
+            return constant_list(bound[0], body, kind)
     return None
 
 
@@ -321,7 +321,7 @@ def _read_table(
         elif k.arg == "delim_whitespace":
             sep = " "
         elif k.arg == "names":
-            names = _constant_list(k.value, body, str) or []
+            names = constant_list(k.value, body, str) or []
             if not names:
                 return None  # columns named by values the code computes: not the code's vocabulary
             header = False
@@ -331,14 +331,14 @@ def _read_table(
             elif not (isinstance(k.value, ast.Constant) and k.value.value == 0):
                 return None
         elif k.arg == "usecols":
-            picked = _constant_list(k.value, body, int)
+            picked = constant_list(k.value, body, int)
             if picked:
                 least = max(picked) + 1
         elif k.arg == "index_col":  # the file must have that column (round 31)
             if isinstance(k.value, ast.Constant) and isinstance(k.value.value, str):
                 index = [k.value.value]
             else:
-                index = _constant_list(k.value, body, str) or []
+                index = constant_list(k.value, body, str) or []
     if not header and not names:
         return None  # columns by position only: a header line would be read as data
     sep = sep if len(sep) <= 2 and sep not in ("\\s+",) else (" " if sep == "\\s+" else None)

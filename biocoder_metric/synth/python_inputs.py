@@ -35,7 +35,7 @@ from biocoder_metric.synth.python_evidence import (
     py3_idioms,
     unwrap_copies,
 )
-from biocoder_metric.synth.python_files import file_kind, handle_kind, lines_expr, prefix_kind
+from biocoder_metric.synth.python_files import constant_list, file_kind, handle_kind, lines_expr, prefix_kind
 from biocoder_metric.synth.python_formats import format_expr, format_kind
 from biocoder_metric.synth.python_slice import dispatch_choices
 from biocoder_metric.synth.python_text import text_structure
@@ -1296,25 +1296,6 @@ def _two_axis_index(node: ast.AST, target: str) -> bool:
     )
 
 
-def _string_list(node: ast.AST, body: ast.AST) -> list[str]:
-    """The strings of a list or tuple literal of strings, or of a local bound once to one
-    (``gi_cols = ['chromosome', 'start']``); [] for anything else."""
-    if isinstance(node, ast.Name):
-        bound = [
-            n.value
-            for n in ast.walk(body)
-            if isinstance(n, ast.Assign)
-            and len(n.targets) == 1
-            and isinstance(n.targets[0], ast.Name)
-            and n.targets[0].id == node.id
-        ]
-        node = bound[0] if len(bound) == 1 else None
-    if isinstance(node, (ast.List, ast.Tuple)) and node.elts:
-        if all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
-            return [e.value for e in node.elts]
-    return []
-
-
 def _selected_columns(body: ast.AST, target: str) -> list[str]:
     """Columns ``target`` selects by name: ``df.loc[:, 'gene']``, ``df.loc[rows, ['a', 'b']]``,
     ``df.loc[:, cols]`` and ``df[cols]`` with ``cols`` a local list of names (round 31)."""
@@ -1327,9 +1308,9 @@ def _selected_columns(body: ast.AST, target: str) -> list[str]:
             if isinstance(col, ast.Constant) and isinstance(col.value, str):
                 out.append(col.value)
             else:
-                out += _string_list(col, body)
+                out += constant_list(col, body, str) or []
         elif _is_target(node.value, target) and isinstance(node.slice, (ast.Name, ast.List)):
-            out += _string_list(node.slice, body)
+            out += constant_list(node.slice, body, str) or []
     return out
 
 
