@@ -104,3 +104,12 @@ def run_program(prog: str, **kw) -> subprocess.CompletedProcess:
     files into its working directory; from the checkout they would be left there)."""
     with tempfile.TemporaryDirectory() as tmp:
         return subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, cwd=tmp, **kw)
+
+
+def told_apart(golden: str, name: str, variant: str, seeds=range(10)) -> int:
+    """On how many seeds the best-guess harness the pipeline makes from the golden alone prints
+    something else for ``variant`` than for the golden; each run in a fresh folder, as the
+    sandbox runs each case (files one case writes are not there for the next)."""
+    ctx, _ = pipeline_context(golden, name)
+    golden, variant = textwrap.dedent(golden), textwrap.dedent(variant)
+    return sum(run_context(ctx, golden, [s]) != run_context(ctx, variant, [s]) for s in seeds)

@@ -72,6 +72,7 @@ FAST = {
 }
 FULL = {
     "test_synth_tables_and_items.py",
+    "test_synth_gaps_and_planted.py",
     "test_synth_named_values.py",
     "test_synth_java.py",
     "test_synth_formats.py",

@@ -408,6 +408,46 @@ def char_constants(func: ast.AST, target: str) -> list[tuple[int | None, str]]:
     return list(dict.fromkeys(out))[:6]
 
 
+#: Calls an iteration looks through to the container (``for k in sorted(d.keys())``).
+_ITER_WRAPPERS = frozenset({"sorted", "list", "set", "tuple", "reversed", "iter"})
+
+
+def element_char_constants(func: ast.AST, target: str) -> list[tuple[int | None, str]]:
+    """:func:`char_constants` of the elements of container ``target`` (a dict's keys): what the
+    body tests each for where it iterates it (``[k for k in kk.keys() if k.startswith('@')]``,
+    ``for name, v in sorted(d.items()): if name[0] == '#'``). Why: random words never start with
+    the ``@`` the code strips, so the branch never ran and the golden's effect never showed
+    (round 32)."""
+    out: list[tuple[int | None, str]] = []
+    for node in ast.walk(func):
+        if not isinstance(node, ast.For | ast.comprehension):
+            continue
+        it, tgt = node.iter, node.target
+        numbered = False
+        while isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.args:
+            if it.func.id == "enumerate":
+                numbered = True
+            elif it.func.id not in _ITER_WRAPPERS:
+                break
+            it = it.args[0]
+        items = False
+        if (
+            isinstance(it, ast.Call)
+            and isinstance(it.func, ast.Attribute)
+            and it.func.attr in ("keys", "items")
+        ):
+            items, it = it.func.attr == "items", it.func.value
+        if not (isinstance(it, ast.Name) and it.id == target):
+            continue
+        if numbered:
+            tgt = tgt.elts[1] if isinstance(tgt, ast.Tuple) and len(tgt.elts) == 2 else None
+        if items:
+            tgt = tgt.elts[0] if isinstance(tgt, ast.Tuple) and len(tgt.elts) == 2 else None
+        if isinstance(tgt, ast.Name) and tgt.id != target:
+            out += char_constants(func, tgt.id)
+    return list(dict.fromkeys(out))[:6]
+
+
 #: Methods that look for their first argument anywhere in the string (``s.find('@in')``).
 _SEARCH_METHODS = frozenset(
     {"find", "rfind", "index", "rindex", "count", "replace", "partition", "rpartition"}
@@ -513,6 +553,29 @@ def invalid_expr(kind: str | None) -> str | None:
         if kind.startswith(prefix):
             return expr
     return None
+
+
+#: Methods and functions that handle missing values (pandas, numpy, math): code that calls
+#: them has a path for gaps in its data.
+_MISSING_CALLS = frozenset(
+    {"dropna", "fillna", "isna", "isnull", "notna", "notnull", "interpolate", "isnan", "nanmean",
+     "nanmedian", "nansum", "nanstd", "nanvar", "nanmax", "nanmin", "nanpercentile", "nanquantile",
+     "nan_to_num", "ffill", "bfill"}
+)  # fmt: skip
+
+
+def handles_missing(func: ast.AST) -> bool:
+    """Whether the body handles missing values (``df.dropna(subset=['log2'])``, ``pd.isnull(x)``,
+    ``np.nanmean(a)``, ``skipna=``). Why: random tables and arrays never have a gap, so the branch
+    that drops or fills them never ran and its mutants survived (round 32); such code gets
+    inputs with gaps in some cases."""
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call):
+            if pyast.callee_name(node.func) in _MISSING_CALLS:
+                return True
+            if any(k.arg == "skipna" for k in node.keywords):
+                return True
+    return False
 
 
 def defaults_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.expr]:

@@ -80,6 +80,11 @@ def _doc_description(doc: str, name: str) -> str:
     return ""
 
 
+def described(doc: str, name: str) -> str:
+    """What a docstring says of parameter ``name`` (its line and those indented below), or ''."""
+    return _doc_description(doc, name)
+
+
 def _desc_format(doc: str, name: str) -> str | None:
     desc = _doc_description(doc, name)
     if not desc:

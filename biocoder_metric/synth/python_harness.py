@@ -32,8 +32,10 @@ from biocoder_metric.synth.python_evidence import (
     char_constants,
     compared_constants,
     doc_examples,
+    element_char_constants,
     equal_lengths,
     equalities,
+    handles_missing,
     invalid_expr,
     keys_from_defaults,
     length_constants,
@@ -201,10 +203,30 @@ class _bc_fns(_bc_ns):
         return self.__dict__["_bc_call"](*args, **kwargs)
 
 
+#: Set per case when the code handles missing values: tables, Series and arrays get gaps.
+_bc_gap = [False]
+
+
+def _bc_holes(_r, v):
+    """``v`` with about a fifth of its float values NaN, in cases with gaps (``_bc_gap``); a list
+    of floats gets ``float('nan')``; anything else is unchanged."""
+    if not _bc_gap[0]:
+        return v
+    try:
+        if hasattr(v, "dtype") and v.dtype.kind == "f":
+            v = v.copy()
+            v[_bc_np(_r).rand(*v.shape) < 0.2] = float("nan")
+        elif isinstance(v, list) and v and all(type(x) is float for x in v):
+            v = [float("nan") if _r.random() < 0.2 else x for x in v]
+    except Exception:
+        pass
+    return v
+
+
 def _bc_series(_r, n=None):
     """``n`` values: the case's length, shared with its arrays and tables (they are combined)."""
     import pandas
-    return pandas.Series(_bc_np(_r).rand(n if n is not None else _bc_np(_r).randint(5, 20)))
+    return pandas.Series(_bc_holes(_r, _bc_np(_r).rand(n if n is not None else _bc_np(_r).randint(5, 20))))
 
 
 def _bc_frame(_r, columns, n=None):
@@ -231,6 +253,8 @@ def _bc_frame(_r, columns, n=None):
             data[c] = sorted(rs.randint(0, 1000, size=n)) if low in ("start", "end") else rs.randint(0, 50, size=n)
         else:
             data[c] = rs.randn(n)
+            if _bc_gap[0] and _r.random() < 0.6:  # some columns with gaps (round 32)
+                data[c] = _bc_holes(_r, data[c])
     return pandas.DataFrame(data)
 
 
@@ -618,6 +642,18 @@ def _bc_plant(_r, v, chars):
     return v[:i] + text + v[i + len(text):]
 
 
+def _bc_plant_each(_r, v, chars):
+    """``v`` with some of its strings (a dict's keys) planted as ``_bc_plant`` plants one."""
+    try:
+        if isinstance(v, dict):
+            return {(_bc_plant(_r, k, chars) if isinstance(k, str) else k): x for k, x in v.items()}
+        if isinstance(v, (list, tuple, set)):
+            return type(v)(_bc_plant(_r, x, chars) if isinstance(x, str) else x for x in v)
+    except Exception:
+        pass
+    return v
+
+
 def _bc_member(_r, obj, cls):
     """One of the ``cls`` objects ``obj`` holds (a node of a tree), breadth first; None if none.
 
@@ -756,6 +792,8 @@ class Subject:
     lengths: dict[str, list[int]] = field(default_factory=dict)  # parameter -> lengths it is compared with
     multiples: dict[str, int] = field(default_factory=dict)  # parameter -> k of ``len(p) % k``
     chars: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # parameter -> (index, char) tested
+    #: container parameter -> (index, text) its elements (a dict's keys) are tested for
+    element_chars: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     #: parameter -> module constants it is compared with for equality (``tuple(arr) != HEADER``)
     likes: dict[str, list[str]] = field(default_factory=dict)
     #: lookups keyed by parameters: (container, key slots) (python_lookups)
@@ -781,6 +819,9 @@ class Subject:
     equal: list[tuple[tuple[str, str | None], tuple[str, str | None]]] = field(default_factory=list)
     #: pairs of parameters whose lengths the body requires equal
     same_lengths: list[tuple[str, str]] = field(default_factory=list)
+    #: the body handles missing values (python_evidence ``handles_missing``): tables and arrays
+    #: drawn with gaps (NaN) in some cases
+    gaps: bool = False
     #: the parameters of the function the golden builds and returns (a factory: ``return
     #: convert`` of a nested ``def convert(entry)``, or a lambda): each case calls it on drawn
     #: arguments, since the function object itself shows nothing; None: it returns no function
@@ -789,6 +830,10 @@ class Subject:
     #: before each call; None: it reads none
     argv: list | None = None
 
+
+#: Kinds of float values that get gaps where the code handles missing values (tables and
+#: Series get theirs from ``_bc_frame``/``_bc_series``).
+_GAPPED_KINDS = frozenset({"ndarray1", "ndarray2", "ndarray3", "list_float"})
 
 #: Calls of a returned function per case (each on fresh arguments).
 RETURNED_CALLS = 3
@@ -934,6 +979,7 @@ def analyse(
     subject.lengths = constants(length_constants)
     subject.multiples = constants(length_multiple)
     subject.chars = constants(char_constants)
+    subject.element_chars = constants(element_char_constants)
     subject.likes = constants(compared_constants)
     subject.required = required_defaults(func, [p.name for p in subject.params if p.has_default])
     subject.typed = type_checked(func, [p.name for p in subject.params])
@@ -948,6 +994,7 @@ def analyse(
         (first or "self") if method in ("instance", "property") else None,
     )
     subject.same_lengths = equal_lengths(func, [p.name for p in subject.params])
+    subject.gaps = handles_missing(func)
     subject.argv = python_cli.argv_spec(func)
     inner = returned_function(func)
     if inner is not None:
@@ -1394,6 +1441,8 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         body += python_stubs.attempt_lines(plan.stubs)
     if subject.argv is not None:  # the command line the golden parses itself (python_cli)
         body.append(f"__import__('sys').argv = ['prog'] + _bc_cli(_r, {subject.argv!r})")
+    if subject.gaps and plan.explore:  # half the cases have gaps in their tables and arrays
+        body.append("_bc_gap[0] = _r.random() < 0.5")
     if examples:
         body.append(
             f"_bc_ex = _r.choice({examples!r}) if _bc_try == 0 and _r.random() < {plan.example_rate} else None"
@@ -1421,6 +1470,8 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
             omitted = True
             continue
         expr = kind_expr(kind)
+        if subject.gaps and plan.explore and kind in _GAPPED_KINDS:
+            expr = f"_bc_holes(_r, {expr})"
         consts = subject.scales[p.name] if p.name in bounded else None
         if consts:
             expr = f"_bc_near(_r, {consts!r}, lambda: {expr}, {near_rate})"
@@ -1432,6 +1483,13 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         )
         if chars:
             expr = f"_bc_plant(_r, {expr}, {chars!r})"
+        each = (
+            subject.element_chars.get(p.name)
+            if plan.explore and kind.startswith(("list_", "dict_", "set_", "tuple_"))
+            else None
+        )
+        if each:
+            expr = f"_bc_plant_each(_r, {expr}, {each!r})"
         lengths = subject.lengths.get(p.name) if plan.explore and plain else None
         if lengths:
             expr = f"_bc_resize(_r, {expr}, {lengths!r})"

@@ -36,7 +36,7 @@ from biocoder_metric.synth.python_evidence import (
     unwrap_copies,
 )
 from biocoder_metric.synth.python_files import constant_list, file_kind, handle_kind, lines_expr, prefix_kind
-from biocoder_metric.synth.python_formats import format_expr, format_kind
+from biocoder_metric.synth.python_formats import described, format_expr, format_kind
 from biocoder_metric.synth.python_slice import dispatch_choices
 from biocoder_metric.synth.python_text import text_structure
 
@@ -136,6 +136,9 @@ _STR_METHODS = {
     "replace", "find", "rfind", "index", "count", "format", "encode", "isdigit", "isalpha",
     "splitlines", "partition", "rpartition", "title", "capitalize", "casefold", "translate",
     "zfill", "center", "ljust", "rjust", "isupper", "islower", "join",
+    # the rest of what only text has (round 32: ``docstring.expandtabs()`` was read as an object's)
+    "expandtabs", "isspace", "isalnum", "isnumeric", "isdecimal", "istitle", "isidentifier",
+    "isprintable", "isascii", "removeprefix", "removesuffix", "swapcase", "format_map", "rindex",
 }  # fmt: skip
 _LIST_METHODS = {"append", "extend", "pop", "sort", "insert", "remove", "reverse"}
 _DICT_METHODS = {"keys", "items", "values", "get", "update", "setdefault", "popitem"}
@@ -854,6 +857,25 @@ def _unit_bounded(body: ast.AST, target: str) -> bool:
     return bool(bounds) and bounds <= {0.0, 0.5, 1.0} and 0.0 in bounds and (bounds & {0.5, 1.0}) != set()
 
 
+def _int_named(body: ast.AST, name: str) -> bool:
+    """Whether ``name`` is a position: a ``range``/``enumerate`` loop variable or bound to ``len(...)``
+    or an int constant (``lst.pop(i)`` of ``for i in range(n)``)."""
+    for n in ast.walk(body):
+        if isinstance(n, ast.For | ast.comprehension) and isinstance(n.iter, ast.Call):
+            f = n.iter.func
+            if isinstance(f, ast.Name) and f.id in ("range", "enumerate"):
+                names = [t.id for t in ast.walk(n.target) if isinstance(t, ast.Name)]
+                if name in (names if f.id == "range" else names[:1]):
+                    return True
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in n.targets):
+            v = n.value
+            if (isinstance(v, ast.Constant) and isinstance(v.value, int)) or (
+                isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "len"
+            ):
+                return True
+    return False
+
+
 def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
     votes: dict[str, float] = defaultdict(float)
     unit = _unit_bounded(body, target)
@@ -862,6 +884,17 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
     valued = False  # the values of a mapping looked up by a guarded key are typed once
     called = {id(n.func) for n in ast.walk(body) if isinstance(n, ast.Call)}
     columns_read = _column_reads(body, called)
+    keyed_pops = {  # x.pop(key) with a key that is no position (a string, a name bound to one)
+        id(n.func)
+        for n in ast.walk(body)
+        if isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr == "pop"
+        and n.args
+        and not (isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, int))
+        and not isinstance(n.args[0], ast.UnaryOp | ast.BinOp)
+        and not (isinstance(n.args[0], ast.Name) and _int_named(body, n.args[0].id))
+    }
 
     def vote(fam: str, w: float = W_USAGE) -> None:
         votes[fam] += w
@@ -914,6 +947,8 @@ def _usage_votes(body: ast.AST, target: str) -> dict[str, float]:
                 vote("frame", 4.0)  # table.itertuples(), data.columns: only a table has them
             elif a in _STR_METHODS:
                 vote("str")
+            elif a == "pop" and id(node) in keyed_pops:
+                vote("dict")  # ``d.pop(tag)``: removed by key (a list pops by position; round 32)
             elif a in _LIST_METHODS:
                 vote("list")
             elif a in _DICT_METHODS:
@@ -1962,6 +1997,32 @@ def _attributes_stored(body: ast.AST, target: str) -> bool:
     )
 
 
+#: What a pandas DataFrame has (methods and attributes) that code commonly uses.
+_TABLE_MEMBERS = (
+    _FRAME_ATTRS
+    | _SERIES_ATTRS
+    | _ARRAY_ATTRS
+    | {"merge", "join", "sort_values", "sort_index", "reset_index", "set_index", "drop", "drop_duplicates",
+       "rename", "query", "pivot", "head", "tail", "to_csv", "to_dict", "isin", "describe", "assign",
+       "filter", "agg", "aggregate", "transform", "nlargest", "nsmallest", "sample", "replace", "where",
+       "mask", "count", "corr", "append", "update", "get", "keys", "items", "index", "values", "empty",
+       "dtypes", "to_string", "duplicated", "select_dtypes", "interpolate", "explode", "stack", "unstack",
+       "reindex", "combine_first", "pct_change", "to_records", "tolist", "eq", "ne", "gt", "lt", "ge", "le"}
+)  # fmt: skip
+
+
+def _pandas_table(votes: dict[str, float], methods: dict[str, str], subs: list[str]) -> bool:
+    """Whether a value the uses vote a table for (above every other family) only has pandas'
+    methods and attributes called or read on it."""
+    frame = votes.get("frame", 0.0)
+    return (
+        frame > 0
+        and all(frame >= w for f, w in votes.items() if f != "frame")
+        and set(methods) <= _TABLE_MEMBERS
+        and set(subs) <= _TABLE_MEMBERS
+    )
+
+
 def _object_holder(body: ast.AST, target: str, depth: int) -> tuple[str, list[str], dict[str, str]]:
     """The name whose attribute reads and method calls type an object: ``target`` itself, or,
     when nothing is read on it, the first local bound to it unchanged that has some. Why: a
@@ -2519,6 +2580,31 @@ def element_names(body: ast.AST, target: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def _char_reads_only(body: ast.AST, elems: list[str]) -> bool:
+    """Whether every constant-index read of the elements is compared with a short string
+    (``line[0] == '#'``, ``s[-1] in '*.'``): the elements are strings, not tuples (round 32: a
+    list of lines was drawn as 1-tuples, and no line ever started with ``#``)."""
+    reads = [
+        n
+        for n in ast.walk(body)
+        if isinstance(n, ast.Subscript)
+        and isinstance(n.value, ast.Name)
+        and n.value.id in elems
+        and isinstance(n.slice, ast.Constant | ast.UnaryOp)
+    ]
+    if not reads:
+        return False
+    compared = set()
+    for n in ast.walk(body):
+        if isinstance(n, ast.Compare):
+            sides = [n.left, *n.comparators]
+            if any(
+                isinstance(q, ast.Constant) and isinstance(q.value, str) and len(q.value) <= 4 for q in sides
+            ):
+                compared |= {id(q) for q in sides}
+    return all(id(r) in compared for r in reads)
+
+
 def indexed_tuple_kind(body: ast.AST, target: str, depth: int) -> str | None:
     """``tuplelist:[...]`` when the elements of ``target`` are read by constant indexes only
     (``sorted(t, key=lambda x: (x[5], x[1]))``, ``cur = t[i]; cur[6]``): tuples as wide as the
@@ -2537,7 +2623,7 @@ def indexed_tuple_kind(body: ast.AST, target: str, depth: int) -> str | None:
             and 0 <= node.slice.value < MAX_TUPLE
         ):
             width = max(width, node.slice.value + 1)
-    if not width:
+    if not width or _char_reads_only(body, elems):
         return None
     fields = []
     for k in range(width):
@@ -2985,6 +3071,30 @@ def with_example(kinds: list[str], example: object) -> list[str]:
     return [*rest[:at], kind, *rest[at:]]
 
 
+#: String kinds a documented alphabet replaces (a word or another alphabet's letters).
+_ALPHABET_KINDS = frozenset({"str_word", "str_dna", "str_rna", "str_protein"})
+_ALPHABET_WORDS: tuple[tuple[str, str], ...] = (
+    (r"amino[- ]?acids?|proteins?|peptides?|polypeptides?|residues?", "str_protein"),
+    (r"\brna\b|ribonucleic|\bmrna\b|transcripts?", "str_rna"),
+    (r"\bdna\b|nucleotides?|nucleic|genomic|\bbases\b", "str_dna"),
+)
+
+
+def described_alphabet(description: str, drawn: str) -> str | None:
+    """The sequence kind a parameter's docstring description names (``amino acid sequence`` ->
+    residues), or None. ``X sequence`` decides (the word right before ``sequence``: ``DNA sequence
+    of a protein``); a description that only names one alphabet (``the peptide``) decides for a
+    parameter already drawn as a sequence, not for a word (``protein name``)."""
+    text = description.lower()
+    if not text:
+        return None
+    for pattern, kind in _ALPHABET_WORDS:
+        if re.search(rf"(?:{pattern})\s+(?:sequences?|seqs?|strings?)\b", text):
+            return kind
+    named = {kind for pattern, kind in _ALPHABET_WORDS if re.search(pattern, text)}
+    return named.pop() if len(named) == 1 and drawn != "str_word" else None
+
+
 def infer_params(
     func: ast.FunctionDef | ast.AsyncFunctionDef,
     repo_dir: str | Path | None = None,
@@ -3036,6 +3146,14 @@ def infer_params(
             )
         ):  # the docstring spells out the rank (or integer or boolean elements) the usage did not show
             kinds = [shaped, *(k for k in kinds if k != shaped)]
+        alphabet = (
+            described_alphabet(described(ast.get_docstring(func) or "", arg.arg), kinds[0])
+            if kinds and kinds[0] in _ALPHABET_KINDS
+            else None
+        )
+        if alphabet and alphabet != kinds[0]:
+            # ``sequence (str): amino acid sequence to digest``: residues, not nucleotides (round 32)
+            kinds = [alphabet, *(k for k in kinds if k != alphabet)]
         example = documented_example(func, arg.arg)
         if example is None:  # the author's own value of it, as literal as a documented one
             example = default_example(d)
@@ -3502,6 +3620,10 @@ def refine_kinds(
     # not make it a plain dict
     keys = read_keys(body, holder) if subs or methods else []
     typed = known >= W_USAGE * 2 and not keys  # its uses say what it is: no object
+    if (methods or subs) and _pandas_table(votes, methods, subs):
+        # ``df['score'].isnull()`` and ``df.groupby('gene')``: a table read by key whose methods are
+        # all pandas', not a record of its own (round 32: drawn as an object of stubs)
+        typed, keys = True, []
     if typed:
         subs, methods = [], {}
     stored = depth < 3 and not typed and _attributes_stored(body, holder)
@@ -3859,12 +3981,13 @@ def kind_expr(kind: str) -> str:
         return f"_bc_cli(_r, {kind[len('cli:') :]})"
     if kind.startswith("prefix:"):  # a path prefix with the files the code opens beside it
         files = []
-        for suffix, inner in pyast.literal_eval(kind[len("prefix:") :]):
+        for suffix, inner, *tested in pyast.literal_eval(kind[len("prefix:") :]):
             content, sep, header = TEXT_LINES, None, True
             if inner:
                 content, sep, *rest = pyast.literal_eval(inner[len("file:") :])
                 header = rest[0] if rest else True
-            files.append(f"({suffix!r}, {kind_expr(content)}, {sep!r}, {header!r})")
+            optional = ", True" if tested and tested[0] else ""  # sometimes missing (round 32)
+            files.append(f"({suffix!r}, {kind_expr(content)}, {sep!r}, {header!r}{optional})")
         return f"_bc_prefixed(_r, [{', '.join(files)}])"
     if kind.startswith("lines:"):
         return lines_expr(kind)

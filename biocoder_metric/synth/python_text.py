@@ -15,7 +15,7 @@ body, recursively:
 * ``parts[col - 1]`` (a position the code computes): a run long enough for small positions,
   of the number the code converts such a read to;
 * a leaf is an integer where the code converts it with ``int()`` (``float()`` for a float), a
-  word otherwise.
+  word indented now and then where the code strips it (``line.lstrip()``), a word otherwise.
 
 The result (:func:`text_structure`) is a nested spec the harness prelude (:data:`PRELUDE`)
 draws strings from: ``("int",)``, ``("float",)``, ``("word",)``, ``("fields", sep, [spec,
@@ -29,7 +29,9 @@ from __future__ import annotations
 import ast
 
 #: String methods a value goes through before it is split (``s.strip().split(':')``).
-_THROUGH = frozenset({"strip", "rstrip", "lstrip", "lower", "upper", "replace", "decode", "encode"})
+_THROUGH = frozenset(
+    {"strip", "rstrip", "lstrip", "lower", "upper", "casefold", "replace", "decode", "encode", "expandtabs"}
+)
 _SPLITS = frozenset({"split", "rsplit"})
 _CONVERT = {"int": ("int",), "float": ("float",)}
 #: Deepest nesting read, and most fields a split gets.
@@ -58,8 +60,10 @@ def _is(node: ast.AST, name: str) -> bool:
 
 def split_separator(node: ast.AST) -> tuple[ast.AST, str] | None:
     """``(receiver, SEP)`` when ``node`` is ``receiver.split(SEP)`` / ``rsplit`` (``' '`` for a bare
-    ``split()``; separators of 1 to 3 characters), else ``None``. python_files reads file lines
+    ``split()``, a newline for ``splitlines()``; separators of 1 to 3 characters), else ``None``. python_files reads file lines
     with it too."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "splitlines":
+        return node.func.value, "\n"  # lines, as ``split('\n')`` takes them (round 32)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _SPLITS:
         if not node.args:
             return node.func.value, " "
@@ -163,7 +167,23 @@ class _Shapes:
                 and _is(node.args[0], name)
             ):
                 return _CONVERT[node.func.id]
+        if self._stripped(name):
+            return ("padded",)
         return ("word",)
+
+    def _stripped(self, name: str) -> bool:
+        """Whether the code strips leading whitespace off ``name`` (``line.lstrip()``,
+        ``len(line) - len(line.strip())``): a word with spaces before it now and then (round 32:
+        no drawn line was ever indented, so what the code does with indentation never ran)."""
+        return any(
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and n.func.attr in ("strip", "lstrip")
+            and not n.args
+            and isinstance(n.func.value, ast.Name)
+            and n.func.value.id == name
+            for n in self.nodes
+        )
 
     def shape(self, name: str, depth: int = 0) -> tuple:
         """The shape of string variable ``name``: a split tree, or a leaf."""
@@ -255,23 +275,38 @@ class _Shapes:
             return ("run", sep, elem or ("word",), max(width, INDEXED_FIELDS))
         if not width:  # iterated whole: for a in parts / [int(a) for a in parts] / map(int, parts)
             return ("run", sep, self._element(parts, mapped, depth) or ("word",))
+        if self._iterated(parts):
+            # ``lines[0]`` read and ``for line in lines[1:]`` iterated (round 32): a run longer than
+            # the positions read, or the loop past them never runs
+            elem = mapped or self._element(parts, None, depth) or fields.get(0, ("word",))
+            return ("run", sep, elem, width + 2)
         return ("fields", sep, [mapped or fields.get(i, ("word",)) for i in range(width)])
+
+    def _iterated(self, parts: str) -> bool:
+        """Whether the code loops over ``parts`` or a slice of it (``for x in parts[1:]``)."""
+        for node in self.nodes:
+            if isinstance(node, ast.For | ast.comprehension):
+                it = node.iter
+                if isinstance(it, ast.Subscript) and isinstance(it.slice, ast.Slice):
+                    it = it.value
+                if isinstance(it, ast.Name) and it.id == parts:
+                    return True
+        return False
 
     def _element(self, parts: str, mapped: tuple | None, depth: int) -> tuple | None:
         """The shape of an element of ``parts`` where the code iterates it whole
         (``for a in parts``, ``map(int, parts)``), else ``None``."""
         elem = mapped
         for node in self.nodes:
-            if elem is not None:
+            if elem is not None and elem != ("word",):
                 break
-            if (
-                isinstance(node, ast.For | ast.comprehension)
-                and isinstance(node.iter, ast.Name)
-                and node.iter.id == parts
-                and isinstance(node.target, ast.Name)
-            ):
+            it = node.iter if isinstance(node, ast.For | ast.comprehension) else None
+            if isinstance(it, ast.Subscript) and isinstance(it.slice, ast.Slice):
+                it = it.value  # ``for line in lines[1:]``: the same elements
+            if isinstance(it, ast.Name) and it.id == parts and isinstance(node.target, ast.Name):
+                # of several loops, the one that says more than "a word" (round 32)
                 elem = self.shape(node.target.id, depth + 1)
-            elif (
+            elif elem is None and (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
                 and node.func.id == "map"
@@ -301,6 +336,8 @@ def _bc_struct(_r, spec):
         return "%.3f" % _r.uniform(0, 100)
     if what == "word":
         return _bc_word(_r)
+    if what == "padded":  # a word the code strips: sometimes indented
+        return " " * _r.choice([0, 0, 2, 4, 8]) + _bc_word(_r)
     if what == "fields":
         return spec[1].join(_bc_struct(_r, s) for s in spec[2])
     if len(spec) > 3:  # read at computed positions: mostly long enough, sometimes short (the bounds)
