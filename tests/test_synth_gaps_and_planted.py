@@ -204,3 +204,142 @@ def test_a_documented_amino_acid_sequence_is_drawn_from_residues():
     assert python_inputs.described_alphabet("protein (str): the protein name shown", "str_word") is None
     assert python_inputs.described_alphabet("seq : str\n    an RNA sequence", "str_dna") == "str_rna"
     assert python_inputs.described_alphabet("seq: the DNA sequence of a protein", "str_word") == "str_dna"
+
+
+_GFF = """
+    def gene_names(gff_path):
+        \"\"\"Gene id -> name from a GFF3 file; the id where the record has no Name.\"\"\"
+        out = {}
+        for line in open(gff_path):
+            if line.startswith('#'):
+                continue
+            fields = line.rstrip('\\n').split('\\t')
+            attrs = dict(kv.split('=', 1) for kv in fields[8].split(';') if '=' in kv)
+            out[attrs['ID']] = attrs.get('gene_name', attrs.get('Name', attrs['ID']))
+        return out
+"""
+
+
+def test_gff_records_carry_the_attributes_the_code_reads_now_and_then():
+    kind = param_kinds(_GFF)["gff_path"][0]
+    assert kind == "fmt:path:gff@['gene_name']", kind  # ID and Name are on every record
+    ignored = _GFF.replace(
+        "attrs.get('gene_name', attrs.get('Name', attrs['ID']))", "attrs.get('Name', attrs['ID'])"
+    )
+    assert told_apart(_GFF, "gene_names", ignored) >= 2
+
+
+_VCF = """
+    def structural_variants(vcf_path):
+        \"\"\"(chrom, pos, SVTYPE) of the records of a VCF file that are structural variants.\"\"\"
+        out = []
+        with open(vcf_path) as fh:
+            for line in fh:
+                if line.startswith('#'):
+                    continue
+                fields = line.split('\\t')
+                info = dict(kv.split('=', 1) for kv in fields[7].split(';') if '=' in kv)
+                if 'SVTYPE' in info:
+                    out.append((fields[0], int(fields[1]), info['SVTYPE']))
+        return out
+"""
+
+
+def test_vcf_records_carry_the_info_fields_the_code_reads_now_and_then():
+    assert param_kinds(_VCF)["vcf_path"][0] == "fmt:path:vcf@['SVTYPE']"
+    constant = _VCF.replace("info['SVTYPE']))", "'DEL'))")
+    assert told_apart(_VCF, "structural_variants", constant) >= 2
+
+
+_PROFILES = """
+    def profiles_in(models_dir, suffix='.hmm'):
+        \"\"\"(family, profile name) of every profile under models_dir, one folder per family.\"\"\"
+        found = []
+        for family in sorted(os.listdir(models_dir)):
+            path = os.path.join(models_dir, family)
+            if not os.path.isdir(path):
+                continue
+            for name in sorted(os.listdir(path)):
+                if name.endswith(suffix):
+                    found.append((family, name[: -len(suffix)]))
+        return found
+"""
+
+
+def test_a_folder_the_code_lists_holds_entries_with_the_endings_it_looks_for():
+    assert param_kinds(_PROFILES)["models_dir"][0] == "indir:(['.hmm'], True)"
+    fasta = """
+        def fasta_files(folder):
+            return sorted(f for f in os.listdir(folder) if f.endswith(('.fa', '.fasta')))
+    """
+    assert param_kinds(fasta)["folder"][0] == "indir:(['.fa', '.fasta'], False)"
+    globbed = """
+        def tables(folder):
+            return [os.path.basename(p) for p in sorted(glob.glob(os.path.join(folder, '*.tsv')))]
+    """
+    assert param_kinds(globbed)["folder"][0] == "indir:(['.tsv'], False)"
+    written = """
+        def save(out_dir, text):
+            os.makedirs(out_dir, exist_ok=True)
+            with open(os.path.join(out_dir, 'report.txt'), 'w') as fh:
+                fh.write(text)
+    """
+    assert param_kinds(written)["out_dir"][0] == "path_dir"  # only written into: empty
+
+
+def test_the_entries_of_a_listed_folder_are_reached():
+    whole = _PROFILES.replace("found.append((family, name[: -len(suffix)]))", "found.append((family, name))")
+    assert told_apart(_PROFILES, "profiles_in", whole) >= 2
+
+
+_LOG = """
+    def misaligned(fn):
+        \"\"\"Whether the run's log says the panels were not aligned (None: no log).\"\"\"
+        log_fn = os.path.splitext(fn)[0] + '.log'
+        if not os.path.isfile(log_fn):
+            return None
+        with open(log_fn) as fh:
+            log = fh.read()
+        return re.search('ERROR: panels not aligned at [0-9]+', log) is not None
+"""
+
+
+def test_a_companion_named_from_the_stem_is_a_companion_file():
+    kind = param_kinds(_LOG)["fn"][0]
+    files = python_inputs.pyast.literal_eval(kind[len("prefix:") :])
+    assert [f[0] for f in files] == [".log"] and files[0][1].startswith('file:("searched:'), kind
+
+
+def test_a_text_file_searched_for_a_message_holds_it_now_and_then():
+    other = _LOG.replace("'ERROR: panels not aligned at [0-9]+'", "'ERROR: panels not found'")
+    assert told_apart(_LOG, "misaligned", other, seeds=range(30)) >= 3
+
+
+def test_a_parameter_compared_with_a_table_column_meets_its_values_now_and_then(tmp_path):
+    golden = """
+        def rows_at(score, table):
+            \"\"\"The genes whose score is exactly ``score`` (a float).\"\"\"
+            return sorted(table.loc[table['score'] == score, 'gene'].tolist())
+    """
+    ctx, _ = pipeline_context(golden, "rows_at")
+    outs = [run_context(ctx, textwrap.dedent(golden), [s], tmp_path)[0] for s in range(20)]
+    found = [o for o in outs if o.startswith("result: [") and not o.startswith("result: []")]
+    assert len(found) >= 5, outs  # random floats never equal a column's: the filter matched nothing
+
+
+def test_a_parameter_compared_with_a_record_item_takes_its_value_now_and_then(tmp_path):
+    golden = """
+        def value_of(rid, rec):
+            \"\"\"rec's value when it is record rid.
+
+            Args:
+                rid (str): the record id
+                rec (dict): the record
+            \"\"\"
+            if rec['id'] != rid:
+                return None
+            return rec['value']
+    """
+    ctx, _ = pipeline_context(golden, "value_of")
+    outs = [run_context(ctx, textwrap.dedent(golden), [s], tmp_path)[0] for s in range(20)]
+    assert sum(not o.startswith("result: None") for o in outs) >= 5, outs

@@ -781,8 +781,9 @@ Side = tuple[str, "str | None"]
 
 def equalities(func: ast.AST, names: list[str], self_name: str | None = None) -> list[tuple[Side, Side]]:
     """Pairs of inputs the body compares for equality (``cnarr.chromosome == cnarr._chr_x_label``,
-    ``chrom == self.chrom``, ``rec.gene_id != gene_id``), at most 4, each side a parameter, a
-    parameter's attribute or a ``self`` attribute. Independent draws are almost never equal,
+    ``chrom == self.chrom``, ``rec.gene_id != gene_id``, ``df['gene'] == gene``), at most 4, each
+    side a parameter, a parameter's attribute or item (``"['gene'"``: read, not replaced) or a
+    ``self`` attribute. Independent draws are almost never equal,
     so the branch an equality guards is never taken; a tester makes them meet now and then."""
 
     def side(node: ast.AST) -> Side | None:
@@ -794,6 +795,16 @@ def equalities(func: ast.AST, names: list[str], self_name: str | None = None) ->
                 return (root, node.attr)
             if self_name and root == self_name:
                 return ("self", node.attr)
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in names
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, str)
+        ):
+            # ``df['gene'] == gene`` (a table filtered by a parameter), ``rec['id'] != rid``: an
+            # item, read and never replaced (round 32)
+            return (node.value.id, "[" + repr(node.slice.value))
         return None
 
     out: list[tuple[Side, Side]] = []
@@ -807,6 +818,8 @@ def equalities(func: ast.AST, names: list[str], self_name: str | None = None) ->
         a, b = side(node.left), side(node.comparators[0])
         if a is None or b is None or a == b:
             continue
+        if all(x[1] and x[1].startswith("[") for x in (a, b)):
+            continue  # two items: neither is replaced
         if (a, b) not in out and (b, a) not in out:
             out.append((a, b))
     return out[:4]

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable
 
 from biocoder_metric import pyast
-from biocoder_metric.synth.python_text import split_separator
+from biocoder_metric.synth.python_text import regex_samples, split_separator
 
 #: Calls that open a file for reading with the path as first argument.
 _OPENERS = frozenset({"open"})
@@ -41,6 +41,34 @@ MAX_FIELDS = 24
 
 def _is_name(node: ast.AST, names: set[str]) -> bool:
     return isinstance(node, ast.Name) and node.id in names
+
+
+def _stem_of(node: ast.AST, target: str) -> bool:
+    """``target``, or ``target`` with an ending taken off (``fn.replace('.snp.strand', '')``,
+    ``os.path.splitext(fn)[0]``): the same path for a prefix drawn without one, so ``stem +
+    '.log'`` is a companion file of the prefix too (round 32)."""
+    if _is_name(node, {target}):
+        return True
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "replace"
+        and _is_name(node.func.value, {target})
+        and len(node.args) == 2
+        and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args)
+        and re.fullmatch(r"(\.[A-Za-z]\w*)+", node.args[0].value)
+        and node.args[1].value == ""
+    ):
+        return True
+    return (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Constant)
+        and node.slice.value == 0
+        and isinstance(node.value, ast.Call)
+        and pyast.callee_name(node.value.func) == "splitext"
+        and len(node.value.args) == 1
+        and _is_name(node.value.args[0], {target})
+    )
 
 
 def _opens(node: ast.AST, target: str) -> bool:
@@ -374,6 +402,9 @@ def file_kind(body: ast.AST, target: str, columns: Callable[[ast.AST, str], list
             if len(cols) < least:
                 cols += [_PAD_COLUMN % i for i in range(len(cols), least)]
             return "file:" + repr(("frame:" + repr(cols), sep) + (() if header else (False,)))
+    searched = searched_texts(body, target)
+    if searched:
+        return "file:" + repr(("searched:" + repr(searched), None))
     layout = _Reader(body, target).layout()
     if layout is None:
         return None
@@ -381,9 +412,72 @@ def file_kind(body: ast.AST, target: str, columns: Callable[[ast.AST, str], list
     return "file:" + repr(("lines:" + repr((sep, fields)), None))
 
 
-#: Calls that read or test the file a path names (first argument): a prefix's files must exist.
+def _read_whole(body: ast.AST, target: str) -> set[str]:
+    """Names bound to the whole text of file ``target``: ``log = fh.read()`` of ``with
+    open(target) as fh``, ``text = open(target).read()``."""
+    handles = set()
+    for n in ast.walk(body):
+        if (
+            isinstance(n, ast.withitem)
+            and _opens(n.context_expr, target)
+            and isinstance(n.optional_vars, ast.Name)
+        ):
+            handles.add(n.optional_vars.id)
+        if (
+            isinstance(n, ast.Assign)
+            and len(n.targets) == 1
+            and isinstance(n.targets[0], ast.Name)
+            and _opens(n.value, target)
+        ):
+            handles.add(n.targets[0].id)
+    out = set()
+    for n in ast.walk(body):
+        if (
+            isinstance(n, ast.Assign)
+            and len(n.targets) == 1
+            and isinstance(n.targets[0], ast.Name)
+            and isinstance(n.value, ast.Call)
+            and isinstance(n.value.func, ast.Attribute)
+            and n.value.func.attr == "read"
+            and (_is_name(n.value.func.value, handles) or _opens(n.value.func.value, target))
+        ):
+            out.add(n.targets[0].id)
+    return out
+
+
+def searched_texts(body: ast.AST, target: str) -> list[str]:
+    """Texts that match what the code looks for in the whole text of file ``target`` (``re.search(
+    'ERROR: panels not aligned', log)``, ``'Done' in log``), or []. Why: a log or report file the
+    code reads to look for a message held random lines, so the message was never found and the
+    function returned the same on every case (round 32); the file holds one of these now and then."""
+    names = _read_whole(body, target)
+    if not names:
+        return []
+    out: list[str] = []
+    for n in ast.walk(body):
+        if (
+            isinstance(n, ast.Call)
+            and pyast.callee_name(n.func) in ("search", "match", "findall", "finditer", "fullmatch")
+            and len(n.args) >= 2
+            and _is_name(n.args[1], names)
+            and isinstance(n.args[0], ast.Constant)
+            and isinstance(n.args[0].value, str)
+        ):
+            out += (regex_samples(n.args[0].value, n=3) or [])[:3]
+        elif (
+            isinstance(n, ast.Compare)
+            and isinstance(n.ops[0], ast.In | ast.NotIn)
+            and isinstance(n.left, ast.Constant)
+            and isinstance(n.left.value, str)
+            and _is_name(n.comparators[0], names)
+        ):
+            out.append(n.left.value)
+    return list(dict.fromkeys(t for t in out if t))[:6]
+
+
 #: Calls that test whether a path exists.
 _EXISTENCE_TESTS = frozenset({"exists", "isfile", "getsize"})
+#: Calls that read or test the file a path names (first argument): a prefix's files must exist.
 _PATH_READERS = frozenset(
     {"open", "exists", "isfile", "getsize", "read_csv", "read_table", "loadtxt", "genfromtxt"}
 )
@@ -394,7 +488,7 @@ def _suffix_of(node: ast.AST, target: str) -> str | None:
     if (
         isinstance(node, ast.BinOp)
         and isinstance(node.op, ast.Add)
-        and _is_name(node.left, {target})
+        and _stem_of(node.left, target)
         and isinstance(node.right, ast.Constant)
         and isinstance(node.right.value, str)
     ):

@@ -282,23 +282,62 @@ def format_kind(
         return f"path_{fmt}"  # the plain kinds already write these files
     if fmt in ("newick", "nexus") and role in ("lines", "line"):
         role = "text"
+    always = {"gff": {"ID", "Name"}, "vcf": {"DP"}}.get(fmt)  # what every drawn record carries
+    keys = [k for k in read_keys_of_records(func) if k not in always] if always else []
+    if keys:  # ``features.get('product', '-')``: records that carry it in some cases (round 32)
+        fmt += "@" + repr(keys)
     return f"fmt:{role}:{fmt}"
 
 
+#: Most attribute keys a format's records are given.
+MAX_RECORD_KEYS = 8
+
+
+def read_keys_of_records(func: ast.AST) -> list[str]:
+    """The string keys the body reads by ``x['key']``, ``x.get('key')`` or ``'key' in x``: in a GFF
+    or VCF reader, the attributes and INFO fields it looks for (random records carried only
+    ``ID``/``Name``/``DP``, so every fallback the code takes for a missing one was all it ran)."""
+    out: list[str] = []
+    for n in ast.walk(func):
+        key = None
+        if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant):
+            key = n.slice.value
+        elif (
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and n.func.attr == "get"
+            and n.args
+            and isinstance(n.args[0], ast.Constant)
+        ):
+            key = n.args[0].value
+        elif (
+            isinstance(n, ast.Compare)
+            and isinstance(n.ops[0], ast.In | ast.NotIn)
+            and isinstance(n.left, ast.Constant)
+        ):
+            key = n.left.value
+        if isinstance(key, str) and re.fullmatch(r"[A-Za-z_][\w.]{0,29}", key) and key not in out:
+            out.append(key)
+    return sorted(out)[:MAX_RECORD_KEYS]
+
+
 def format_expr(kind: str) -> str:
-    """The harness expression of a ``fmt:ROLE:FORMAT`` kind (helpers in :data:`PRELUDE`)."""
+    """The harness expression of a ``fmt:ROLE:FORMAT`` kind (helpers in :data:`PRELUDE`);
+    ``FORMAT@[keys]``: records carrying those attribute or INFO keys now and then."""
     _, role, fmt = kind.split(":", 2)
+    fmt, _, keyed = fmt.partition("@")
+    args = f"{fmt!r}, {keyed}" if keyed else repr(fmt)
     if role == "path":
-        return f"_bc_file(_r, {fmt!r})"
+        return f"_bc_file(_r, {args})"
     if role == "handle":
-        return f"_bc_handle(_bc_format(_r, {fmt!r}))"
+        return f"_bc_handle(_bc_format(_r, {args}))"
     if role == "lines":
-        return f"_bc_format(_r, {fmt!r}).splitlines(True)"
+        return f"_bc_format(_r, {args}).splitlines(True)"
     if role == "line":
-        return f"_bc_format_line(_r, {fmt!r})"
+        return f"_bc_format_line(_r, {args})"
     if role == "textorpath":
-        return f"(_bc_file(_r, {fmt!r}) if _r.random() < 0.3 else _bc_format(_r, {fmt!r}))"
-    return f"_bc_format(_r, {fmt!r})"
+        return f"(_bc_file(_r, {args}) if _r.random() < 0.3 else _bc_format(_r, {args}))"
+    return f"_bc_format(_r, {args})"
 
 
 def invalid_format_expr(kind: str) -> str:
@@ -327,8 +366,15 @@ def _bc_newick(_r, depth, counter):
     return text
 
 
-def _bc_format(_r, fmt):
-    """A small well-formed text in ``fmt`` (fasta, fastq, newick, vcf, sam, bed, gff, text)."""
+def _bc_attrs(_r, keys, sep):
+    """Attributes (GFF) or INFO fields (VCF) the code reads by key, each in about half the records."""
+    return "".join("%s%s=%s" % (sep, k, _r.choice([_bc_word(_r), str(_r.randint(0, 99))]))
+                   for k in keys if _r.random() < 0.5)
+
+
+def _bc_format(_r, fmt, keys=()):
+    """A small well-formed text in ``fmt`` (fasta, fastq, newick, vcf, sam, bed, gff, text); a GFF
+    record's attributes and a VCF record's INFO carry the ``keys`` the code reads, now and then."""
     chroms = ["chr1", "chr2", "chrX"]
     out = []
     if fmt == "newick":
@@ -363,7 +409,9 @@ def _bc_format(_r, fmt):
         samples = ["S%d" % (i + 1) for i in range(_r.randint(1, 3))]
         out += ["##fileformat=VCFv4.2", '##INFO=<ID=DP,Number=1,Type=Integer,Description="Depth">',
                 '##FORMAT=<ID=GT,Number=1,Type=String,Description="Genotype">',
-                "##contig=<ID=chr1,length=100000>",
+                "##contig=<ID=chr1,length=100000>"]
+        out += ['##INFO=<ID=%s,Number=1,Type=String,Description="%s">' % (k, k) for k in keys]
+        out += [
                 "\t".join(["#CHROM", "POS", "ID", "REF", "ALT", "QUAL", "FILTER", "INFO", "FORMAT"] + samples)]
         pos = 0
         for _ in range(_r.randint(1, 5)):
@@ -372,7 +420,8 @@ def _bc_format(_r, fmt):
             alt = _r.choice([a for a in "ACGT" if a != ref])
             gts = [_r.choice(["0/0", "0/1", "1/1", "./.", "0|1"]) for _ in samples]
             out.append("\t".join([_r.choice(chroms[:1]), str(pos), _r.choice([".", "rs%d" % pos]), ref, alt,
-                                  str(_r.randint(1, 99)), _r.choice(["PASS", "."]), "DP=%d" % _r.randint(1, 99),
+                                  str(_r.randint(1, 99)), _r.choice(["PASS", "."]),
+                                  "DP=%d" % _r.randint(1, 99) + (_bc_attrs(_r, keys, ";") if keys else ""),
                                   "GT"] + gts))
     elif fmt == "sam":
         out += ["@HD\tVN:1.6\tSO:coordinate", "@SQ\tSN:chr1\tLN:100000"]
@@ -392,17 +441,19 @@ def _bc_format(_r, fmt):
             start = _r.randint(1, 10000)
             out.append("\t".join([_r.choice(chroms), "src", _r.choice(["gene", "mRNA", "exon", "CDS"]), str(start),
                                   str(start + _r.randint(1, 2000)), _r.choice([".", str(_r.randint(0, 100))]),
-                                  _r.choice("+-"), _r.choice([".", "0"]), "ID=f%d;Name=g%d" % (i + 1, _r.randint(1, 9))]))
+                                  _r.choice("+-"), _r.choice([".", "0"]),
+                                  "ID=f%d;Name=g%d" % (i + 1, _r.randint(1, 9))
+                                  + (_bc_attrs(_r, keys, ";") if keys else "")]))
     else:
         out += [_bc_line(_r) for _ in range(_r.randint(1, 5))]
     return "\n".join(out) + "\n"
 
 
-def _bc_format_line(_r, fmt):
+def _bc_format_line(_r, fmt, keys=()):
     """One data line of ``fmt`` (no header lines, no newline)."""
-    lines = [ln for ln in _bc_format(_r, fmt).splitlines() if ln and not ln.startswith(("#", "@", ">", "+"))]
+    lines = [ln for ln in _bc_format(_r, fmt, keys).splitlines() if ln and not ln.startswith(("#", "@", ">", "+"))]
     if fmt in ("fasta", "fastq") or not lines:
-        return _bc_format(_r, fmt).splitlines()[0]
+        return _bc_format(_r, fmt, keys).splitlines()[0]
     return _r.choice(lines)
 
 

@@ -274,11 +274,11 @@ _bc_files = []
 _BC_FORMATS = ("fasta", "fastq", "newick", "nexus", "vcf", "sam", "bed", "gff")
 
 
-def _bc_file(_r, kind):
+def _bc_file(_r, kind, keys=()):
     path = "./_bc_in_%d.%s" % (len(_bc_files), kind if kind in _BC_FORMATS else "txt")
     with open(path, "w") as fh:
         if kind in _BC_FORMATS and kind not in ("fasta", "fastq"):
-            fh.write(_bc_format(_r, kind))
+            fh.write(_bc_format(_r, kind, keys) if keys else _bc_format(_r, kind))
         for i in range(_r.randint(1, 4) if kind in ("fasta", "fastq", "text") else 0):
             seq = _bc_seq(_r, "ACGT", 10, 40)
             if kind == "fasta":
@@ -347,6 +347,33 @@ def _bc_outpath(_r):
 
 class _bc_Out(_bc_io.StringIO):
     """An open text file the function writes to (``print(..., file=out)``); shown by what it holds."""
+
+
+def _bc_searched(_r, texts):
+    """Lines of text; in about half the cases one of ``texts`` (what the code looks for) among them."""
+    lines = [_bc_line(_r) for _ in range(_r.randint(1, 4))]
+    if _r.random() < 0.5:
+        lines.insert(_r.randint(0, len(lines)), _r.choice(texts).rstrip("\n"))
+    return "\n".join(lines) + "\n"
+
+
+def _bc_indir(_r, suffixes, subdirs):
+    """A folder the code lists: 0 to 4 text files named with the endings it looks for (now and
+    then another), and with ``subdirs`` 0 to 3 subfolders holding such files too."""
+    path = "./_bc_in_%d_dir" % len(_bc_files)
+    _bc_files.append(path)
+
+    def fill(folder):
+        _bc_os.makedirs(folder, exist_ok=True)
+        for _ in range(_r.randint(0, 4)):
+            end = _r.choice(suffixes) if suffixes and _r.random() < 0.8 else ".txt"
+            with open(_bc_os.path.join(folder, _bc_word(_r) + end), "w") as fh:
+                fh.write("\n".join(_bc_line(_r) for _ in range(_r.randint(1, 3))) + "\n")
+
+    fill(path)
+    for _ in range(_r.randint(0, 3) if subdirs else 0):
+        fill(_bc_os.path.join(path, _bc_word(_r)))
+    return path
 
 
 def _bc_outhandle(_r):
@@ -529,6 +556,14 @@ def _bc_meet(_r, a, b, rate=0.5):
     except Exception:
         pass
     return a, b
+
+
+def _bc_item(v, key):
+    """``v[key]``, or None where it has no such item (read to make a value meet it)."""
+    try:
+        return v[key]
+    except Exception:
+        return None
 
 
 def _bc_same_len(v, other):
@@ -1271,11 +1306,17 @@ def _equality_lines(subject: Subject, variables: dict[str, str]) -> list[str]:
         src, dst = place(left), place(right)
         if src is None or dst is None:
             continue
-        a = f"_bc_field({src[0]}, {src[1]!r})" if src[1] else src[0]
-        b = f"_bc_field({dst[0]}, {dst[1]!r})" if dst[1] else dst[0]
+        if dst[1] and dst[1].startswith("["):  # the item first: two scalars meet at its value
+            src, dst = dst, src
+        a, b = (
+            (f"_bc_item({v}, {at[1:]})" if at.startswith("[") else f"_bc_field({v}, {at!r})") if at else v
+            for v, at in (src, dst)
+        )
         lines.append("if _bc_ex is None:")
         lines.append(f"    _bc_ea, _bc_eb = _bc_meet(_r, {a}, {b})")
         for (var, attr), new in ((src, "_bc_ea"), (dst, "_bc_eb")):
+            if attr and attr.startswith("["):
+                continue  # an item (``df['gene']``) is read, the other side set to meet it
             if attr:
                 lines.append("    try:")
                 lines.append(f"        setattr({var}, {attr!r}, {new})")

@@ -38,7 +38,7 @@ from biocoder_metric.synth.python_evidence import (
 from biocoder_metric.synth.python_files import constant_list, file_kind, handle_kind, lines_expr, prefix_kind
 from biocoder_metric.synth.python_formats import described, format_expr, format_kind
 from biocoder_metric.synth.python_slice import dispatch_choices
-from biocoder_metric.synth.python_text import text_structure
+from biocoder_metric.synth.python_text import regex_samples, text_structure
 
 #: How often a value the body compares with ``None`` is ``None`` (``if self.path is None:``,
 #: ``if args.extract is None``): the harness's ``_nullable`` and the ``maybe:`` field kind.
@@ -1654,80 +1654,6 @@ def regex_patterns(body: ast.AST, target: str) -> list[str]:
         ):
             out.append(node.args[0].value)
     return out
-
-
-def regex_samples(pattern: str, n: int = 24, seed: int = 0) -> list[str] | None:
-    """``n`` distinct strings matching ``pattern`` (simple patterns only), or ``None``."""
-    import random
-
-    try:
-        import re._parser as sre_parse  # Python 3.11+
-        from re import _constants as sre_c
-    except ImportError:  # pragma: no cover - older Pythons
-        import sre_constants as sre_c
-        import sre_parse
-    try:
-        parsed = sre_parse.parse(pattern)
-    except Exception:  # noqa: BLE001 - any pattern we cannot parse just gets no generator
-        return None
-    rng = random.Random(seed)
-    alnum = "abcdefghijklmnopqrstuvwxyz0123456789"
-
-    def gen(items) -> str:
-        out = []
-        for op, av in items:
-            if op is sre_c.LITERAL:
-                out.append(chr(av))
-            elif op is sre_c.NOT_LITERAL:
-                out.append(rng.choice([c for c in alnum if c != chr(av)]))
-            elif op is sre_c.ANY:
-                out.append(rng.choice(alnum))
-            elif op is sre_c.IN:
-                out.append(pick(av))
-            elif op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT):
-                lo, hi, sub = av
-                hi = min(hi, lo + 4) if hi != sre_c.MAXREPEAT else lo + 4
-                out.extend(gen(sub) for _ in range(rng.randint(lo, max(lo, hi))))
-            elif op is sre_c.SUBPATTERN:
-                out.append(gen(av[-1]))
-            elif op is sre_c.BRANCH:
-                out.append(gen(rng.choice(av[1])))
-            elif op is sre_c.AT:
-                continue
-            else:
-                raise ValueError(op)
-        return "".join(out)
-
-    def pick(av) -> str:
-        chars: list[str] = []
-        negate = False
-        for op, a in av:
-            if op is sre_c.NEGATE:
-                negate = True
-            elif op is sre_c.LITERAL:
-                chars.append(chr(a))
-            elif op is sre_c.RANGE:
-                chars.extend(chr(c) for c in range(a[0], min(a[1], a[0] + 40) + 1))
-            elif op is sre_c.CATEGORY:
-                name = str(a).lower()
-                chars.extend("0123456789" if "digit" in name else " \t" if "space" in name else alnum + "_")
-        if negate:
-            chars = [c for c in alnum if c not in chars]
-        if not chars:
-            raise ValueError("empty set")
-        return rng.choice(chars)
-
-    out: list[str] = []
-    try:
-        for _ in range(n * 4):
-            text = gen(list(parsed))
-            if re.search(pattern, text) and text not in out:
-                out.append(text)
-            if len(out) >= n:
-                break
-    except (ValueError, TypeError, IndexError):
-        return None
-    return out or None
 
 
 _POSITIONS = re.compile(r"^(pos|positions?|starts|loci|coords|coordinates|variant_pos|bp)$")
@@ -3399,6 +3325,58 @@ def _divided_in_place(body: ast.AST, target: str) -> bool:
     )
 
 
+#: Calls that list a folder's entries (``os.listdir(d)``, ``glob(os.path.join(d, '*.hmm'))``,
+#: ``Path(d).iterdir()``).
+_LISTINGS = frozenset({"listdir", "scandir", "walk", "iterdir", "glob", "iglob", "rglob"})
+
+
+def listed_dir(body: ast.AST, target: str) -> tuple[list[str], bool] | None:
+    """(file endings the code looks for, whether it looks for subfolders) when folder ``target``
+    is listed, else None. Why: an empty folder (``path_dir``) made every listing empty, so what
+    the code does per entry never ran (round 32). The endings come from glob patterns
+    (``'*.hmm'``) and from ``endswith`` tests on the entries; subfolders from an ``isdir`` test."""
+    listed = False
+    entries: set[str] = set()
+    suffixes: list[str] = []
+    for n in ast.walk(body):
+        if not (isinstance(n, ast.Call) and pyast.callee_name(n.func) in _LISTINGS):
+            continue
+        inside = [*n.args, n.func.value] if isinstance(n.func, ast.Attribute) else list(n.args)
+        if not any(_is_target(x, target) for a in inside for x in ast.walk(a)):
+            continue
+        listed = True
+        for c in ast.walk(n):
+            if isinstance(c, ast.Constant) and isinstance(c.value, str) and "*" in c.value:
+                tail = c.value.rsplit("*", 1)[1]
+                if tail.startswith(".") and 1 < len(tail) <= 12:
+                    suffixes.append(tail)
+    if not listed:
+        return None
+    for n in ast.walk(body):  # the names bound to the entries: ``for name in os.listdir(d)``
+        if isinstance(n, ast.For | ast.comprehension) and any(
+            isinstance(c, ast.Call) and pyast.callee_name(c.func) in _LISTINGS for c in ast.walk(n.iter)
+        ):
+            entries |= {t.id for t in ast.walk(n.target) if isinstance(t, ast.Name)}
+    for n in ast.walk(body):
+        if (
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and n.func.attr == "endswith"
+            and any(isinstance(x, ast.Name) and x.id in entries for x in ast.walk(n.func.value))
+            and n.args
+        ):
+            arg = n.args[0]
+            if isinstance(arg, ast.Name) and isinstance(body, ast.FunctionDef | ast.AsyncFunctionDef):
+                arg = defaults_of(body).get(arg.id, arg)  # ``name.endswith(suffix)``, ``suffix='.hmm'``
+            for c in ast.walk(arg):
+                if isinstance(c, ast.Constant) and isinstance(c.value, str) and 0 < len(c.value) <= 12:
+                    suffixes.append(c.value)
+    subdirs = any(
+        isinstance(n, ast.Call) and pyast.callee_name(n.func) in ("isdir", "is_dir") for n in ast.walk(body)
+    )
+    return sorted(set(suffixes))[:6], subdirs
+
+
 def refine_kinds(
     body: ast.AST,
     target: str,
@@ -3682,6 +3660,9 @@ def refine_kinds(
         ]
         if words:
             kinds.insert(0, "vocab_list:" + repr(list(dict.fromkeys(words))[:12]))
+    listing = listed_dir(body, target) if kinds and kinds[0] == "path_dir" else None
+    if listing is not None:  # a folder the code lists: entries to find, not an empty folder
+        kinds.insert(0, "indir:" + repr(listing))
     fixed = unpacked_kind(body, target, depth) if "." not in target else None
     if fixed and not (kinds and kinds[0].startswith(("fixed:", "tuple", "callable:"))):
         # chrom, name, pos = info: a tuple that wide, each field typed by its name's use (round 30:
@@ -3997,6 +3978,11 @@ def kind_expr(kind: str) -> str:
     if kind.startswith("handle:"):  # an open text file: the lines its reader expects
         return f"__import__('io').StringIO({kind_expr(pyast.literal_eval(kind[len('handle:') :]))})"
 
+    if kind.startswith("searched:"):  # text that holds what the code looks for, now and then
+        return f"_bc_searched(_r, {kind[len('searched:') :]})"
+    if kind.startswith("indir:"):  # a folder of entries with the endings the code looks for
+        suffixes, subdirs = pyast.literal_eval(kind[len("indir:") :])
+        return f"_bc_indir(_r, {suffixes!r}, {subdirs!r})"
     if kind.startswith("str_path:"):  # a file name with the endings the code looks for
         return f"_bc_pathname(_r, {kind[len('str_path:') :]})"
     if kind.startswith("axes:"):  # an array whose axes the code checks have those sizes (mostly)

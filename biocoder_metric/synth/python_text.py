@@ -21,12 +21,14 @@ The result (:func:`text_structure`) is a nested spec the harness prelude (:data:
 draws strings from: ``("int",)``, ``("float",)``, ``("word",)``, ``("fields", sep, [spec,
 ...])``, ``("run", sep, spec)``, or ``("run", sep, spec, n)`` for a run read at computed
 positions (``fields[col - 1]``), mostly at least ``n`` long. Nothing here decides that a parameter is a string
-(python_inputs does); only what its text looks like.
+(python_inputs does); only what its text looks like. :func:`regex_samples` draws strings a
+literal pattern matches (a parameter the code matches, a message a file is searched for).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 
 #: String methods a value goes through before it is split (``s.strip().split(':')``).
 _THROUGH = frozenset(
@@ -322,6 +324,80 @@ def text_structure(body: ast.AST, target: str) -> tuple | None:
     """The split tree of string parameter ``target``, or ``None`` when the body splits it nowhere."""
     spec = _Shapes(body).shape(target)
     return spec if spec[0] in ("fields", "run") else None
+
+
+def regex_samples(pattern: str, n: int = 24, seed: int = 0) -> list[str] | None:
+    """``n`` distinct strings matching ``pattern`` (simple patterns only), or ``None``."""
+    import random
+
+    try:
+        import re._parser as sre_parse  # Python 3.11+
+        from re import _constants as sre_c
+    except ImportError:  # pragma: no cover - older Pythons
+        import sre_constants as sre_c
+        import sre_parse
+    try:
+        parsed = sre_parse.parse(pattern)
+    except Exception:  # noqa: BLE001 - any pattern we cannot parse just gets no generator
+        return None
+    rng = random.Random(seed)
+    alnum = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+    def gen(items) -> str:
+        out = []
+        for op, av in items:
+            if op is sre_c.LITERAL:
+                out.append(chr(av))
+            elif op is sre_c.NOT_LITERAL:
+                out.append(rng.choice([c for c in alnum if c != chr(av)]))
+            elif op is sre_c.ANY:
+                out.append(rng.choice(alnum))
+            elif op is sre_c.IN:
+                out.append(pick(av))
+            elif op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT):
+                lo, hi, sub = av
+                hi = min(hi, lo + 4) if hi != sre_c.MAXREPEAT else lo + 4
+                out.extend(gen(sub) for _ in range(rng.randint(lo, max(lo, hi))))
+            elif op is sre_c.SUBPATTERN:
+                out.append(gen(av[-1]))
+            elif op is sre_c.BRANCH:
+                out.append(gen(rng.choice(av[1])))
+            elif op is sre_c.AT:
+                continue
+            else:
+                raise ValueError(op)
+        return "".join(out)
+
+    def pick(av) -> str:
+        chars: list[str] = []
+        negate = False
+        for op, a in av:
+            if op is sre_c.NEGATE:
+                negate = True
+            elif op is sre_c.LITERAL:
+                chars.append(chr(a))
+            elif op is sre_c.RANGE:
+                chars.extend(chr(c) for c in range(a[0], min(a[1], a[0] + 40) + 1))
+            elif op is sre_c.CATEGORY:
+                name = str(a).lower()
+                chars.extend("0123456789" if "digit" in name else " \t" if "space" in name else alnum + "_")
+        if negate:
+            chars = [c for c in alnum if c not in chars]
+        if not chars:
+            raise ValueError("empty set")
+        return rng.choice(chars)
+
+    out: list[str] = []
+    try:
+        for _ in range(n * 4):
+            text = gen(list(parsed))
+            if re.search(pattern, text) and text not in out:
+                out.append(text)
+            if len(out) >= n:
+                break
+    except (ValueError, TypeError, IndexError):
+        return None
+    return out or None
 
 
 #: Harness helper (stdlib only; ``_bc_word`` comes from the main prelude).
