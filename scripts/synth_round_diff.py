@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 
@@ -44,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     envs = [json.loads(p.read_text(encoding="utf-8")).get("environment") for p in (args.old, args.new)]
     if None not in envs and envs[0] != envs[1]:
         # bwrap over the reference image and bwrap over the host's Python are different environments
-        print(f"warning: the runs' sandbox environments differ ({envs[0]} vs {envs[1]})")
+        # (on stderr: stdout is the table, which scripts and tests parse)
+        print(f"warning: the runs' sandbox environments differ ({envs[0]} vs {envs[1]})", file=sys.stderr)
     print(f"{'group':18} {'part':8} {'in both':>7} {'gained':>6} {'lost':>4}")
     for group, part in sorted({k[:2] for k in new}):
         both = [k for k in new if k[:2] == (group, part) and k in old]

@@ -303,7 +303,7 @@ def test_the_round_20_quotes_are_the_raw_outputs():
 
 def test_the_shipping_quotes_are_the_shipped_count():
     """The README's latest shipping sentences (round 29's Java, after 318 -> 402 -> 423 -> 432 -> 496 -> 595;
-    round 31's Python, after rounds 22 to 30) end at the executable counts and the report counts that ``shipped_harnesses.json``
+    round 32's Python, after rounds 22 to 31) end at the executable counts and the report counts that ``shipped_harnesses.json``
     (recounted from the merged shipping reports) holds."""
     data = json.loads((REPO / "docs" / "bench-results" / "shipped_harnesses.json").read_text())
     jh = next(c for c in data["configs"] if c["config"] == "java_hidden")
@@ -368,14 +368,12 @@ def test_the_shipping_quotes_are_the_shipped_count():
         f"rules were written) validated {ok30['heldout']} and the {len(parts30['dev'])} of the dev part "
         f"{ok30['dev']}" in text
     )
-    # round 31 re-ran the rows whose candidate harnesses its rules change: its sentence ends at
-    # what is shipped now, and its counts are the run's per-task records
+    # round 31 re-ran the rows whose candidate harnesses its rules change; its counts are the
+    # run's per-task records
     assert (
-        f"26 and 7 validated, `python_hidden` 508 to {ph['executable']} (report {ph['synthesis']['validated']} / "
-        f"{ph['synthesis']['processed']}), `python_similar` 81 to {ps['executable']} (report "
-        f"{ps['synthesis']['validated']} / {ps['synthesis']['processed']})" in text
+        "26 and 7 validated, `python_hidden` 508 to 534 (report 303 / 795), `python_similar` 81 to "
+        f"{ps['executable']} (report {ps['synthesis']['validated']} / {ps['synthesis']['processed']})" in text
     )
-    assert ph["executable"] - 508 == 26 and ph["synthesis"]["validated"] - 277 == 26
     assert ps["executable"] - 81 == 7 and ps["synthesis"]["validated"] - 42 == 7
     parts31, ok31 = _split_counts("ship_round31_python.json", "python_hidden")
     assert sum(map(len, parts31.values())) == 115 and sum(ok31.values()) == 26
@@ -384,6 +382,23 @@ def test_the_shipping_quotes_are_the_shipped_count():
         f"the {len(parts31['heldout'])} the split rule puts in the held-out part (never looked at while the "
         f"rules were written) validated {ok31['heldout']} and the {len(parts31['dev'])} of the dev part "
         f"{ok31['dev']}" in text
+    )
+    # round 32 did the same at its code: its sentence ends at what is shipped now
+    pp = next(c for c in data["configs"] if c["config"] == "python_public")
+    assert (
+        f"12 and 1 validated, `python_hidden` 534 to {ph['executable']} (report {ph['synthesis']['validated']} / "
+        f"{ph['synthesis']['processed']}), `python_public` 100 to {pp['executable']}" in text
+    )
+    assert (
+        ph["executable"] - 534 == 12 and ph["synthesis"]["validated"] - 303 == 12 and pp["executable"] == 101
+    )
+    parts32, ok32 = _split_counts("ship_round32_python.json", "python_hidden")
+    assert sum(map(len, parts32.values())) == 42 and sum(ok32.values()) == 12
+    assert sum(_split_counts("ship_round32_python.json", "python_public")[1].values()) == 1
+    assert (
+        f"the {len(parts32['heldout'])} the split rule puts in the held-out part (never looked at while the "
+        f"rules were written) validated {ok32['heldout']} and the {len(parts32['dev'])} of the dev part "
+        f"{ok32['dev']}" in text
     )
 
 
@@ -921,6 +936,75 @@ def test_the_round_31_quotes_are_the_raw_outputs():
     assert new["git"] == "b9ac88f" and "final code (`b9ac88f`" in text
     assert early["git"] == "2d5a779" and "(`2d5a779`," in text
     assert new["environment"].startswith("image:sha256:")
+
+
+def test_the_round_32_quotes_are_the_raw_outputs():
+    """The README's round-32 Python quotes: against round 31, no part gained or lost; the held-out
+    counts and hand mutants unchanged; the one dev hand mutant fewer; three measured tasks with a
+    different record; the first-batch run's counts; judging clean; the environment warning on
+    stderr; the combined file holds round 32's Python. All as the committed raw runs hold."""
+    old, new, early = _raw_runs("synth_generalise_python", "round31", "round32", "round32a")
+    text = " ".join(_readme().split())
+    nothing = {
+        ("fresh-python", "dev"): (68, 0, 0),
+        ("fresh-python", "heldout"): (50, 0, 0),
+        ("upstream-python", "dev"): (30, 0, 0),
+        ("upstream-python", "heldout"): (30, 0, 0),
+    }
+    assert (
+        _round_diff("synth_generalise_python_round31.json", "synth_generalise_python_round32.json") == nothing
+    )
+    assert (
+        _round_diff("synth_generalise_python_round31.json", "synth_generalise_python_round32a.json")
+        == nothing
+    )
+    u, f = _s(new, "upstream-python", "heldout"), _s(new, "fresh-python", "heldout")
+    assert (
+        f"**upstream Python unchanged at {u['validated']}/30 and fresh Python unchanged at {f['validated']}/50** "
+        f"(none gained, none lost; hand mutants unchanged, {_hand(new, 'upstream-python', 'heldout')} and "
+        f"{_hand(new, 'fresh-python', 'heldout')})" in text
+    )
+    for group in ("fresh-python", "upstream-python"):
+        assert _hand(old, group, "heldout") == _hand(new, group, "heldout") == _hand(early, group, "heldout")
+        for part in ("dev", "heldout"):
+            assert _s(early, group, part)["validated"] == _s(new, group, part)["validated"]
+            s = _s(new, group, part)
+            assert s["engine_golden_passed"] == s["engine_judged_tasks"] == s["validated"], (group, part)
+    fd, ud = _s(new, "fresh-python", "dev"), _s(new, "upstream-python", "dev")
+    assert f"Dev: unchanged at {fd['validated']}/68 fresh and {ud['validated']}/30 upstream" in text
+    assert f"({_hand(old, 'fresh-python', 'dev')} -> {_hand(new, 'fresh-python', 'dev')})" in text
+    before = {(t["group"], t["task_id"]): t for t in old["tasks"]}
+    changed = [
+        t
+        for t in new["tasks"]
+        if json.dumps(before[(t["group"], t["task_id"])]["attempts"], sort_keys=True)
+        != json.dumps(t["attempts"], sort_keys=True)
+        or before[(t["group"], t["task_id"])].get("hand_killed") != t.get("hand_killed")
+    ]
+    assert len(changed) == 3 and "three have a different outcome or record" in text
+    assert not any(
+        t["status"] == "validated" and before[(t["group"], t["task_id"])]["status"] != "validated"
+        for t in changed
+    )
+    _assert_python_judging_clean(new)
+    assert new["git"] == "57a9775" and "final code (`57a9775`" in text
+    assert early["git"] == "c61a198" and "(`c61a198`," in text
+    assert new["environment"] != old["environment"] and new["environment"].startswith("image:sha256:")
+    warned = subprocess.run(
+        [
+            sys.executable,
+            "scripts/synth_round_diff.py",
+            *(
+                str(REPO / "docs" / "bench-results" / f"synth_generalise_python_{n}.json")
+                for n in ("round31", "round32")
+            ),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "environments differ" in warned.stderr and "environments differ" not in warned.stdout
     combined = json.loads((REPO / "docs" / "bench-results" / "synth_generalise.json").read_text())
     for group in ("fresh-python", "upstream-python"):
         assert _s(combined, group, "heldout") == _s(new, group, "heldout")
