@@ -84,6 +84,18 @@ def _split_counts(records: str, config: str) -> tuple[dict[str, list[dict]], dic
     return parts, {p: sum(r["status"] == "validated" for r in v) for p, v in parts.items()}
 
 
+def _assert_split_quote(text: str, records: str, config: str, rows: int, validated: int) -> None:
+    """A shipping run's per-task records of ``config`` hold ``rows`` rows, ``validated`` of them
+    validated, and the README quotes each part's count and yield as they hold them."""
+    parts, ok = _split_counts(records, config)
+    assert sum(map(len, parts.values())) == rows and sum(ok.values()) == validated
+    assert (
+        f"the {len(parts['heldout'])} the split rule puts in the held-out part (never looked at while the "
+        f"rules were written) validated {ok['heldout']} and the {len(parts['dev'])} of the dev part "
+        f"{ok['dev']}" in text
+    )
+
+
 def _raw_runs(prefix: str, *names: str) -> list[dict]:
     """The committed raw runs ``docs/bench-results/{prefix}_{name}.json``, in order."""
     return [json.loads((REPO / "docs" / "bench-results" / f"{prefix}_{n}.json").read_text()) for n in names]
@@ -360,14 +372,8 @@ def test_the_shipping_quotes_are_the_shipped_count():
         "22 and 1 validated, `python_hidden` 486 to 508 (report 277 / 795), `python_similar` 80 to 81 "
         "(report 42 / 118)" in text
     )
-    parts30, ok30 = _split_counts("ship_round30_python.json", "python_hidden")
-    assert sum(map(len, parts30.values())) == 540 and sum(ok30.values()) == 22
+    _assert_split_quote(text, "ship_round30_python.json", "python_hidden", 540, 22)
     assert sum(_split_counts("ship_round30_python.json", "python_similar")[1].values()) == 1
-    assert (
-        f"the {len(parts30['heldout'])} the split rule puts in the held-out part (never looked at while the "
-        f"rules were written) validated {ok30['heldout']} and the {len(parts30['dev'])} of the dev part "
-        f"{ok30['dev']}" in text
-    )
     # round 31 re-ran the rows whose candidate harnesses its rules change; its counts are the
     # run's per-task records
     assert (
@@ -375,14 +381,8 @@ def test_the_shipping_quotes_are_the_shipped_count():
         f"{ps['executable']} (report {ps['synthesis']['validated']} / {ps['synthesis']['processed']})" in text
     )
     assert ps["executable"] - 81 == 7 and ps["synthesis"]["validated"] - 42 == 7
-    parts31, ok31 = _split_counts("ship_round31_python.json", "python_hidden")
-    assert sum(map(len, parts31.values())) == 115 and sum(ok31.values()) == 26
+    _assert_split_quote(text, "ship_round31_python.json", "python_hidden", 115, 26)
     assert sum(_split_counts("ship_round31_python.json", "python_similar")[1].values()) == 7
-    assert (
-        f"the {len(parts31['heldout'])} the split rule puts in the held-out part (never looked at while the "
-        f"rules were written) validated {ok31['heldout']} and the {len(parts31['dev'])} of the dev part "
-        f"{ok31['dev']}" in text
-    )
     # round 32 did the same at its code: its sentence ends at what is shipped now
     pp = next(c for c in data["configs"] if c["config"] == "python_public")
     assert (
@@ -392,14 +392,8 @@ def test_the_shipping_quotes_are_the_shipped_count():
     assert (
         ph["executable"] - 534 == 12 and ph["synthesis"]["validated"] - 303 == 12 and pp["executable"] == 101
     )
-    parts32, ok32 = _split_counts("ship_round32_python.json", "python_hidden")
-    assert sum(map(len, parts32.values())) == 42 and sum(ok32.values()) == 12
+    _assert_split_quote(text, "ship_round32_python.json", "python_hidden", 42, 12)
     assert sum(_split_counts("ship_round32_python.json", "python_public")[1].values()) == 1
-    assert (
-        f"the {len(parts32['heldout'])} the split rule puts in the held-out part (never looked at while the "
-        f"rules were written) validated {ok32['heldout']} and the {len(parts32['dev'])} of the dev part "
-        f"{ok32['dev']}" in text
-    )
 
 
 def test_the_round_21_quotes_are_the_raw_outputs():

@@ -1517,20 +1517,13 @@ def render(subject: Subject, sl: Slice, plan: Plan) -> str:
         if consts:
             expr = f"_bc_near(_r, {consts!r}, lambda: {expr}, {near_rate})"
         plain = kind.startswith(("str_", "list_"))  # not records of a format: resizing would break them
-        chars = (
-            subject.chars.get(p.name)
-            if plan.explore and kind.startswith(("str_", "text:", "struct:", "choice:"))
-            else None
-        )
-        if chars:
-            expr = f"_bc_plant(_r, {expr}, {chars!r})"
-        each = (
-            subject.element_chars.get(p.name)
-            if plan.explore and kind.startswith(("list_", "dict_", "set_", "tuple_"))
-            else None
-        )
-        if each:
-            expr = f"_bc_plant_each(_r, {expr}, {each!r})"
+        for tested, kinds, planter in (
+            (subject.chars, ("str_", "text:", "struct:", "choice:"), "_bc_plant"),  # the string
+            (subject.element_chars, ("list_", "dict_", "set_", "tuple_"), "_bc_plant_each"),  # its elements
+        ):
+            chars = tested.get(p.name) if plan.explore and kind.startswith(kinds) else None
+            if chars:
+                expr = f"{planter}(_r, {expr}, {chars!r})"
         lengths = subject.lengths.get(p.name) if plan.explore and plain else None
         if lengths:
             expr = f"_bc_resize(_r, {expr}, {lengths!r})"
