@@ -35,6 +35,7 @@ DELEGATED = {
     "synth_generalise": "synthesis on fresh projects and upstream tasks, dev | held-out parts (issue #20; docs/synthesis.md)",
     "case_profile": "one case end to end, stage by stage, inside a real sandbox (docs/performance.md)",
     "serve_load": "biocoder serve under load and faults, against biocoder evaluate (docs/service.md)",
+    "javac_server": "Java harness construction with a warm javac vs a javac process per compile (docs/synthesis.md)",
     "gpu_generation": "generation throughput of the transformers path on one GPU, batch sizes side by side (docs/generation.md)",
 }
 

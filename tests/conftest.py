@@ -53,6 +53,7 @@ FAST = {
     "test_hand_mutants.py",
     "test_harness.py",
     "test_java_compiler_reuse.py",
+    "test_javac_server.py",
     "test_languages.py",
     "test_postprocess.py",
     "test_processors.py",
@@ -73,6 +74,7 @@ FAST = {
 FULL = {
     "test_synth_tables_and_items.py",
     "test_synth_gaps_and_planted.py",
+    "test_synth_java_values.py",
     "test_synth_named_values.py",
     "test_synth_java.py",
     "test_synth_formats.py",

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from biocoder_metric.execution.harness import INSERT_MARKER
@@ -233,6 +233,8 @@ class RepoType:
     ctor: list[JavaParam] = field(default_factory=list)
     enum: bool = False
     imports: list[str] = field(default_factory=list)
+    #: an inner (non-static) class of the golden's own class: built through an instance of it
+    inner: bool = False
 
 
 # ---------------------------------------------------------------------------- parsing
@@ -507,7 +509,7 @@ def delegating_copy(member: str, golden: str, name: str) -> str:
 #: Field types whose value the harness can show the same way on every run.
 _SHOWN_TYPE = re.compile(
     r"(int|long|short|byte|char|boolean|double|float|Integer|Long|Short|Byte|Character|Boolean|Double|"
-    r"Float|String|StringBuilder|BitSet|(?:java\.util\.)?(?:List|ArrayList|LinkedList|Set|HashSet|"
+    r"Float|String|StringBuilder|StringBuffer|BitSet|(?:java\.util\.)?(?:List|ArrayList|LinkedList|Set|HashSet|"
     r"TreeSet|LinkedHashSet|Map|HashMap|TreeMap|LinkedHashMap|Deque|ArrayDeque|Collection)(?:<.*>)?)"
     r"(\[\])*"
 )
@@ -549,6 +551,13 @@ def _loosen(member: str) -> str:
     """Make a sliced member visible to ``Main`` and settable by the harness."""
     mask = java_mask(member)
     head_end = mask.find("{") if "{" in mask else len(mask)
+    if re.search(r"\b(?:class|enum|record|interface)\s+\w+", _ANNOTATION.sub(" ", mask[:head_end])):
+        # a nested class: the golden reads its private members (legal inside their top-level
+        # class; the golden now lives in ``Main``, another one), so none of them stay private
+        for m in reversed(list(re.finditer(r"\bprivate\s+", mask))):
+            member = member[: m.start()] + member[m.end() :]
+        mask = java_mask(member)
+        head_end = mask.find("{")
     head = member[:head_end]
     head = re.sub(r"\bprivate\s+", "", head)
     if "(" not in head.split("=")[0] and "=" not in head and re.search(r"\bfinal\b", head):
@@ -584,9 +593,17 @@ def nullable(expr: str, typ: str, name: str, checked: frozenset[str]) -> str:
 
 
 def analyse_java(
-    row: dict, repo_dir: str | Path | None = None, siblings: list[tuple[str, str]] | None = None
+    row: dict,
+    repo_dir: str | Path | None = None,
+    siblings: list[tuple[str, str]] | None = None,
+    inline_named: bool = True,
 ) -> JavaSubject:
-    """Everything needed to render a harness for a Java row (see module docstring)."""
+    """Everything needed to render a harness for a Java row (see module docstring).
+
+    ``inline_named``: the repository's classes the golden and its sliced helpers name (a local's
+    type, a helper's return type) are inlined from their source, like parameter types are
+    (:func:`named_repo_types`); the caller retries without when that does not compile.
+    """
     golden = row["golden_code"]
     name = row["function_name"]
     rtype, params, is_static, tvars = parse_signature(golden, name)
@@ -673,6 +690,7 @@ def analyse_java(
                 delegating_copy(golden, golden, name) if name != "main" else _loosen(golden)
             )
     subject.members = list(dict.fromkeys(subject.members))
+    subject.repo_types = member_types(subject)
     # Instance fields without an initializer that the method reads are set by the harness.
     if not is_static:
         # what the golden reads, and what the helper methods it keeps read (``logdc`` read only
@@ -699,15 +717,36 @@ def analyse_java(
                 subject.settable_fields.append(JavaParam(type=ftype, name=fname))
         subject.changed_fields = changed_fields(golden, subject.members)
     if repo_dir:
-        subject.repo_types = repo_types_for(
-            [p.type for p in subject.params + subject.settable_fields], Path(repo_dir), subject.type_vars
+        named = named_repo_types(subject, Path(repo_dir)) if inline_named else []
+        found = repo_types_for(
+            [p.type for p in subject.params + subject.settable_fields] + named,
+            Path(repo_dir),
+            subject.type_vars,
         )
+        subject.repo_types = {**found, **subject.repo_types}  # the slice's own classes win
         for spec in subject.repo_types.values():
             subject.imports += spec.imports
     return subject
 
 
 _REPO_TYPE_NAMES: dict[Path, set[str]] = {}
+
+
+def named_repo_types(subject: JavaSubject, repo: Path) -> list[str]:
+    """The repository's classes the golden and its sliced members name, other than their own.
+
+    Why: only parameter and field types were taken from the repository; a class the code uses
+    as a local's type or a helper's return type (``RGB r = getRGB(...); new Color(r.r, r.g,
+    r.b)``, with ``RGB.java`` beside it in the same package, so never imported) became a stub
+    whose members javac's errors had to guess, and a guess that does not fit (the field ``r``
+    of a variable ``r``) left the golden uncompilable. The class's own source says what its
+    members are. A class the slice already declares (a nested class of the golden's own) or the
+    golden's own class is not inlined twice.
+    """
+    code = subject.golden + "\n" + "\n".join(subject.members)
+    declared = set(re.findall(r"\b(?:class|enum|interface|record)\s+(\w+)", java_mask(code)))
+    used = {m for m in re.findall(r"(?<![\w.])([A-Z]\w*)\b", java_mask(code))}
+    return sorted((used & _type_names(repo)) - declared - {subject.class_name, subject.name})
 
 
 def _type_names(repo: Path) -> set[str]:
@@ -767,54 +806,85 @@ def repo_types_for(types: list[str], repo: Path, tvars: list[str], depth: int = 
     return found
 
 
+def member_types(subject: JavaSubject) -> dict[str, RepoType]:
+    """Classes the slice declares inside the golden's own class (``class Kmer`` of ``KmerContent``),
+    as types the harness builds through their constructors (an enum through its constants).
+
+    Why: a parameter or field of such a type had no generator, so a stub class of the same name
+    was declared beside the real one; ``new Kmer()`` in the harness's static ``main`` then named
+    the golden's inner class, which needs an instance of its outer class ("non-static variable
+    this cannot be referenced from a static context"), or the stub, which the golden's code does
+    not accept. The slice's own declaration is the class: an inner one is built through an
+    instance of the harness class (``new Main().new Kmer()``), a static one directly.
+    """
+    out: dict[str, RepoType] = {}
+    for member in subject.members:
+        head = java_mask(member).split("{", 1)[0]
+        tm = re.search(r"\b(class|enum|record)\s+(\w+)", _ANNOTATION.sub(" ", head))
+        if tm is None or tm.group(2) == subject.class_name:
+            continue
+        spec = _declared_type(member, tm.group(2))
+        if spec is not None:
+            out[tm.group(2)] = replace(
+                spec, source="", inner=tm.group(1) == "class" and not re.search(r"\bstatic\b", head)
+            )
+    return out
+
+
 def _repo_type(repo: Path, name: str) -> RepoType | None:
     """The declaration of ``name`` from ``name.java`` in the repository, made inlinable, or None."""
     for path in sorted(repo.rglob(f"{name}.java")):
-        source = path.read_text(encoding="utf-8", errors="replace")
-        mask = java_mask(source)
-        m = re.search(
-            r"^[ \t]*((?:(?:public|final|static|abstract|sealed|strictfp)\s+)*)"
-            r"(class|enum|record|interface)\s+" + re.escape(name) + r"\b([^{]*)\{",
-            mask,
-            re.M,
-        )
-        if not m or m.group(2) == "interface" or "abstract" in m.group(1):
-            continue
-        depth, i = 1, m.end()
-        while i < len(mask) and depth:
-            depth += {"{": 1, "}": -1}.get(mask[i], 0)
-            i += 1
-        decl = source[m.start() : i]
-        decl = re.sub(r"^([ \t]*)public\s+", r"\1", decl, count=1)
-        imports = [
-            ln.strip()
-            for ln in source.splitlines()
-            if ln.strip().startswith("import ")
-            and not ln.strip().startswith("import static")
-            and ln.split()[1].startswith(IMAGE_PACKAGES)
-        ]
-        if m.group(2) == "enum":
-            return RepoType(name=name, source=decl, enum=True, imports=imports)
-        ctors: list[list[JavaParam]] = []
-        if m.group(2) == "record":
-            head = m.group(3)
-            ctors.append(_params_of(head[head.find("(") + 1 : head.rfind(")")]))
-        body_mask = mask[m.end() : i - 1]
-        for cm in re.finditer(
-            r"(?:^|[;{}])\s*((?:public|protected)\s+)?" + re.escape(name) + r"\s*\(([^)]*)\)\s*"
-            r"(?:throws[\w\s,.]+)?\{",
-            body_mask,
-        ):
-            if "private" in body_mask[max(0, cm.start() - 10) : cm.start(2)]:
-                continue
-            start = m.end() + cm.start(2)
-            ctors.append(_params_of(source[start : start + len(cm.group(2))]))
-        if not ctors and not re.search(r"\bprivate\s+" + re.escape(name) + r"\s*\(", body_mask):
-            ctors.append([])  # the default constructor
-        if not ctors:
-            continue
-        return RepoType(name=name, source=decl, ctor=min(ctors, key=len), imports=imports)
+        spec = _declared_type(path.read_text(encoding="utf-8", errors="replace"), name)
+        if spec is not None:
+            return spec
     return None
+
+
+def _declared_type(source: str, name: str) -> RepoType | None:
+    """The concrete class, enum or record ``name`` declared in ``source``, made inlinable, or None."""
+    mask = java_mask(source)
+    m = re.search(
+        r"^[ \t]*((?:(?:public|protected|private|final|static|abstract|sealed|strictfp)\s+)*)"
+        r"(class|enum|record|interface)\s+" + re.escape(name) + r"\b([^{]*)\{",
+        mask,
+        re.M,
+    )
+    if not m or m.group(2) == "interface" or "abstract" in m.group(1):
+        return None
+    depth, i = 1, m.end()
+    while i < len(mask) and depth:
+        depth += {"{": 1, "}": -1}.get(mask[i], 0)
+        i += 1
+    decl = source[m.start() : i]
+    decl = re.sub(r"^([ \t]*)public\s+", r"\1", decl, count=1)
+    imports = [
+        ln.strip()
+        for ln in source.splitlines()
+        if ln.strip().startswith("import ")
+        and not ln.strip().startswith("import static")
+        and ln.split()[1].startswith(IMAGE_PACKAGES)
+    ]
+    if m.group(2) == "enum":
+        return RepoType(name=name, source=decl, enum=True, imports=imports)
+    ctors: list[list[JavaParam]] = []
+    if m.group(2) == "record":
+        head = m.group(3)
+        ctors.append(_params_of(head[head.find("(") + 1 : head.rfind(")")]))
+    body_mask = mask[m.end() : i - 1]
+    for cm in re.finditer(
+        r"(?:^|[;{}])\s*((?:public|protected)\s+)?" + re.escape(name) + r"\s*\(([^)]*)\)\s*"
+        r"(?:throws[\w\s,.]+)?\{",
+        body_mask,
+    ):
+        if "private" in body_mask[max(0, cm.start() - 10) : cm.start(2)]:
+            continue
+        start = m.end() + cm.start(2)
+        ctors.append(_params_of(source[start : start + len(cm.group(2))]))
+    if not ctors and not re.search(r"\bprivate\s+" + re.escape(name) + r"\s*\(", body_mask):
+        ctors.append([])  # the default constructor
+    if not ctors:
+        return None
+    return RepoType(name=name, source=decl, ctor=min(ctors, key=len), imports=imports)
 
 
 def _params_of(plist: str) -> list[JavaParam]:
@@ -906,8 +976,8 @@ def generator(
         if variant == 1:
             return '_bcStr(_r, "abcdefghij", 3, 12)'
         return '_bcStr(_r, "ACGT", 5, 30)'
-    if t == "StringBuilder":
-        return 'new StringBuilder(_bcStr(_r, "ACGT", 5, 30))'
+    if t in ("StringBuilder", "StringBuffer"):
+        return f'new {t}(_bcStr(_r, "ACGT", 5, 30))'
     if t.endswith("[]"):
         base = t[:-2]
         if base == "byte":
@@ -1023,14 +1093,113 @@ def generator(
         args = [generator(p.type, p.name, tvars, variant, rest) for p in spec.ctor]
         if any(a is None for a in args):
             return None
+        if spec.inner:  # an inner class of the golden's class: through an instance of it
+            return f"new Main().new {t}({', '.join(args)})"
         return f"new {t}({', '.join(args)})"
-    return library_generator(t)
+    return functional_generator(t, name, tvars, variant, rt) or jdk_value_generator(t) or library_generator(t)
+
+
+#: Functional interfaces (``java.util.function`` and friends) a parameter may have.
+_FUNCTIONAL = re.compile(
+    r"(?:java\.util\.function\.|java\.util\.concurrent\.|java\.util\.|java\.lang\.)?"
+    r"(Predicate|BiPredicate|IntPredicate|DoublePredicate|Function|BiFunction|UnaryOperator|BinaryOperator|"
+    r"IntFunction|ToIntFunction|ToLongFunction|ToDoubleFunction|IntUnaryOperator|IntBinaryOperator|"
+    r"DoubleUnaryOperator|Consumer|BiConsumer|Runnable|Callable|Comparator)(?:<(.+)>)?"
+)
+
+
+def functional_generator(
+    typ: str, name: str, tvars: list[str], variant: int, rt: dict[str, RepoType]
+) -> str | None:
+    """A function value for a functional-interface parameter (``Predicate<Node>``, ``Runnable``,
+    ``Comparator<String>``, ``BiFunction<A, B, C>``), or None.
+
+    Why: such a parameter had no generator ("no generator for type(s): IntPredicate") and the
+    task stayed golden-only. A person testing the method hands in a small function of their
+    own. Each one here is a pure function of its argument (through its deterministic rendering,
+    ``_bcShow``) and a salt drawn per case, so which elements a predicate keeps or a function
+    maps to varies between cases, and a candidate that calls it in another order or a different
+    number of times sees the same answers (a function that drew from the case's own random
+    stream would shift every later input). What a ``Consumer`` or ``Runnable`` is handed is
+    printed, since that is what the method does with it.
+    """
+    m = _FUNCTIONAL.fullmatch(typ.strip())
+    if m is None:
+        return None
+    kind, args = m.group(1), split_params(m.group(2)) if m.group(2) else []
+    label = json.dumps(name)
+
+    def drawn(t: str) -> str | None:  # a value of ``t`` from the function's own random ``_q``
+        g = generator(t, name, tvars, variant, rt)
+        return None if g is None else re.sub(r"(?<![\w.])_r\b", "_q", g)
+
+    simple = {
+        "Predicate": "_bcPred(_r.nextInt())",
+        "BiPredicate": "_bcBiPred(_r.nextInt())",
+        "IntPredicate": "_bcIntPred(_r.nextInt())",
+        "DoublePredicate": "_bcDoublePred(_r.nextInt())",
+        "ToIntFunction": "_bcToInt(_r.nextInt())",
+        "ToLongFunction": "_bcToLong(_r.nextInt())",
+        "ToDoubleFunction": "_bcToDouble(_r.nextInt())",
+        "IntUnaryOperator": "_bcIntUnary(_r.nextInt())",
+        "IntBinaryOperator": "_bcIntBinary(_r.nextInt())",
+        "DoubleUnaryOperator": "_bcDoubleUnary(_r.nextInt())",
+        "Consumer": f"_bcConsumer({label})",
+        "BiConsumer": f"_bcBiConsumer({label})",
+        "Runnable": f"_bcRunnable({label})",
+        "Comparator": "_bcCmp(_r.nextInt(3) == 0)",
+    }
+    if kind in simple:
+        return simple[kind]
+    # the function's result type: the last type argument (the only one of an operator)
+    if not args:
+        return None
+    value = "null" if args[-1] == "Void" else drawn(args[-1])  # ``Void``: called for its effect
+    if value is None:
+        return None
+    helper = {
+        "Function": "_bcFunc",
+        "BiFunction": "_bcBiFunc",
+        "UnaryOperator": "_bcUnary",
+        "BinaryOperator": "_bcBinary",
+        "IntFunction": "_bcIntFunc",
+    }.get(kind)
+    if helper is not None:
+        return f"{helper}(_r.nextInt(), (java.util.Random _q) -> {value})"
+    if kind == "Callable":  # one value, drawn when the callable is made
+        return f"_bcCallable({generator(args[-1], name, tvars, variant, rt)})"
+    return None
+
+
+#: JDK value classes with no generator of their own: a constructor from a few drawn numbers.
+_JDK_VALUES = {
+    "AtomicInteger": "new java.util.concurrent.atomic.AtomicInteger(_r.nextInt(21))",
+    "AtomicLong": "new java.util.concurrent.atomic.AtomicLong(_r.nextInt(1000))",
+    "AtomicBoolean": "new java.util.concurrent.atomic.AtomicBoolean(_r.nextBoolean())",
+    "Color": "new java.awt.Color(_r.nextInt(256), _r.nextInt(256), _r.nextInt(256))",
+    "Point": "new java.awt.Point(_r.nextInt(41) - 20, _r.nextInt(41) - 20)",
+    "Dimension": "new java.awt.Dimension(_r.nextInt(200), _r.nextInt(200))",
+    "Rectangle": "new java.awt.Rectangle(_r.nextInt(41) - 20, _r.nextInt(41) - 20, _r.nextInt(30), _r.nextInt(30))",
+}
+
+
+def jdk_value_generator(typ: str) -> str | None:
+    """A generator for a JDK value class (``AtomicInteger``, ``java.awt.Color``), else None.
+
+    Why: "no generator for type(s): AtomicInteger" kept tasks golden-only although the class is
+    one constructor call away; a person would write that call.
+    """
+    t = re.sub(r"^(?:java\.util\.concurrent\.atomic|java\.awt)\.", "", typ.strip())
+    return _JDK_VALUES.get(t)
 
 
 #: java.io types by simple name -> generator (``VARIANT``: the harness variant, which text to read).
 _IO_GENERATORS = {
     "InputStream": "new java.io.ByteArrayInputStream(_bcText(_r, VARIANT).getBytes())",
     "ByteArrayInputStream": "new java.io.ByteArrayInputStream(_bcText(_r, VARIANT).getBytes())",
+    "BufferedInputStream": "new java.io.BufferedInputStream(new java.io.ByteArrayInputStream(_bcText(_r, VARIANT).getBytes()))",
+    "FileInputStream": "_bcFileIn(_r)",  # over a small text file the harness writes (_bcFile)
+    "FileReader": "_bcFileReader(_r)",
     "Reader": "new java.io.StringReader(_bcText(_r, VARIANT))",
     "StringReader": "new java.io.StringReader(_bcText(_r, VARIANT))",
     "BufferedReader": "new java.io.BufferedReader(new java.io.StringReader(_bcText(_r, VARIANT)))",
@@ -1208,6 +1377,68 @@ FN_HELPER = """
 """
 
 
+#: Helpers of :func:`functional_generator`'s function values and of the file streams, added to a
+#: harness that uses one (the others' text stays as it was).
+FUNCTIONAL_HELPER = """
+    static int _bcSalted(Object x, int salt) { return _bcShow(x).hashCode() ^ salt; }
+    static <T> java.util.function.Predicate<T> _bcPred(int salt) { return x -> Math.floorMod(_bcSalted(x, salt), 3) != 0; }
+    static <A, B> java.util.function.BiPredicate<A, B> _bcBiPred(int salt) {
+        return (x, y) -> Math.floorMod(_bcSalted(x, salt) * 31 + _bcSalted(y, salt), 3) != 0;
+    }
+    static java.util.function.IntPredicate _bcIntPred(int salt) { return x -> Math.floorMod(x * 7 + salt, 3) != 0; }
+    static java.util.function.DoublePredicate _bcDoublePred(int salt) { return x -> Math.floorMod(_bcSalted(x, salt), 3) != 0; }
+    static <T> java.util.function.ToIntFunction<T> _bcToInt(int salt) { return x -> Math.floorMod(_bcSalted(x, salt), 21); }
+    static <T> java.util.function.ToLongFunction<T> _bcToLong(int salt) { return x -> Math.floorMod(_bcSalted(x, salt), 1000); }
+    static <T> java.util.function.ToDoubleFunction<T> _bcToDouble(int salt) { return x -> Math.floorMod(_bcSalted(x, salt), 2001) / 100.0; }
+    static java.util.function.IntUnaryOperator _bcIntUnary(int salt) { return x -> Math.floorMod(x * 7 + salt, 41) - 20; }
+    static java.util.function.IntBinaryOperator _bcIntBinary(int salt) { return (x, y) -> Math.floorMod(x * 7 + y * 3 + salt, 41) - 20; }
+    static java.util.function.DoubleUnaryOperator _bcDoubleUnary(int salt) {
+        final double a = 1 + Math.floorMod(salt, 3), b = Math.floorMod(salt, 5);
+        return x -> x * a - b;
+    }
+    static <A, B> java.util.function.Function<A, B> _bcFunc(int salt, java.util.function.Function<java.util.Random, B> g) {
+        return x -> g.apply(new java.util.Random(_bcSalted(x, salt)));
+    }
+    static <A, B, C> java.util.function.BiFunction<A, B, C> _bcBiFunc(int salt, java.util.function.Function<java.util.Random, C> g) {
+        return (x, y) -> g.apply(new java.util.Random(_bcSalted(x, salt) * 31L + _bcSalted(y, salt)));
+    }
+    static <T> java.util.function.UnaryOperator<T> _bcUnary(int salt, java.util.function.Function<java.util.Random, T> g) {
+        return x -> g.apply(new java.util.Random(_bcSalted(x, salt)));
+    }
+    static <T> java.util.function.BinaryOperator<T> _bcBinary(int salt, java.util.function.Function<java.util.Random, T> g) {
+        return (x, y) -> g.apply(new java.util.Random(_bcSalted(x, salt) * 31L + _bcSalted(y, salt)));
+    }
+    static <R> java.util.function.IntFunction<R> _bcIntFunc(int salt, java.util.function.Function<java.util.Random, R> g) {
+        return x -> g.apply(new java.util.Random(x * 31L + salt));
+    }
+    static <T> java.util.concurrent.Callable<T> _bcCallable(T v) { return () -> v; }
+    static <T> java.util.function.Consumer<T> _bcConsumer(String label) {
+        return x -> System.out.println(label + " accepted: " + _bcShow(x));
+    }
+    static <A, B> java.util.function.BiConsumer<A, B> _bcBiConsumer(String label) {
+        return (x, y) -> System.out.println(label + " accepted: " + _bcShow(x) + ", " + _bcShow(y));
+    }
+    static Runnable _bcRunnable(String label) { return () -> System.out.println(label + " ran"); }
+    static java.io.FileInputStream _bcFileIn(java.util.Random r) {
+        try { return new java.io.FileInputStream(_bcFile(r)); } catch (java.io.IOException e) { throw new RuntimeException(e); }
+    }
+    static java.io.FileReader _bcFileReader(java.util.Random r) {
+        try { return new java.io.FileReader(_bcFile(r)); } catch (java.io.IOException e) { throw new RuntimeException(e); }
+    }
+    @SuppressWarnings("unchecked")
+    static <T> java.util.Comparator<T> _bcCmp(boolean reversed) {
+        java.util.Comparator<T> c = (x, y) -> x instanceof Comparable && y != null && x.getClass() == y.getClass()
+            ? ((Comparable<Object>) x).compareTo(y) : _bcShow(x).compareTo(_bcShow(y));
+        return reversed ? c.reversed() : c;
+    }
+"""
+#: Names of those helpers: a harness that calls one gets the block.
+_FUNCTIONAL_USE = re.compile(
+    r"\b_bc(?:Pred|BiPred|IntPred|DoublePred|ToInt|ToLong|ToDouble|IntUnary|IntBinary|DoubleUnary|Func|BiFunc|"
+    r"Unary|Binary|IntFunc|Callable|Consumer|BiConsumer|Runnable|Cmp|FileIn|FileReader)\("
+)
+
+
 #: What stubs draw their values from: the call's seed and the objects' identities.
 _STUB_STATICS = (
     "static long _bcStubSeed;",
@@ -1265,6 +1496,13 @@ def relation_adjustments(subject: JavaSubject, owner: str, variant: int) -> list
 def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
     """The harness program, or ``None`` when a parameter type has no generator."""
     lines = list(dict.fromkeys(subject.imports))
+    if subject.stubs_shared:
+        # a top-level stub class stands for a class the image has but the harness cannot build
+        # (``java.awt.Graphics``, abstract): the file's import of that name would clash with it
+        # ("Graphics is already defined in this compilation unit"), so the stub is the class
+        stubbed = {st.name for st in top_level_stubs(subject)}
+        lines = [ln for ln in lines if not re.fullmatch(r"import\s+[\w.]+\.(\w+)\s*;", ln) or
+                 re.fullmatch(r"import\s+[\w.]+\.(\w+)\s*;", ln).group(1) not in stubbed]  # fmt: skip
     lines.append("")
     for spec in subject.repo_types.values():  # the project's own types the arguments are built from
         if spec.name != subject.class_name and spec.source:  # (stub classes are nested in Main)
@@ -1403,7 +1641,7 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
             body.append(f'_bcPrint("after {p.name}: ", _bcWritten(_a{i}));')
         elif p.type.endswith("[]") or re.match(
             r"(List|ArrayList|LinkedList|Collection|Set|HashSet|TreeSet|LinkedHashSet|SortedSet|Vector|Deque|"
-            r"ArrayDeque|Queue|Map|HashMap|TreeMap|LinkedHashMap|StringBuilder|BitSet)\b",
+            r"ArrayDeque|Queue|Map|HashMap|TreeMap|LinkedHashMap|StringBuilder|StringBuffer|BitSet)\b",
             p.type,
         ):
             body.append(f'_bcPrint("after {p.name}: ", _a{i});')
@@ -1421,4 +1659,8 @@ def render_java(subject: JavaSubject, variant: int = 0) -> str | None:
     lines += ["        " + b for b in body]
     lines.append("    }")
     lines.append("}")
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    if _FUNCTIONAL_USE.search(text):  # function values (functional_generator): their helpers too
+        fn = FN_HELPER.rstrip()
+        text = text.replace(fn, fn + FUNCTIONAL_HELPER.rstrip(), 1)
+    return text

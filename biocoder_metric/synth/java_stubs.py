@@ -40,6 +40,7 @@ from pathlib import Path
 
 from biocoder_metric.execution.harness import INSERT_MARKER
 from biocoder_metric.languages.java import tidy_java
+from biocoder_metric.synth import javac_server
 from biocoder_metric.synth.java_harness import BOXES, library_generator
 from biocoder_metric.synth.java_text import matching_close, paren_end
 from biocoder_metric.synth.python_harness import SEED_PLACEHOLDER
@@ -595,11 +596,14 @@ def compile_errors(source: str, libs: list[str]) -> str:
         # javac wants the file named after the public class
         path = Path(tmp) / f"{public.group(1) if public else 'Main'}.java"
         path.write_text(source, encoding="utf-8")
-        cmd = [javac, "-proc:none", "-Xmaxerrs", "200", "-nowarn", "-d", tmp]
+        args = ["-proc:none", "-Xmaxerrs", "200", "-nowarn", "-d", tmp]
         if libs:
-            cmd += ["-cp", ":".join(libs)]
+            args += ["-cp", ":".join(libs)]
+        served = javac_server.compile_java([*args, str(path)])  # a warm javac, when one can run
+        if served is not None:
+            return "" if served[0] == 0 else (served[1] or "javac failed")
         try:
-            done = subprocess.run(cmd + [str(path)], capture_output=True, text=True, timeout=120)
+            done = subprocess.run([javac, *args, str(path)], capture_output=True, text=True, timeout=120)
         except subprocess.TimeoutExpired:
             return "javac timed out"
         return "" if done.returncode == 0 else (done.stderr or done.stdout or "javac failed")
@@ -1684,6 +1688,15 @@ def complete(
     _jar_types(subject, _ungenerated(subject, gen), libs, gen)  # library classes, by their constructors
     for t in _unknown_types(subject, gen, libs):
         _stub_type(subject, t).arity = type_arity(golden, t)
+    imported = {m.group(1) for i in subject.imports if (m := re.fullmatch(r"import\s+[\w.]+\.(\w+)\s*;", i))}
+    members = java_mask("\n".join(subject.members))
+    if any(
+        t in imported and re.search(r"(?<![\w.])" + re.escape(t) + r"\b", members) for t in subject.stub_types
+    ):
+        # a stub stands for a class the file imports (``java.awt.Graphics``, abstract) and the
+        # sliced members name it too: they and the golden must mean the same class, so the stubs
+        # are top-level and the import gives way to the stub (render_java)
+        subject.stubs_shared = True
     for _ in range(ROUNDS + 2 * bool(subject.stub_types) + 2):
         for spec in [*reg.fields.values(), *reg.methods.values()]:
             for dotted in re.findall(

@@ -178,6 +178,18 @@ def make_probe(pool: SandboxPool, row: dict[str, Any], opts: SynthOptions) -> An
 SEARCH_TIMEOUT_S = 2.0
 
 
+def _complete_java(subject: Any, row: dict[str, Any]) -> str | None:
+    """:func:`java_stubs.complete` on ``subject`` (in place): None when the golden compiles."""
+    return java_stubs.complete(
+        subject,
+        row["golden_code"],
+        lambda s: java_harness.render_java(s, 0),
+        lambda t, n: java_harness.generator(t, n, subject.type_vars, 0, subject.repo_types),
+        protocol.java_libs(),
+        declared=subject.declared_methods,
+    )
+
+
 def java_candidates(
     row: dict[str, Any],
     opts: SynthOptions,
@@ -194,14 +206,13 @@ def java_candidates(
     if subject.unresolved:
         return [], "unresolved: " + "; ".join(subject.unresolved), origin
     # fields and helpers with no source: declared from what javac says is missing (java_stubs)
-    why = java_stubs.complete(
-        subject,
-        row["golden_code"],
-        lambda s: java_harness.render_java(s, 0),
-        lambda t, n: java_harness.generator(t, n, subject.type_vars, 0, subject.repo_types),
-        protocol.java_libs(),
-        declared=subject.declared_methods,
-    )
+    why = _complete_java(subject, row)
+    if why is not None and repo and any(s.source for s in subject.repo_types.values()):
+        # the repository classes the golden names, inlined, did not compile with it (one needs
+        # more of the project than the harness can bring): stubs of them, as before
+        plain = java_harness.analyse_java(row, repo, siblings, inline_named=False)
+        if not plain.unresolved and _complete_java(plain, row) is None:
+            subject, why = plain, None
     if why is not None:
         return [], "unresolved: " + why, origin
     out = []

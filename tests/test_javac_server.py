@@ -1,0 +1,88 @@
+"""The warm javac of Java harness construction (biocoder_metric.synth.javac_server): the same
+answers as a ``javac`` process, whatever happens to the servers."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import threading
+
+import pytest
+
+from biocoder_metric.synth import java_stubs, javac_server
+
+pytestmark = pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac and java)")
+
+GOOD = """import java.util.*;
+public class Main {
+    static int twice(int x) { return 2 * x; }
+    public static void main(String[] a) { System.out.println(twice(3)); }
+}
+"""
+#: a type error and a missing symbol: what the stub repairs read, line, caret and all
+BAD = """import java.util.*;
+public class Main {
+    static int twice(int x) { String s = x; return helper(x) * 2; }
+    public static void main(String[] a) { System.out.println(twice(3)); }
+}
+"""
+
+
+def _errors(source: str, monkeypatch: pytest.MonkeyPatch, server: bool) -> str:
+    monkeypatch.setenv("BIOCODER_JAVAC_SERVER", "1" if server else "0")
+    text = java_stubs.compile_errors(source, [])
+    return re.sub(r"/tmp/bc-javastub-\w+", "DIR", text)  # each compile has its own folder
+
+
+@pytest.fixture(autouse=True)
+def _fresh_servers():
+    javac_server.shutdown()
+    yield
+    javac_server.shutdown()
+
+
+def test_a_warm_server_answers_as_a_javac_process_does(monkeypatch: pytest.MonkeyPatch):
+    assert _errors(GOOD, monkeypatch, server=False) == "" == _errors(GOOD, monkeypatch, server=True)
+    cold = _errors(BAD, monkeypatch, server=False)
+    assert "incompatible types: int cannot be converted to String" in cold and "cannot find symbol" in cold
+    assert "^" in cold and cold.rstrip().endswith("2 errors")
+    assert _errors(BAD, monkeypatch, server=True) == cold
+    assert len(javac_server._all) == 1  # one server, kept for the next compile
+    assert _errors(BAD, monkeypatch, server=True) == cold and len(javac_server._all) == 1
+
+
+def test_turned_off_no_server_starts(monkeypatch: pytest.MonkeyPatch):
+    _errors(BAD, monkeypatch, server=False)
+    assert javac_server._all == []
+
+
+def test_a_server_that_dies_changes_nothing_but_time(monkeypatch: pytest.MonkeyPatch):
+    cold = _errors(BAD, monkeypatch, server=False)
+    assert _errors(BAD, monkeypatch, server=True) == cold
+    dead = javac_server._all[0]
+    dead.proc.kill()
+    dead.proc.wait()
+    # the compile that meets the dead server falls back to a javac process; the next starts anew
+    assert _errors(BAD, monkeypatch, server=True) == cold
+    assert dead not in javac_server._all
+    assert _errors(GOOD, monkeypatch, server=True) == ""
+    assert len(javac_server._all) == 1 and javac_server._all[0].proc.poll() is None
+
+
+def test_concurrent_compiles_each_get_their_own_answer(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("BIOCODER_JAVAC_SERVER", "1")
+    sources = {i: BAD.replace("helper(x)", f"helper{i}(x)") for i in range(6)}
+    got: dict[int, str] = {}
+
+    def work(i: int) -> None:
+        got[i] = java_stubs.compile_errors(sources[i], [])
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in sources]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for i in sources:
+        assert f"symbol:   method helper{i}(int)" in got[i]
+        assert all(f"helper{j}(" not in got[i] for j in sources if j != i)
+    assert 1 <= len(javac_server._all) <= len(sources)
