@@ -49,7 +49,9 @@ def test_a_predicate_parameter_is_a_function_that_keeps_some_elements(tmp_path: 
     assert "_bcPred(" in ctx and "static <T> java.util.function.Predicate<T> _bcPred" in ctx
     outs = _outputs(tmp_path, KEPT, "countKept", ctx)
     assert len({o for o in outs}) > 1, outs  # what it keeps varies between cases
-    assert _told_apart(tmp_path, KEPT, KEPT.replace("if (keep.test(x))", "if (!keep.test(x))"), "countKept", ctx)
+    assert _told_apart(
+        tmp_path, KEPT, KEPT.replace("if (keep.test(x))", "if (!keep.test(x))"), "countKept", ctx
+    )
     # the same elements asked in the other order, or asked twice: the same answers
     backwards = KEPT.replace(
         "for (String x : xs) {", "for (int i = xs.size() - 1; i >= 0; i--) {\n        String x = xs.get(i);"
@@ -278,7 +280,9 @@ def test_an_inner_class_of_the_golden_is_built_through_an_instance_and_its_priva
     assert reason is None and cands, reason
     ctx = cands[0][2]
     assert "new Main().new Kmer(" in ctx and "private long count" not in ctx
-    assert _told_apart(tmp_path, golden, golden.replace("(int) m.count * k", "(int) m.count + k"), "total", ctx)
+    assert _told_apart(
+        tmp_path, golden, golden.replace("(int) m.count * k", "(int) m.count + k"), "total", ctx
+    )
 
 
 def test_a_stub_method_whose_result_is_a_string_buffer_returns_one(tmp_path: Path):
