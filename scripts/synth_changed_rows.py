@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 _RENDER = r"""
 import hashlib, json, sys
 from biocoder_dataset.configs import load_problems
-from biocoder_metric.synth import python_harness
+from biocoder_metric.synth import java_harness, python_harness
 from biocoder_metric.synth.pipeline import SynthOptions, candidates, sibling_index
 
 config, source_dir, mode, ids_in, out = sys.argv[1:6]
@@ -49,7 +49,8 @@ digests = {}
 for r in alone:
     try:
         got, reason, _ = candidates(r, opts, index.get((r.get("repository") or "", r.get("file_path") or "")), None)
-        text = json.dumps([[label, plan, ctx.replace(python_harness.PRELUDE, "")] for label, plan, ctx in got] + [reason])
+        shared = (python_harness.PRELUDE, java_harness.HELPERS)  # what every row's harness holds
+        text = json.dumps([[label, plan, ctx.replace(shared[0], "").replace(shared[1], "")] for label, plan, ctx in got] + [reason])
     except Exception as exc:
         text = "error: " + type(exc).__name__ + ": " + str(exc)
     digests[r["task_id"]] = hashlib.sha256(text.encode()).hexdigest()

@@ -342,3 +342,19 @@ def test_a_file_input_stream_reads_a_file_the_harness_writes(tmp_path: Path):
     ctx = harness_for(LINES, "countLines")
     assert "_bcFileIn(_r)" in ctx and "static java.io.FileInputStream _bcFileIn" in ctx
     assert _told_apart(tmp_path, LINES, LINES.replace("int n = 0;", "int n = 1;"), "countLines", ctx)
+
+
+def test_a_function_value_shows_the_same_on_every_run(tmp_path: Path):
+    """A function value handed to a stub is shown in the stub's call line; a lambda's class name
+    holds an address that differs between JVM runs, so it is shown as ``<function>``."""
+    golden = """public static boolean allMatch(final int[] array, final IntPredicate pred) {
+    Checks.nonNull(pred, "predicate may not be null");
+    for (final int x : array) {
+        if (!pred.test(x)) return false;
+    }
+    return true;
+}"""
+    ctx = harness_for(golden, "allMatch")
+    first, second = (run_java(tmp_path, golden, "allMatch", ctx, seed=1) for _ in range(2))
+    assert "<function>" in first and "$$Lambda" not in first
+    assert first == second

@@ -103,6 +103,9 @@ HELPERS = (
             for (Object e : (java.lang.Iterable<?>) o) items.add(_bcShow(e));
             return "[" + String.join(", ", items) + "]";
         }
+        // a lambda (a function value handed in, a callback passed to a stub): its class name
+        // holds an address that differs between runs
+        if (o.getClass().isSynthetic() || o.getClass().getName().contains("$$Lambda")) return "<function>";
         try {  // an object without its own toString: its fields (a project's own record types)
             if (o.getClass().getMethod("toString").getDeclaringClass() == Object.class
                     && !o.getClass().getName().startsWith("java")) {
