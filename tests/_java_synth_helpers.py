@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 from biocoder_metric.execution import harness
+from biocoder_metric.synth import javac_server
 from biocoder_metric.synth.pipeline import SynthOptions, candidates
 
 
@@ -29,11 +30,10 @@ def run_java(
     out = Path(tempfile.mkdtemp(prefix=f"s{seed}_", dir=tmp_path))  # one test may run several
     (out / "Main.java").write_text(prog)
     cp = ":".join(classpath or [])
-    done = subprocess.run(
-        ["javac", *(["-cp", cp] if cp else []), "-d", str(out), str(out / "Main.java")],
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-2000:]
+    # a warm javac (the one harness construction uses; tests/test_javac_server.py checks it answers
+    # as a javac process does)
+    rc, errors = javac_server.javac([*(["-cp", cp] if cp else []), "-d", str(out), str(out / "Main.java")])
+    assert rc == 0, errors[-2000:]
     run_cp = ":".join([str(out), *(classpath or [])])
     # run in its own folder: a harness writes its input files (``_bc_dir_0``) where it runs
     ran = subprocess.run(

@@ -86,3 +86,18 @@ def test_concurrent_compiles_each_get_their_own_answer(monkeypatch: pytest.Monke
         assert f"symbol:   method helper{i}(int)" in got[i]
         assert all(f"helper{j}(" not in got[i] for j in sources if j != i)
     assert 1 <= len(javac_server._all) <= len(sources)
+
+
+def test_javac_compiles_to_the_folder_asked_either_way(monkeypatch: pytest.MonkeyPatch, tmp_path):
+    """``javac_server.javac`` (what the Java tests compile their harnesses with): the class file
+    lands where ``-d`` says, and a failing compile's errors come back, warm or as a process."""
+    for server in (False, True):
+        monkeypatch.setenv("BIOCODER_JAVAC_SERVER", "1" if server else "0")
+        out = tmp_path / f"out-{server}"
+        (tmp_path / "Main.java").write_text(GOOD)
+        rc, text = javac_server.javac(["-d", str(out), str(tmp_path / "Main.java")])
+        assert rc == 0 and (out / "Main.class").is_file(), text
+        (tmp_path / "Main.java").write_text(BAD)
+        rc, text = javac_server.javac(["-d", str(out), str(tmp_path / "Main.java")])
+        assert rc != 0 and "cannot find symbol" in text
+    assert len(javac_server._all) == 1

@@ -17,7 +17,7 @@ import pytest
 from _synth_helpers import run_context
 
 from biocoder_metric.execution.harness import INSERT_MARKER
-from biocoder_metric.synth import pipeline, python_harness, python_inputs, python_stubs
+from biocoder_metric.synth import javac_server, pipeline, python_harness, python_inputs, python_stubs
 
 
 def _context(golden: str, name: str, plan: int = 0) -> tuple[str, dict[str, str]]:
@@ -70,7 +70,8 @@ def _run_java(ctx: str, code: str, cwd: Path, seeds: range = range(4)) -> list[s
         d.mkdir(exist_ok=True)
         prog = ctx.replace(INSERT_MARKER, code).replace(python_harness.SEED_PLACEHOLDER, str(seed))
         (d / "Main.java").write_text(prog)
-        subprocess.run(["javac", "Main.java"], cwd=d, check=True, capture_output=True, timeout=120)
+        rc, errors = javac_server.javac([str(d / "Main.java")])  # warm (tests/test_javac_server.py)
+        assert rc == 0, errors[-2000:]
         done = subprocess.run(["java", "Main"], cwd=d, check=True, capture_output=True, text=True, timeout=60)
         got.append(done.stdout)
     return got

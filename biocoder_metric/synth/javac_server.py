@@ -155,6 +155,22 @@ def compile_java(args: list[str]) -> tuple[int, str] | None:
     return result
 
 
+def javac(args: list[str], timeout: float = TIMEOUT_S) -> tuple[int, str]:
+    """``javac ARGS``: (exit code, what it printed), on a warm server when one can run, else as a
+    process (paths in ``args`` are absolute or relative to this process's folder)."""
+    served = compile_java(args)
+    if served is not None:
+        return served
+    exe = shutil.which("javac")
+    if exe is None:
+        return 2, "javac is not installed"
+    try:
+        done = subprocess.run([exe, *args], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return 1, "javac timed out"
+    return done.returncode, done.stderr or done.stdout
+
+
 def _retire(server: _Server) -> None:
     server.close()
     with _lock:
