@@ -30,9 +30,10 @@ from typing import Any
 
 
 def _build(row: dict[str, Any], server: bool) -> tuple[float, Any]:
+    from biocoder_dataset import settings
     from biocoder_metric.synth.pipeline import SynthOptions, candidates
 
-    os.environ["BIOCODER_JAVAC_SERVER"] = "1" if server else "0"
+    os.environ[settings.ENV_JAVAC_SERVER] = "1" if server else "0"
     start = time.perf_counter()
     cands, reason, origin = candidates(dict(row, context=None), SynthOptions(), [])
     took = time.perf_counter() - start

@@ -93,6 +93,7 @@ ENV_SYNTH_HARNESSES = "BIOCODER_SYNTH_HARNESSES"
 ENV_SERVER_URL = "BIOCODER_SERVER_URL"
 ENV_SERVER_TOKEN = "BIOCODER_SERVER_TOKEN"
 ENV_CONFIG = "BIOCODER_CONFIG"
+ENV_JAVAC_SERVER = "BIOCODER_JAVAC_SERVER"
 
 #: The documented table (docs/ARCHITECTURE.md "Settings"); ``tests/test_settings.py`` checks
 #: that the docs show exactly these and that no other module spells a ``BIOCODER_*`` name.
@@ -126,6 +127,11 @@ ENV_VARS: tuple[EnvVar, ...] = (
     EnvVar(ENV_ALLOW_PARTIAL, "`0`", "lm-eval: `1` scores the other tasks when goldens fail here"),
     EnvVar(
         ENV_SYNTH_HARNESSES, "`1`", "`0`: load golden-only rows without the shipped synthesised harnesses"
+    ),
+    EnvVar(
+        ENV_JAVAC_SERVER,
+        "`1`",
+        "`0`: Java harness synthesis compiles with a `javac` process each time instead of warm javac servers",
     ),
     # Read by the scripts, the Slurm template and the tests, not by the packages (listed so the
     # table is complete; tests/test_settings.py checks that no BIOCODER_* name is undocumented).

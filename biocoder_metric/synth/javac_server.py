@@ -16,19 +16,20 @@ javac's command-line messages (``-Xmaxerrs 200``, the platform encoding), so it 
 javac's command line. Only the host's harness *construction* uses it: the golden and the candidates are still
 compiled inside the sandbox by the language runner. A server that fails (it died, it did not
 answer in time) is dropped and that compile falls back to a ``javac`` process, so a broken
-server changes timing, never a result. ``BIOCODER_JAVAC_SERVER=0`` turns it off.
+server changes timing, never a result. Setting ``settings.ENV_JAVAC_SERVER`` to ``0`` turns it off.
 """
 
 from __future__ import annotations
 
 import atexit
-import os
 import secrets
 import shutil
 import subprocess
 import tempfile
 import threading
 from pathlib import Path
+
+from biocoder_dataset import settings
 
 #: Compiles a server runs before it is replaced (javac's in-process state is rebuilt per compile,
 #: but a long-lived JVM's heap is not worth trusting forever).
@@ -124,9 +125,8 @@ _all: list[_Server] = []
 
 
 def enabled() -> bool:
-    return os.environ.get("BIOCODER_JAVAC_SERVER", "1") not in ("0", "false", "no") and bool(
-        shutil.which("java")
-    )
+    """Whether compiles go to warm servers (``settings.ENV_JAVAC_SERVER``, on by default; a JVM is needed)."""
+    return settings.env_flag(settings.ENV_JAVAC_SERVER, True) and bool(shutil.which("java"))
 
 
 def compile_java(args: list[str]) -> tuple[int, str] | None:
