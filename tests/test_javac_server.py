@@ -101,3 +101,24 @@ def test_javac_compiles_to_the_folder_asked_either_way(monkeypatch: pytest.Monke
         rc, text = javac_server.javac(["-d", str(out), str(tmp_path / "Main.java")])
         assert rc != 0 and "cannot find symbol" in text
     assert len(javac_server._all) == 1
+
+
+def test_a_forked_child_starts_its_own_server(monkeypatch: pytest.MonkeyPatch):
+    """A process forked after a server started (a worker pool) must not talk over the parent's
+    pipes: the child starts its own, and the parent's keeps answering the parent."""
+    import os
+
+    cold = _errors(BAD, monkeypatch, server=False)
+    assert _errors(BAD, monkeypatch, server=True) == cold
+    parent = javac_server._all[0]
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: compile, report whether it used its own server, and leave at once
+        ok = _errors(BAD, monkeypatch, server=True) == cold and parent not in javac_server._all
+        os.write(write, b"1" if ok else b"0")
+        for s in javac_server._all:
+            s.close()
+        os._exit(0)
+    os.waitpid(pid, 0)
+    assert os.read(read, 1) == b"1"
+    assert _errors(BAD, monkeypatch, server=True) == cold and javac_server._all == [parent]

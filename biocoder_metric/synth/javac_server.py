@@ -22,6 +22,7 @@ server changes timing, never a result. Setting ``settings.ENV_JAVAC_SERVER`` to 
 from __future__ import annotations
 
 import atexit
+import os
 import secrets
 import shutil
 import subprocess
@@ -82,6 +83,7 @@ class _Server:
             stderr=subprocess.DEVNULL,
         )
         self.compiles = 0
+        self.owner = os.getpid()  # a forked child must not share the parent's pipes
 
     def compile(self, args: list[str]) -> tuple[int, str]:
         """(javac's exit code, what it printed) for ``args``; raises OSError when the server fails."""
@@ -136,6 +138,9 @@ def compile_java(args: list[str]) -> tuple[int, str] | None:
     if not enabled() or java is None:
         return None
     with _lock:
+        if any(s.owner != os.getpid() for s in _all):  # forked: the parent's servers are the parent's
+            _idle.clear()
+            _all.clear()
         server = _idle.pop() if _idle else None
     try:
         if server is None:
@@ -182,7 +187,7 @@ def _retire(server: _Server) -> None:
 def shutdown() -> None:
     """Stop every server (at exit; tests may call it to start afresh)."""
     with _lock:
-        servers = list(_all)
+        servers = [s for s in _all if s.owner == os.getpid()]  # a forked child leaves its parent's alone
         _all.clear()
         _idle.clear()
     for s in servers:
