@@ -738,9 +738,61 @@ def _bc_diag(e):
             for k, v in list(vars(f.f_locals["self"]).items())[:60]:
                 types["self." + k] = type(v).__name__
         code = f.f_code
-        sys.stderr.write("bc-diag " + repr((type(e).__name__, code.co_name, tb.tb_lineno - code.co_firstlineno, str(e)[:300], types)) + "\n")
+        sys.stderr.write("bc-diag " + repr((type(e).__name__, code.co_name, tb.tb_lineno - code.co_firstlineno, str(e)[:300], types, _bc_origins(e, tb))) + "\n")
     except BaseException:
         pass
+
+
+def _bc_origins(e, tb):
+    # Which generated value the failure is about, wherever it raised (a helper the golden
+    # called, a method of one of its values): the innermost frame holding a value of a type the
+    # message names that is, by identity, an argument, a self attribute, a stub's result, or
+    # an element of one. [(slot name, element?, type name)], nearest the failure first.
+    out = []
+    try:
+        named = set(_bc_re.findall(r"'(\w+)'", str(e)))
+        if not named:
+            return out
+        made = {}
+
+        def note(name, v, element=False):
+            made.setdefault(id(v), []).append((name, element, v))
+            if not element and isinstance(v, (list, tuple)):
+                for x in list(v)[:200]:
+                    made.setdefault(id(x), []).append((name, True, x))
+
+        given = e.__traceback__.tb_frame.f_locals
+        passed = [v for k, v in given.items() if _bc_re.match(r"_bc_a\d+$", k)]
+        passed += list((given.get("_bc_kw") or {}).values())
+        f, code = tb.tb_frame, tb.tb_frame.f_code
+        for p in code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]:
+            v = f.f_locals.get(p, _bc_origins)
+            if p == "self" and hasattr(v, "__dict__"):
+                for k, a in list(vars(v).items())[:60]:
+                    note("self." + k, a)
+            elif any(v is x for x in passed):
+                note(p, v)
+        for slot, v in (globals().get("_bc_stub_case") or {}).get("made", {}).values():
+            note(slot, v)
+        frames = []
+        while tb is not None:
+            frames.append(tb.tb_frame)
+            tb = tb.tb_next
+        for fr in reversed(frames):
+            values = list(fr.f_locals.values())[:60]
+            if "self" in fr.f_locals and hasattr(fr.f_locals["self"], "__dict__"):
+                values += list(vars(fr.f_locals["self"]).values())[:60]
+            for v in values:
+                if type(v).__name__ not in named:
+                    continue
+                for name, element, x in made.get(id(v), ()):
+                    if x is v and (name, element, type(v).__name__) not in out:
+                        out.append((name, element, type(v).__name__))
+            if out or fr.f_code.co_name.startswith("_bc_"):
+                break
+    except BaseException:
+        pass
+    return out[:6]
 
 
 def _bc_print_files():

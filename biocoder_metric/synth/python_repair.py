@@ -53,6 +53,7 @@ from biocoder_metric.synth.python_inputs import (
     _SERIES_ATTRS,
     _SET_METHODS,
     _STR_METHODS,
+    TEXT_LINES,
     _derived_names,
     constructor_kind,
     key_kinds,
@@ -82,6 +83,9 @@ _NUMBER_TYPES = frozenset({"int", "float", "bool", "int64", "float64", "int32", 
 Slot = tuple[str, int]
 #: A table for a pandas-only method (``data.idxmax(axis=1)``): a Series or, as often, a DataFrame.
 _FRAME = "frame:['a', 'b', 'c']"
+#: Methods of a file read from (``stream.readline()``), and the open text file they ask for.
+_READ_METHODS = frozenset({"readline", "readlines", "read", "tell", "seek"})
+_READ_HANDLE = "handle:" + repr(TEXT_LINES)
 #: Methods of a file written to (``out.write(line)``): the value is an open text file.
 _WRITE_METHODS = frozenset({"write", "writelines", "flush"})
 
@@ -95,6 +99,9 @@ class Diag:
     offset: int  # the failing line, counted from the function's first line
     message: str
     types: dict[str, str]  # local (or ``self.attr``) -> type name of its value there
+    #: the generated values the failure is about, by identity, wherever it raised (``_bc_origins``):
+    #: (slot name: a parameter, ``self.attr`` or a stub's label; an element of it?; type name)
+    origins: tuple[tuple[str, bool, str], ...] = ()
 
     @property
     def signature(self) -> tuple[str, str, int, str]:
@@ -109,10 +116,11 @@ def diags(outputs: Sequence[str | None]) -> list[Diag]:
             if not line.startswith(DIAG_PREFIX):
                 continue
             try:
-                exc, func, offset, message, types = pyast.literal_eval(line[len(DIAG_PREFIX) :])
+                exc, func, offset, message, types, *rest = pyast.literal_eval(line[len(DIAG_PREFIX) :])
+                origins = tuple((str(n), bool(e), str(t)) for n, e, t in (rest[0] if rest else ()))
             except (ValueError, SyntaxError, TypeError):
                 continue
-            out.append(Diag(str(exc), str(func), int(offset), str(message), dict(types)))
+            out.append(Diag(str(exc), str(func), int(offset), str(message), dict(types), origins))
     return out
 
 
@@ -309,6 +317,7 @@ def blame(subject: Subject, plan: Plan, d: Diag) -> list[Blame]:
         for i, (p, _) in enumerate(plan.construct):
             if p.name in d.types:
                 found.append(Blame(("ctor", i), p.name, False, d.types.get(p.name)))
+    found = _origin_blames(plan, slots, d) + found
     if d.exc == "KeyError":  # the message is the key: the value looked up in is a mapping
         wanted = {"dict", "DataFrame", "Series", "defaultdict", "OrderedDict", "Counter"}
     if wanted:
@@ -321,6 +330,42 @@ def blame(subject: Subject, plan: Plan, d: Diag) -> list[Blame]:
         if b.slot not in seen:
             seen.add(b.slot)
             out.append(b)
+    return out
+
+
+def called_attributes(func: ast.AST) -> set[str]:
+    """Attribute names the function calls as methods (``x.is_leaf()``), on whatever receiver."""
+    return {
+        n.func.attr for n in ast.walk(func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+    }
+
+
+def unpacked_width(func: ast.AST, name: str) -> int | None:
+    """``a, b = name(...)`` in the function: the call's result is unpacked into that many names."""
+    for n in ast.walk(func):
+        if (
+            isinstance(n, ast.Assign)
+            and len(n.targets) == 1
+            and isinstance(n.targets[0], ast.Tuple)
+            and not any(isinstance(e, ast.Starred) for e in n.targets[0].elts)
+            and isinstance(n.value, ast.Call)
+            and ast.unparse(n.value.func) == name
+        ):
+            return len(n.targets[0].elts)
+    return None
+
+
+def _origin_blames(plan: Plan, slots: dict[str, Slot], d: Diag) -> list[Blame]:
+    """The slots whose generated value the failure is about, by identity (``Diag.origins``):
+    exact where the names on the golden's line are not, e.g. a stub's result that a helper the
+    golden calls fails on (``stream = setup(path); return read_header(stream)``)."""
+    labels = {label: ("stub", i) for i, (label, _) in enumerate(plan.stubs)}
+    local_of = {slot: name for name, slot in slots.items()}
+    out = []
+    for name, element, type_name in d.origins:
+        slot = slots.get(name) or labels.get(name)
+        if slot is not None:
+            out.append(Blame(slot, local_of.get(slot, name), element, type_name))
     return out
 
 
@@ -445,8 +490,17 @@ def _asked(
         if simple is not None:
             return simple
         fields = list(dict.fromkeys([*held, *sub_attributes(func, local), attr]))[:12]
-        by_name = {f: held.get(f) or _field_kind(f) for f in fields}
-        return ["obj:" + repr(by_name), "obj:" + repr({f: held.get(f, "int_small") for f in fields})]
+        # an attribute the code calls (``node.is_leaf()``, wherever the node came from) is a method
+        methods = called_attributes(func)
+
+        def field(f: str, kind: str) -> str:
+            return held.get(f) or ("stub:" + kind if f in methods else kind)
+
+        by_name = {f: field(f, _field_kind(f)) for f in fields}
+        objects = ["obj:" + repr(by_name), "obj:" + repr({f: field(f, "int_small") for f in fields})]
+        if attr in _READ_METHODS:  # ``stream.readline()``: an open file read from, or an object
+            return [_READ_HANDLE, *objects]
+        return objects
     if exc == "KeyError":
         try:
             key = pyast.literal_eval(msg)
@@ -495,6 +549,9 @@ def _asked(
                 return []
             if b.type in ("list", "tuple") and "str" in types:
                 return ["str_word", "str_path"]  # ``prefix + '.bim'`` on a list: the text it extends
+            if b.type in ("list", "tuple") and re.search(r"for (\*\*|//|[-/*%]):", msg):
+                # ``(a - b) / n`` on sequences: arithmetic element by element, arrays
+                return ["ndarray1", *_NUMBERS]
             return list(_NUMBERS)
         return []
     if exc == "ValueError":
@@ -586,7 +643,12 @@ def repairs(
             current.replace("list:", ":", 1).replace("dict:", "dictkeys:", 1).replace("tuple:", "fixed:", 1)
         )
     asked = message_kinds(subject, d, b, stmt, held)
-    if b.element:
+    width = unpacked_width(subject.func, b.local) if b.element and b.slot[0] == "stub" else None
+    if width:
+        # ``x, y = helper(h)`` and then ``x[::-1]``: the helper returns ``width`` values, each of
+        # the kind the failure asks for (not a list of them)
+        asked = [f"fixed:{[k] * width!r}" for k in asked if k and not k.startswith("fixed:")]
+    elif b.element:
         asked = [k for k in (as_elements(k) for k in asked) if k]
         if d.exc in ("TypeError", "ValueError") and re.search(r"unpack", d.message):
             asked = [*_tuples("tuplelist:", _unpack_width(stmt, d.message) or 2), *asked]

@@ -494,7 +494,7 @@ def _bc_callable(seed, make):
 
 #: Harness helpers for stubbed names (only in harnesses that have them: the others keep their text).
 PRELUDE = r'''
-_bc_stub_case = {"seed": None, "make": {}}
+_bc_stub_case = {"seed": None, "make": {}, "made": {}}
 
 
 def _bc_stub(slot, args=(), kwargs=None):
@@ -514,7 +514,10 @@ def _bc_stub(slot, args=(), kwargs=None):
                 return f(*rest[:most])  # what it raises is the helper's outcome too
             break
     key = "%s|%s|%s|%s" % (_bc_stub_case["seed"], slot, _bc_stub_key(list(args)), _bc_stub_key(kwargs or {}))
-    return make(_bc_random.Random(key))
+    v = make(_bc_random.Random(key))
+    if len(_bc_stub_case["made"]) < 500:  # for _bc_diag: which stub made a value the code failed on
+        _bc_stub_case["made"][id(v)] = (slot, v)
+    return v
 '''
 
 
