@@ -79,6 +79,7 @@ FULL = {
     "test_synth_java.py",
     "test_synth_formats.py",
     "test_python_repair.py",
+    "test_python_origins.py",
     "test_synth_python.py",
     "test_python_search.py",
     "test_build_prompts.py",

@@ -745,9 +745,9 @@ def _bc_diag(e):
 
 def _bc_origins(e, tb):
     # Which generated value the failure is about, wherever it raised (a helper the golden
-    # called, a method of one of its values): the innermost frame holding a value of a type the
-    # message names that is, by identity, an argument, a self attribute, a stub's result, or
-    # an element of one. [(slot name, element?, type name)], nearest the failure first.
+    # called, a method of one of its values): a local of the frame that raised, of a type the
+    # message names, that is by identity an argument, a self attribute, a stub's result, or an
+    # element of one. [(slot name, element?, type name)].
     out = []
     try:
         named = set(_bc_re.findall(r"'(\w+)'", str(e)))
@@ -774,22 +774,20 @@ def _bc_origins(e, tb):
                 note(p, v)
         for slot, v in (globals().get("_bc_stub_case") or {}).get("made", {}).values():
             note(slot, v)
-        frames = []
-        while tb is not None:
-            frames.append(tb.tb_frame)
+        while tb.tb_next is not None:
             tb = tb.tb_next
-        for fr in reversed(frames):
-            values = list(fr.f_locals.values())[:60]
-            if "self" in fr.f_locals and hasattr(fr.f_locals["self"], "__dict__"):
-                values += list(vars(fr.f_locals["self"]).values())[:60]
-            for v in values:
-                if type(v).__name__ not in named:
-                    continue
-                for name, element, x in made.get(id(v), ()):
-                    if x is v and (name, element, type(v).__name__) not in out:
-                        out.append((name, element, type(v).__name__))
-            if out or fr.f_code.co_name.startswith("_bc_"):
-                break
+        fr = tb.tb_frame  # where it raised: the value it failed on is one of the locals there
+        if fr.f_code.co_name.startswith("_bc_"):
+            return out
+        values = list(fr.f_locals.values())[:60]
+        if "self" in fr.f_locals and hasattr(fr.f_locals["self"], "__dict__"):
+            values += list(vars(fr.f_locals["self"]).values())[:60]
+        for v in values:
+            if type(v).__name__ not in named:
+                continue
+            for name, element, x in made.get(id(v), ()):
+                if x is v and (name, element, type(v).__name__) not in out:
+                    out.append((name, element, type(v).__name__))
     except BaseException:
         pass
     return out[:6]

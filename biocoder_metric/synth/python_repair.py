@@ -210,6 +210,7 @@ class Blame:
     local: str  # the name on the line: the parameter itself, or a local derived from it
     element: bool  # the local is an element the code iterates the parameter for
     type: str | None  # the local's type where the call failed
+    exact: bool = False  # named by identity (``Diag.origins``), not through the names on the line
 
 
 def slot_names(subject: Subject, plan: Plan) -> dict[str, Slot]:
@@ -365,7 +366,7 @@ def _origin_blames(plan: Plan, slots: dict[str, Slot], d: Diag) -> list[Blame]:
     for name, element, type_name in d.origins:
         slot = slots.get(name) or labels.get(name)
         if slot is not None:
-            out.append(Blame(slot, local_of.get(slot, name), element, type_name))
+            out.append(Blame(slot, local_of.get(slot, name), element, type_name, exact=True))
     return out
 
 
@@ -911,6 +912,8 @@ def repair(
         # ints): one repair at a time leaves the same failure on the next, so also all at once
         named = message_types(d.message)
         joint = [b.slot for b in blamed if b.type in named and not b.element]
+        if any(b.exact for b in blamed):  # the failing value is known: only such values fail alike
+            joint = [b.slot for b in blamed if b.exact and b.type in named and not b.element]
         if len(joint) >= 2:
             for n in range(JOINT):
                 change = {slot: options[slot][n] for slot in joint if len(options[slot]) > n}
