@@ -48,6 +48,18 @@ def widest(intervals, pad):
     return best
 '''
 
+GROUPS = '''def _tags(group):
+    return [m.tag for m in group.members]
+
+
+def all_tags(groups):
+    """The tags of every member of every group."""
+    out = []
+    for g in groups:
+        out.extend(_tags(g))
+    return out
+'''
+
 REBOUND = '''def _head(text):
     return text.decode("ascii")
 
@@ -98,7 +110,7 @@ def test_a_stub_result_a_helper_fails_on_is_named_as_the_origin(sandbox):
     plan = _stub_plan(subject, {"path": "path_text"}, [("open_stream()", "int_small")])
     found = _diags(HEADER, "header_name", plan)
     assert found and all(d.exc == "AttributeError" for d in found)
-    assert all(("open_stream()", False, "int") in d.origins for d in found)
+    assert all(("open_stream()", (), "int") in d.origins for d in found)
     blamed = python_repair.blame(subject, plan, found[0])
     assert blamed[0].slot == ("stub", 0)
     kinds = python_repair.repairs(subject, plan, found[0], blamed[0], "int_small")
@@ -135,7 +147,7 @@ def test_an_element_of_a_parameter_failing_in_a_helper_is_named_as_an_element(sa
     plan = _stub_plan(subject, {"intervals": "list_int", "pad": "int_small"}, [])
     found = [d for d in _diags(WIDTHS, "widest", plan) if d.exc == "AttributeError"]
     assert found
-    assert all(o[:2] == ("intervals", True) for d in found for o in d.origins) and all(
+    assert all(o[:2] == ("intervals", (("elem",),)) for d in found for o in d.origins) and all(
         d.origins for d in found
     )
     b = python_repair.blame(subject, plan, found[0])[0]
@@ -183,7 +195,7 @@ def test_a_stub_result_unpacked_into_names_is_repaired_into_that_many_values(san
     subject, sl = _subject(SCANS, "rescaled")
     plan = _stub_plan(subject, {"h": "list_int"}, [("scan_both()", "tuple_int")])
     found = [d for d in _diags(SCANS, "rescaled", plan) if "subscriptable" in d.message]
-    assert found and ("scan_both()", True, "int") in found[0].origins
+    assert found and ("scan_both()", (("index", 1),), "int") in found[0].origins
     b = python_repair.blame(subject, plan, found[0])[0]
     kinds = python_repair.repairs(subject, plan, found[0], b, "tuple_int")
     assert kinds[0] == "fixed:['list_int', 'list_int']"
@@ -193,9 +205,40 @@ def test_a_stub_result_unpacked_into_names_is_repaired_into_that_many_values(san
         4,
         "unsupported operand type(s) for /: 'list' and 'list'",
         {"fwd": "list", "rev": "list"},
-        (("scan_both()", True, "list"),),
+        (("scan_both()", (("index", 1),), "list"),),
     )
     b = python_repair.blame(subject, plan, d)[0]
     assert b.slot == ("stub", 0) and b.element
     kinds = python_repair.repairs(subject, plan, d, b, "fixed:['list_int', 'list_int']")
     assert kinds[0] == "fixed:['ndarray1', 'ndarray1']"
+
+
+@pytest.mark.bwrap
+def test_a_value_deep_inside_a_parameter_is_repaired_at_its_path(sandbox):
+    """``m.tag`` fails in a comprehension of a helper, on an int two levels inside the
+    parameter (an element of a group's ``members``): the origin is that path, and the repair
+    rewrites the kind there, keeping the rest."""
+    subject, sl = _subject(GROUPS, "all_tags")
+    base = _stub_plan(subject, {"groups": "objlist:{'members': 'list_int'}"}, [])
+    found = [d for d in _diags(GROUPS, "all_tags", base) if d.exc == "AttributeError"]
+    assert found
+    assert all(("groups", (("elem",), ("attr", "members"), ("elem",)), "int") in d.origins for d in found)
+    probe = make_probe(sandbox, _row("all_tags", GROUPS), SynthOptions(sandbox="bwrap"))
+    out = python_search._outputs(subject, sl, [base], probe)[0]
+    got = python_repair.repair(
+        subject,
+        base,
+        out,
+        run=lambda ps: python_search._outputs(subject, sl, ps, probe),
+        value=lambda o: python_search.score(o).value,
+        variant=python_search._variant,
+        current_kind=python_search.base_kind_of,
+        label="repaired",
+    )
+    assert got is not None
+    plan, outs, _ = got
+    assert python_search.score(outs).returned == len(outs)
+    groups = dict((p.name, k) for p, k in plan.args)["groups"]
+    assert groups.startswith("objlist:")
+    members = ast.literal_eval(groups[len("objlist:") :])["members"]
+    assert members.startswith("objlist:") and "tag" in members

@@ -145,8 +145,23 @@ def _bc_axes(_r, a, axes):
 class _bc_ns:
     """A plain object with the attributes the function reads (``self.size_range.min``)."""
 
+    _bc_hashes = {}  # id -> (object, hash), kept out of the object: the code may list its fields
+
     def __init__(self, **kw):
         self.__dict__.update(kw)
+
+    def __hash__(self):
+        # a set of drawn objects iterates in the same order on every run, and for every program
+        # (golden or candidate) that builds the same objects, however many times it asks a stub:
+        # a stable hash of the fields when first hashed (not the address, not str's seeded hash)
+        got = _bc_ns._bc_hashes.get(id(self))
+        if got is None or got[0] is not self:
+            try:
+                h = __import__("zlib").crc32(_bc_stub_key(self).encode("utf-8", "replace"))
+            except Exception:
+                h = 0
+            got = _bc_ns._bc_hashes[id(self)] = (self, h)
+        return got[1]
 
     def __getitem__(self, key):  # a record read by key too (``feature['Name']``): its items
         items = self.__dict__.get("_bc_items")
@@ -746,20 +761,41 @@ def _bc_diag(e):
 def _bc_origins(e, tb):
     # Which generated value the failure is about, wherever it raised (a helper the golden
     # called, a method of one of its values): a local of the frame that raised, of a type the
-    # message names, that is by identity an argument, a self attribute, a stub's result, or an
-    # element of one. [(slot name, element?, type name)].
+    # message names, that is by identity an argument, a self attribute or a stub's result, or a
+    # value inside one (an element, a field, a key's value). [(slot name, path, type name)],
+    # the path in python_access's steps: ("elem",), ("index", i), ("attr", name), ("key", k).
     out = []
     try:
         named = set(_bc_re.findall(r"'(\w+)'", str(e)))
         if not named:
             return out
         made = {}
+        budget = [4000]
 
-        def note(name, v, element=False):
-            made.setdefault(id(v), []).append((name, element, v))
-            if not element and isinstance(v, (list, tuple)):
-                for x in list(v)[:200]:
-                    made.setdefault(id(x), []).append((name, True, x))
+        def note(name, v, path=()):
+            budget[0] -= 1
+            if budget[0] < 0:
+                return
+            made.setdefault(id(v), []).append((name, path, v))
+            if len(path) >= 6 or isinstance(v, (str, bytes, int, float)) or v is None:
+                return
+            if isinstance(v, list):
+                for x in v[:40]:
+                    note(name, x, path + (("elem",),))
+            elif isinstance(v, tuple):
+                for i, x in enumerate(v[:8]):
+                    note(name, x, path + (("index", i),))
+            elif isinstance(v, dict):
+                for k, x in list(v.items())[:30]:
+                    if isinstance(k, str):
+                        note(name, x, path + (("key", k),))
+            elif type(v).__name__ in ("_bc_ns", "_bc_fns"):
+                for k, x in list(vars(v).items())[:30]:
+                    if not k.startswith(("_bc_", "__")):
+                        note(name, x, path + (("attr", k),))
+            elif callable(v) and isinstance(getattr(v, "_bc_made", None), list):
+                for x in v._bc_made[:10]:  # what a drawn method returned (``_bc_callable``)
+                    note(name, x, path + (("call",),))
 
         given = e.__traceback__.tb_frame.f_locals
         passed = [v for k, v in given.items() if _bc_re.match(r"_bc_a\d+$", k)]
@@ -782,12 +818,22 @@ def _bc_origins(e, tb):
         values = list(fr.f_locals.values())[:60]
         if "self" in fr.f_locals and hasattr(fr.f_locals["self"], "__dict__"):
             values += list(vars(fr.f_locals["self"]).values())[:60]
+        reach = list(values)  # ``h.gene_ref.alternate_of().name``: reached from a local through
+        for _ in range(3):  # the fields and drawn methods of objects the harness built
+            nxt = []
+            for v in reach:
+                if type(v).__name__ in ("_bc_ns", "_bc_fns"):
+                    nxt += [x for k, x in list(vars(v).items())[:30] if not k.startswith(("_bc_", "__"))]
+                elif callable(v) and isinstance(getattr(v, "_bc_made", None), list):
+                    nxt += v._bc_made[:10]
+            values += nxt
+            reach = nxt
         for v in values:
             if type(v).__name__ not in named:
                 continue
-            for name, element, x in made.get(id(v), ()):
-                if x is v and (name, element, type(v).__name__) not in out:
-                    out.append((name, element, type(v).__name__))
+            for name, path, x in made.get(id(v), ()):
+                if x is v and (name, path, type(v).__name__) not in out:
+                    out.append((name, path, type(v).__name__))
     except BaseException:
         pass
     return out[:6]

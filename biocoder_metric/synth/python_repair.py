@@ -100,8 +100,9 @@ class Diag:
     message: str
     types: dict[str, str]  # local (or ``self.attr``) -> type name of its value there
     #: the generated values the failure is about, by identity, wherever it raised (``_bc_origins``):
-    #: (slot name: a parameter, ``self.attr`` or a stub's label; an element of it?; type name)
-    origins: tuple[tuple[str, bool, str], ...] = ()
+    #: (slot name: a parameter, ``self.attr`` or a stub's label; the access path to the value
+    #: inside the slot's, in :mod:`python_access`'s steps, ``()`` for the value itself; type name)
+    origins: tuple[tuple[str, tuple, str], ...] = ()
 
     @property
     def signature(self) -> tuple[str, str, int, str]:
@@ -117,7 +118,9 @@ def diags(outputs: Sequence[str | None]) -> list[Diag]:
                 continue
             try:
                 exc, func, offset, message, types, *rest = pyast.literal_eval(line[len(DIAG_PREFIX) :])
-                origins = tuple((str(n), bool(e), str(t)) for n, e, t in (rest[0] if rest else ()))
+                origins = tuple(
+                    (str(n), tuple(map(tuple, p)), str(t)) for n, p, t in (rest[0] if rest else ())
+                )
             except (ValueError, SyntaxError, TypeError):
                 continue
             out.append(Diag(str(exc), str(func), int(offset), str(message), dict(types), origins))
@@ -360,14 +363,45 @@ def _origin_blames(plan: Plan, slots: dict[str, Slot], d: Diag) -> list[Blame]:
     """The slots whose generated value the failure is about, by identity (``Diag.origins``):
     exact where the names on the golden's line are not, e.g. a stub's result that a helper the
     golden calls fails on (``stream = setup(path); return read_header(stream)``)."""
-    labels = {label: ("stub", i) for i, (label, _) in enumerate(plan.stubs)}
     local_of = {slot: name for name, slot in slots.items()}
     out = []
-    for name, element, type_name in d.origins:
-        slot = slots.get(name) or labels.get(name)
-        if slot is not None:
-            out.append(Blame(slot, local_of.get(slot, name), element, type_name, exact=True))
+    for name, path, type_name in d.origins:
+        slot = _origin_slot(plan, slots, name)
+        if slot is not None and (not path or _one_element(path)):
+            out.append(Blame(slot, local_of.get(slot, name), bool(path), type_name, exact=True))
     return out
+
+
+def _origin_slot(plan: Plan, slots: dict[str, Slot], name: str) -> Slot | None:
+    labels = {label: ("stub", i) for i, (label, _) in enumerate(plan.stubs)}
+    return slots.get(name) or labels.get(name)
+
+
+def _one_element(path: tuple) -> bool:
+    """One step down to an element: of a list (``("elem",)``) or a tuple (``("index", i)``)."""
+    return len(path) == 1 and path[0][0] in ("elem", "index")
+
+
+def origin_repairs(
+    subject: Subject, plan: Plan, d: Diag, current_kind: Callable[[Plan, Slot], str | None]
+) -> list[tuple[Slot, str]]:
+    """Repairs of a value deep inside a slot's (``clusters[i].hits[j]`` an int where the code reads
+    ``.gene_ref``), found by identity (``Diag.origins``) wherever the code reached it: the slot's
+    kind with the kind at that path replaced, as :func:`path_repairs` does for paths it can
+    read off the golden's failing line."""
+    slots = slot_names(subject, plan)
+    binds = bindings(subject.func, {n: s for n, s in slots.items() if s[0] in ("arg", "attr")})
+    out: list[tuple[Slot, str]] = []
+    for name, path, _ in d.origins:
+        slot = _origin_slot(plan, slots, name)
+        if slot is None or not path or _one_element(path) and path[0][0] == "elem":
+            continue
+        cur = current_kind(plan, slot)
+        for leaf in _leaf_kinds(d, None, kind_at(cur, path), subject.func, binds, (name, path)):
+            new = rewrite(cur, path, leaf)
+            if new is not None and new != cur and (slot, new) not in out:
+                out.append((slot, new))
+    return out[:PER_PATH]
 
 
 def _unpack_width(stmt: ast.AST | None, message: str) -> int | None:
@@ -721,8 +755,10 @@ def _leaf_kinds(
         read.setdefault(m.group(1), False)
         names = list(dict.fromkeys([*held, *(a for a in read if _method_kinds(a) is None)]))[:12]
 
+        methods = called_attributes(func)  # called somewhere, whatever the receiver: a method
+
         def field(name: str, fallback: str) -> str:
-            return held.get(name) or ("stub:int_small" if read.get(name) else fallback)
+            return held.get(name) or ("stub:int_small" if read.get(name) or name in methods else fallback)
 
         return [
             "obj:" + repr({f: field(f, _field_kind(f)) for f in names}),
@@ -903,7 +939,10 @@ def repair(
         for name, kind in missing_attribute(subject, cur, d):
             trials.append((("new attr", len(cur.attrs)), f"{name}={kind}"))
             plans.append(dataclasses.replace(cur, attrs=[*cur.attrs, (name, kind)], label=label))
-        for slot, k in path_repairs(subject, cur, d, current_kind):
+        for slot, k in [
+            *origin_repairs(subject, cur, d, current_kind),
+            *path_repairs(subject, cur, d, current_kind),
+        ]:
             trials.append((slot, k))
             plans.append(variant(cur, {slot: k}, label))
         blamed = blame(subject, cur, d)

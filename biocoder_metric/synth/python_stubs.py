@@ -488,7 +488,11 @@ def _bc_noted(label):
 def _bc_callable(seed, make):
     """A function whose value for given arguments is ``make(Random(seed, key of the arguments))``."""
     def _bc_fn(*a, **k):
-        return make(_bc_random.Random("%s|%s|%s" % (seed, _bc_stub_key(list(a)), _bc_stub_key(k))))
+        v = make(_bc_random.Random("%s|%s|%s" % (seed, _bc_stub_key(list(a)), _bc_stub_key(k))))
+        if len(_bc_fn._bc_made) < 50:  # for _bc_diag: a value the code failed on came from this call
+            _bc_fn._bc_made.append(v)
+        return v
+    _bc_fn._bc_made = []
     return _bc_fn
 '''
 
