@@ -4,7 +4,10 @@ Why: a round's rules change the harnesses of a few rows; re-synthesising those, 
 row again, is how a round ships, and a reviewer reruns this to get the same rows. Each checkout's
 own code renders every row's candidate harnesses from the golden alone (no plan search, nothing
 executed); a row is listed when a candidate's label, plan or harness (less that checkout's
-harness prelude, which every row shares) or the failure reason differs. The rows are those of the
+harness prelude, which every row shares, its Java helpers and its stub helpers, which every
+harness with stubs shares) or the failure reason differs. Rules that act only through the plan
+search (what the golden does on probe cases: python_search, python_repair) change no row here;
+a round of those ships by re-running the rows whose last failure they address. The rows are those of the
 ``--before`` checkout's state: without a harness (default), or with a synthesised one
 (``--shipped``).
 
@@ -30,7 +33,7 @@ REPO = Path(__file__).resolve().parents[1]
 _RENDER = r"""
 import hashlib, json, sys
 from biocoder_dataset.configs import load_problems
-from biocoder_metric.synth import java_harness, python_harness
+from biocoder_metric.synth import java_harness, python_harness, python_stubs
 from biocoder_metric.synth.pipeline import SynthOptions, candidates, sibling_index
 
 config, source_dir, mode, ids_in, out = sys.argv[1:6]
@@ -49,8 +52,11 @@ digests = {}
 for r in alone:
     try:
         got, reason, _ = candidates(r, opts, index.get((r.get("repository") or "", r.get("file_path") or "")), None)
-        shared = (python_harness.PRELUDE, java_harness.HELPERS)  # what every row's harness holds
-        text = json.dumps([[label, plan, ctx.replace(shared[0], "").replace(shared[1], "")] for label, plan, ctx in got] + [reason])
+        # what every row's harness holds, and what every harness with stubs holds
+        shared = (python_harness.PRELUDE, java_harness.HELPERS, python_stubs.PRELUDE)
+        for part in shared:
+            got = [(label, plan, ctx.replace(part, "")) for label, plan, ctx in got]
+        text = json.dumps([[label, plan, ctx] for label, plan, ctx in got] + [reason])
     except Exception as exc:
         text = "error: " + type(exc).__name__ + ": " + str(exc)
     digests[r["task_id"]] = hashlib.sha256(text.encode()).hexdigest()

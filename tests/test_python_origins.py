@@ -14,6 +14,7 @@ import ast
 import pytest
 import test_python_repair
 import test_python_search
+from _synth_helpers import run_context
 
 from biocoder_metric.synth import python_harness, python_repair, python_search
 from biocoder_metric.synth.pipeline import SynthOptions, make_probe
@@ -242,3 +243,49 @@ def test_a_value_deep_inside_a_parameter_is_repaired_at_its_path(sandbox):
     assert groups.startswith("objlist:")
     members = ast.literal_eval(groups[len("objlist:") :])["members"]
     assert members.startswith("objlist:") and "tag" in members
+
+
+DISTINCT = '''def distinct_names(path):
+    """Names of the distinct records a loader with no source reads, in the order a set holds them."""
+    recs = load_records(path)
+    return [r.name for r in set(recs)]
+'''
+
+#: The same function, asking the loader more often and allocating in between: same output.
+DISTINCT_REWRITE = '''def distinct_names(path):
+    """Names of the distinct records a loader with no source reads, in the order a set holds them."""
+    spare = [load_records(path) for _ in range(3)]
+    recs = load_records(path)
+    junk = [object() for _ in range(1000)]
+    return [r.name for r in set(recs)]
+'''
+
+
+def _distinct_context() -> str:
+    subject, sl = _subject(DISTINCT, "distinct_names")
+    plan = _stub_plan(
+        subject,
+        {"path": "path_text"},
+        [("load_records()", "objlist:{'name': 'str_word', 'size': 'int_small'}")],
+    )
+    return python_harness.render(subject, sl, plan)
+
+
+def test_a_set_of_drawn_objects_iterates_alike_in_every_process(monkeypatch):
+    """Drawn objects hash by their fields, not their address: a set of them iterates in the same
+    order in every run (round 34: such goldens were rejected as nondeterministic)."""
+    ctx = _distinct_context()
+    seeds = range(6)
+    runs = []
+    for hash_seed in ("1", "2", "3"):
+        monkeypatch.setenv("PYTHONHASHSEED", hash_seed)
+        runs.append(run_context(ctx, DISTINCT, seeds))
+    assert runs[0] == runs[1] == runs[2]
+    assert sum("result: [" in o for o in runs[0]) >= 4
+    assert len({o for o in runs[0]}) > 1  # the cases differ: not a constant output
+
+
+def test_a_rewrite_that_asks_the_stub_more_often_prints_the_same(monkeypatch):
+    ctx = _distinct_context()
+    seeds = range(6)
+    assert run_context(ctx, DISTINCT, seeds) == run_context(ctx, DISTINCT_REWRITE, seeds)
