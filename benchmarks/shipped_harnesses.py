@@ -20,8 +20,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS_FILE = "shipped_harnesses.json"
-#: Text only a harness with stubs holds (python_stubs' prelude, java_stubs' seed field).
-STUB_MARKERS = ("_bc_stub_case", "_bcStubSeed")
+#: Text only a harness with stubs holds (python_stubs' prelude defines ``_bc_stub``, java_stubs'
+#: seed field); not ``_bc_stub_case`` alone, which the diagnostic of every harness since round 34
+#: names (``_bc_origins`` looks up the stubs' results when there are any).
+STUB_MARKERS = ("\ndef _bc_stub(slot", "_bcStubSeed")
 CONFIGS = ("python_public", "python_similar", "java_public", "java_similar", "python_hidden", "java_hidden")
 
 
