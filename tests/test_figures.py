@@ -1054,9 +1054,6 @@ def test_the_round_32_quotes_are_the_raw_outputs():
         check=True,
     )
     assert "environments differ" in warned.stderr and "environments differ" not in warned.stdout
-    combined = json.loads((REPO / "docs" / "bench-results" / "synth_generalise.json").read_text())
-    for group in ("fresh-python", "upstream-python"):
-        assert _s(combined, group, "heldout") == _s(new, group, "heldout")
 
 
 def test_the_round_33_quotes_are_the_raw_outputs():
@@ -1090,7 +1087,7 @@ def test_the_round_33_quotes_are_the_raw_outputs():
     combined = json.loads((REPO / "docs" / "bench-results" / "synth_generalise.json").read_text())
     for group in ("fresh-java", "upstream-java"):
         assert _s(combined, group, "heldout") == _s(new, group, "heldout")
-    py = json.loads((REPO / "docs" / "bench-results" / "synth_generalise_python_round32.json").read_text())
+    py = json.loads((REPO / "docs" / "bench-results" / "synth_generalise_python_round34.json").read_text())
     assert _s(combined, "upstream-python", "heldout") == _s(py, "upstream-python", "heldout")
     bench = json.loads((REPO / "docs" / "bench-results" / "javac_server.json").read_text())["summary"]
     assert not bench["rows_different"]
@@ -1139,3 +1136,44 @@ def test_the_round_29_quotes_are_the_raw_outputs():
     assert early["git"].startswith("1757ac3") and new["git"].startswith("dc5412e")
     assert f"(`{new['code_fingerprint']}`" in text
     # (the combined file now holds round 33's Java: test_the_round_33_quotes_are_the_raw_outputs)
+
+
+def test_the_round_34_quotes_are_the_raw_outputs():
+    """The README's round-34 Python quotes: against round 32, each part's counts, gains and losses
+    and the held-out hand mutants; the run at the rules' code and in the reference image; judging
+    clean; the combined file holds round 34's Python and round 33's Java. All as the committed raw
+    runs hold."""
+    old, new = _raw_runs("synth_generalise_python", "round32", "round34")
+    text = " ".join(_readme().split())
+    diff = _round_diff("synth_generalise_python_round32.json", "synth_generalise_python_round34.json")
+    words = {0: "none", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+    def moved(group: str, part: str, total: int) -> str:
+        a, b = _s(old, group, part)["validated"], _s(new, group, part)["validated"]
+        both, gained, lost = diff[(group, part)]
+        assert both == total and b - a == gained - lost
+        return f"{a}/{total} -> {b}/{total} ({words[gained]} gained, {words[lost]} lost)"
+
+    assert (
+        f"**upstream Python {moved('upstream-python', 'heldout', 30)} and fresh Python "
+        f"{moved('fresh-python', 'heldout', 50)}** (hand mutants {_hand(old, 'upstream-python', 'heldout')} -> "
+        f"{_hand(new, 'upstream-python', 'heldout')} and {_hand(old, 'fresh-python', 'heldout')} -> "
+        f"{_hand(new, 'fresh-python', 'heldout')})" in text
+    )
+    assert (
+        f"Dev: fresh {moved('fresh-python', 'dev', 68)}, upstream {moved('upstream-python', 'dev', 30)}."
+        in text
+    )
+    _assert_python_judging_clean(new)
+    for group in ("fresh-python", "upstream-python"):
+        for part in ("dev", "heldout"):
+            s = _s(new, group, part)
+            assert s["engine_golden_passed"] == s["engine_judged_tasks"] == s["validated"], (group, part)
+    assert new["git"] == "c4cb54b" and "rules' code (`c4cb54b`, against round 32's run)" in text
+    # the reference image, like round 32's run (not the host's root filesystem)
+    assert new["environment"].startswith("image:sha256:") and new["environment"] == old["environment"]
+    combined = json.loads((REPO / "docs" / "bench-results" / "synth_generalise.json").read_text())
+    for group in ("fresh-python", "upstream-python"):
+        assert _s(combined, group, "heldout") == _s(new, group, "heldout")
+    java = json.loads((REPO / "docs" / "bench-results" / "synth_generalise_java_round33.json").read_text())
+    assert _s(combined, "upstream-java", "heldout") == _s(java, "upstream-java", "heldout")
