@@ -125,16 +125,7 @@ def test_the_repair_follows_the_origin_to_a_plan_on_which_every_call_returns(san
     base = _stub_plan(subject, {"path": "path_text"}, [("open_stream()", "int_small")])
     out = python_search._outputs(subject, sl, [base], probe)[0]
     assert python_search.score(out).returned == 0
-    got = python_repair.repair(
-        subject,
-        base,
-        out,
-        run=lambda ps: python_search._outputs(subject, sl, ps, probe),
-        value=lambda o: python_search.score(o).value,
-        variant=python_search._variant,
-        current_kind=python_search.base_kind_of,
-        label="repaired",
-    )
+    got = test_python_repair.repair_on(subject, sl, probe, base, out)
     assert got is not None
     plan, outs, _ = got
     assert python_search.score(outs).returned == len(outs)
@@ -226,16 +217,7 @@ def test_a_value_deep_inside_a_parameter_is_repaired_at_its_path(sandbox):
     assert all(("groups", (("elem",), ("attr", "members"), ("elem",)), "int") in d.origins for d in found)
     probe = make_probe(sandbox, _row("all_tags", GROUPS), SynthOptions(sandbox="bwrap"))
     out = python_search._outputs(subject, sl, [base], probe)[0]
-    got = python_repair.repair(
-        subject,
-        base,
-        out,
-        run=lambda ps: python_search._outputs(subject, sl, ps, probe),
-        value=lambda o: python_search.score(o).value,
-        variant=python_search._variant,
-        current_kind=python_search.base_kind_of,
-        label="repaired",
-    )
+    got = test_python_repair.repair_on(subject, sl, probe, base, out)
     assert got is not None
     plan, outs, _ = got
     assert python_search.score(outs).returned == len(outs)

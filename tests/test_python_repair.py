@@ -279,6 +279,11 @@ def _repaired(pool, source, name, forced):
     base = _plan(subject, forced)
     out = python_search._outputs(subject, sl, [base], probe)[0]
     assert python_search.score(out).returned == 0
+    return repair_on(subject, sl, probe, base, out)
+
+
+def repair_on(subject, sl, probe, base: Plan, out):
+    """python_repair.repair of ``base`` (whose probe outputs are ``out``), its rounds run on ``probe``."""
     return python_repair.repair(
         subject,
         base,
